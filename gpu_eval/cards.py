@@ -1,0 +1,386 @@
+"""Card encodings and the conversions between them.
+
+One encoding is canonical, the card id ``4 * rank + suit`` (``2c = 0``, ``As = 51``), with ranks
+``23456789TJQKA`` (0..12) and suits ``cdhs`` (0..3). The other encodings are views of it:
+
+* **hand mask** -- a ``uint64`` with bit ``16 * suit + rank`` set for every card. Four 13-bit
+  suit lanes, order-free and OR-combinable (``hole | board``).
+* **DeadHorse int** -- seed 000's 17-bit card: bit ``rank`` plus one suit bit (diamonds 13,
+  clubs 14, hearts 15, spades 16), so ``2s = 65537`` and ``Ad = 12288``.
+* **text** -- ``"As"``, ``"10h"``, ``"q♠"``; hands as ``"AsKd"``, ``"As Kd"`` or ``"As,Kd"``.
+
+Every function here is vectorised over NumPy arrays and validates what it is given.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterable, Sequence, Union
+
+import numpy as np
+
+__all__ = [
+    "RANKS",
+    "SUITS",
+    "JOKER",
+    "parse",
+    "parse_card",
+    "format",
+    "to_mask",
+    "from_mask",
+    "to_deadhorse",
+    "from_deadhorse",
+    "mask_popcount",
+    "VALID_MASK_BITS",
+]
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+#: The joker's id, for games that allow one (see ``wild=``).
+JOKER = 52
+
+_SUIT_ALIASES = {"c": 0, "d": 1, "h": 2, "s": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3,
+                 "♧": 0, "♢": 1, "♡": 2, "♤": 3}
+_RANK_ALIASES = {ch: i for i, ch in enumerate(RANKS)}
+_RANK_ALIASES["10"] = 8
+_RANK_ALIASES["1"] = 12  # never matched alone: "1" is only accepted as part of "10"
+del _RANK_ALIASES["1"]
+
+# One card token: a rank ("10" or one of 23456789TJQKA) then a suit; or a joker.
+_CARD_RE = re.compile(r"(10|[2-9tjqka])([cdhs♣♦♥♠♧♢♡♤])|(jk|xx)", re.IGNORECASE)
+_SEPARATORS = re.compile(r"[\s,]+")
+
+#: All 52 valid bits of a hand mask (4 lanes of 13 ranks).
+VALID_MASK_BITS = np.uint64(sum(0x1FFF << (16 * s) for s in range(4)))
+
+# Lookup tables from a card id to its other encodings.
+_ID_TO_MASK = np.array([1 << (16 * (i % 4) + i // 4) for i in range(52)], dtype=np.uint64)
+_DEADHORSE_SUIT_BIT = (14, 13, 15, 16)  # c, d, h, s -> seed 000's S H C D bit layout
+_ID_TO_DEADHORSE = np.array(
+    [(1 << _DEADHORSE_SUIT_BIT[i % 4]) | (1 << (i // 4)) for i in range(52)], dtype=np.int32
+)
+
+HandsLike = Union[str, Sequence[str], np.ndarray, Sequence[Sequence[int]]]
+
+
+def parse_card(text: str, *, allow_joker: bool = False) -> int:
+    """Parse one card such as ``"As"``, ``"10h"`` or ``"q♠"`` into its id.
+
+    Parameters
+    ----------
+    text : str
+        One card: a rank (``23456789TJQKA`` or ``10``, any case) followed by a suit
+        (``cdhs`` or ``♣♦♥♠``), or ``"Jk"``/``"Xx"`` for a joker.
+    allow_joker : bool
+        Accept a joker (id 52).
+
+    Returns
+    -------
+    int
+        The card id, ``4 * rank + suit``.
+
+    Examples
+    --------
+    >>> parse_card("As"), parse_card("2c"), parse_card("10♥")
+    (51, 0, 34)
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"a card must be given as text, got {type(text).__name__}: {text!r}")
+    m = _CARD_RE.fullmatch(text.strip())
+    if m is None:
+        raise ValueError(f"unknown card {text!r}: expected a rank from 23456789TJQKA "
+                         f"(or 10) followed by a suit from cdhs")
+    if m.group(3):
+        if not allow_joker:
+            raise ValueError(f"card {text!r} is a joker, which this game does not allow "
+                             f"(pass wild='joker')")
+        return JOKER
+    return 4 * _RANK_ALIASES[m.group(1).upper()] + _SUIT_ALIASES[m.group(2).lower()]
+
+
+def _parse_hand_text(text: str, *, allow_joker: bool, where: str = "") -> list[int]:
+    """Split one hand's text (``"AsKd"``, ``"As Kd"``, ``"As,Kd"``) into card ids."""
+    ids: list[int] = []
+    for chunk in _SEPARATORS.split(text.strip()):
+        pos = 0
+        while pos < len(chunk):
+            m = _CARD_RE.match(chunk, pos)
+            if m is None:
+                raise ValueError(f"unknown card text {chunk[pos:pos + 3]!r} in hand "
+                                 f"{text!r}{where}: expected cards like 'As', 'Td', '10h'")
+            ids.append(parse_card(m.group(0), allow_joker=allow_joker))
+            pos = m.end()
+    return ids
+
+
+def parse(text: Union[str, Iterable[str]], *, allow_joker: bool = False) -> np.ndarray:
+    """Parse card text into an array of card ids.
+
+    Parameters
+    ----------
+    text : str or iterable of str
+        One hand (``"AsKd"``, ``"As Kd"``, ``"As,Kd"``) or a list of hands with the same
+        number of cards.
+    allow_joker : bool
+        Accept jokers (``"Jk"``/``"Xx"``, id 52).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8`` ids: shape ``(k,)`` for one hand, ``(N, k)`` for a list.
+
+    Raises
+    ------
+    ValueError
+        On unknown card text, naming the hand and the text; on a list of hands of
+        different sizes; on a card used twice in one hand.
+
+    Examples
+    --------
+    >>> parse("AsKd")
+    array([51, 45], dtype=uint8)
+    >>> parse(["2c 3c", "Ah,Kh"]).tolist()
+    [[0, 4], [50, 46]]
+    """
+    if isinstance(text, str):
+        ids = _parse_hand_text(text, allow_joker=allow_joker)
+        _check_no_duplicates(ids, text)
+        return np.array(ids, dtype=np.uint8)
+    if isinstance(text, np.ndarray) and text.dtype.kind not in "UO":
+        raise TypeError(f"parse() takes card text, got a {text.dtype} array; "
+                        f"ids need no parsing")
+    rows = []
+    for i, hand in enumerate(text):
+        if not isinstance(hand, str):
+            raise TypeError(f"hand {i}: expected card text, got {type(hand).__name__}")
+        ids = _parse_hand_text(hand, allow_joker=allow_joker, where=f" (row {i})")
+        _check_no_duplicates(ids, f"{hand!r} (row {i})")
+        if rows and len(ids) != len(rows[0]):
+            raise ValueError(f"hand {hand!r} (row {i}) has {len(ids)} cards but row 0 has "
+                             f"{len(rows[0])}; use to_mask() for hands of mixed sizes")
+        rows.append(ids)
+    if not rows:
+        return np.zeros((0, 0), dtype=np.uint8)
+    return np.array(rows, dtype=np.uint8)
+
+
+def _check_no_duplicates(ids: list[int], label: object) -> None:
+    seen = set()
+    for c in ids:
+        if c in seen and c != JOKER:
+            raise ValueError(f"card {_card_text(c)} is used twice in hand {label}")
+        seen.add(c)
+
+
+def _card_text(card_id: int) -> str:
+    if card_id == JOKER:
+        return "Jk"
+    return RANKS[card_id // 4] + SUITS[card_id % 4]
+
+
+def format(cards: Union[np.ndarray, int, Sequence[int]], *, sep: str = "") -> Union[str, list]:
+    """Format card ids or hand masks back to text.
+
+    Parameters
+    ----------
+    cards : array_like
+        ``uint8`` (or other integer) ids of shape ``(k,)`` or ``(N, k)``, or ``uint64`` hand
+        masks of shape ``()`` or ``(N,)``.
+    sep : str
+        Text placed between cards.
+
+    Returns
+    -------
+    str or list of str
+        One string per hand. Masks list their cards from the lowest id up.
+
+    Examples
+    --------
+    >>> format(parse("AsKd"))
+    'AsKd'
+    >>> format(to_mask(parse(["2c3d", "AhKh"])), sep=" ")
+    ['2c 3d', 'Kh Ah']
+    """
+    arr = np.asarray(cards)
+    if arr.dtype == np.uint64:
+        if arr.ndim == 0:
+            return sep.join(_card_text(c) for c in _mask_to_list(int(arr)))
+        return [sep.join(_card_text(c) for c in _mask_to_list(int(m))) for m in arr.ravel()]
+    ids = _as_ids(arr, allow_joker=True)
+    if ids.ndim == 1:
+        return sep.join(_card_text(int(c)) for c in ids)
+    return [sep.join(_card_text(int(c)) for c in row) for row in ids]
+
+
+def _mask_to_list(mask: int) -> list[int]:
+    out = []
+    for card_id in range(52):
+        if mask >> (16 * (card_id % 4) + card_id // 4) & 1:
+            out.append(card_id)
+    return out
+
+
+def _as_ids(arr: np.ndarray, *, allow_joker: bool = False) -> np.ndarray:
+    """Validate an integer id array (any int dtype) and return it as ``uint8``."""
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"card ids must be integers, got dtype {arr.dtype}")
+    top = JOKER if allow_joker else 51
+    if arr.size:
+        bad = (arr < 0) | (arr > top)
+        if bad.any():
+            where = np.argwhere(bad)[0]
+            raise ValueError(f"card id {arr[tuple(where)]} out of range 0..{top} "
+                             f"at index {tuple(int(w) for w in where)}")
+    return arr.astype(np.uint8, copy=False)
+
+
+def to_mask(cards: HandsLike) -> np.ndarray:
+    """Convert hands to ``uint64`` hand masks (bit ``16 * suit + rank`` per card).
+
+    Parameters
+    ----------
+    cards : str, list of str, or array_like of ids
+        Card text (hands may differ in size) or ids of shape ``(k,)`` or ``(N, k)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint64`` masks: shape ``()`` for one hand, ``(N,)`` for several.
+
+    Raises
+    ------
+    ValueError
+        If a card appears twice in a hand (naming the row) or an id is out of range.
+
+    Examples
+    --------
+    >>> hex(int(to_mask("2c As")))
+    '0x1000000000001'
+    >>> to_mask(parse("AhKh")) | to_mask("QhJhTh") == to_mask("AhKhQhJhTh")
+    True
+    """
+    if isinstance(cards, str):
+        return to_mask(parse(cards))
+    if isinstance(cards, (list, tuple)) and cards and isinstance(cards[0], str):
+        return np.array([to_mask(h) for h in cards], dtype=np.uint64).reshape(len(cards))
+    ids = _as_ids(np.asarray(cards))
+    if ids.ndim not in (1, 2):
+        raise ValueError(f"card ids must have shape (k,) or (N, k), got {ids.shape}")
+    rows = ids.reshape(1, -1) if ids.ndim == 1 else ids
+    bits = _ID_TO_MASK[rows]
+    mask = np.bitwise_or.reduce(bits, axis=1) if rows.shape[1] else np.zeros(len(rows), np.uint64)
+    counts = mask_popcount(mask)
+    bad = np.flatnonzero(counts != rows.shape[1])
+    if bad.size:
+        r = int(bad[0])
+        raise ValueError(f"hand {format(rows[r])} (row {r}) uses a card twice")
+    return mask[0] if ids.ndim == 1 else mask
+
+
+def mask_popcount(masks: np.ndarray) -> np.ndarray:
+    """Number of cards in each ``uint64`` hand mask.
+
+    Examples
+    --------
+    >>> int(mask_popcount(to_mask("AsKsQs")))
+    3
+    """
+    return np.bitwise_count(np.asarray(masks, dtype=np.uint64)).astype(np.uint8)
+
+
+def from_mask(masks: np.ndarray) -> np.ndarray:
+    """Convert ``uint64`` hand masks to sorted card ids.
+
+    Parameters
+    ----------
+    masks : array_like of uint64
+        Shape ``()`` or ``(N,)``; every mask must hold the same number of cards.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8`` ids in increasing order, shape ``(k,)`` or ``(N, k)``.
+
+    Raises
+    ------
+    ValueError
+        If a mask has bits outside the 52 card positions, or the masks hold different
+        numbers of cards.
+
+    Examples
+    --------
+    >>> from_mask(to_mask("AsKd")).tolist()
+    [45, 51]
+    """
+    arr = np.asarray(masks)
+    if arr.dtype != np.uint64:
+        raise TypeError(f"hand masks must be uint64, got dtype {arr.dtype}")
+    flat = arr.reshape(-1)
+    check_mask_bits(flat)
+    counts = mask_popcount(flat)
+    if flat.size and (counts != counts[0]).any():
+        r = int(np.flatnonzero(counts != counts[0])[0])
+        raise ValueError(f"mask row {r} holds {counts[r]} cards but row 0 holds {counts[0]}")
+    k = int(counts[0]) if flat.size else 0
+    # Card id order is rank-major, so walk ids 0..51 and keep the bits that are set.
+    present = (flat[:, None] & _ID_TO_MASK[None, :]) != 0
+    ids = np.nonzero(present)[1].astype(np.uint8).reshape(len(flat), k)
+    return ids[0] if arr.ndim == 0 else ids
+
+
+def check_mask_bits(masks: np.ndarray) -> None:
+    """Raise ``ValueError`` naming the first mask with bits outside the 52 card positions."""
+    bad = (masks & ~VALID_MASK_BITS) != 0
+    if bad.any():
+        r = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"hand mask {int(masks[r]):#x} (row {r}) has bits set outside the "
+                         f"52 card positions (bits 13-15 of each 16-bit suit lane must be 0)")
+
+
+def to_deadhorse(cards: HandsLike) -> np.ndarray:
+    """Convert card ids (or text) to seed 000's 17-bit DeadHorse card ints.
+
+    Examples
+    --------
+    >>> to_deadhorse("2s Ad").tolist()
+    [65537, 12288]
+    """
+    if isinstance(cards, str) or (isinstance(cards, (list, tuple)) and cards
+                                  and isinstance(cards[0], str)):
+        cards = parse(cards)
+    ids = _as_ids(np.asarray(cards))
+    return _ID_TO_DEADHORSE[ids]
+
+
+_DEADHORSE_SUIT_TO_SUIT = {1 << 13: 1, 1 << 14: 0, 1 << 15: 2, 1 << 16: 3}
+
+
+def from_deadhorse(ints: np.ndarray) -> np.ndarray:
+    """Convert seed 000's 17-bit DeadHorse card ints to card ids.
+
+    Raises
+    ------
+    ValueError
+        If a value is not exactly one rank bit plus one suit bit, naming it and its index.
+
+    Examples
+    --------
+    >>> from_deadhorse([65537, 12288]).tolist()
+    [3, 49]
+    """
+    arr = np.asarray(ints)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"DeadHorse cards must be integers, got dtype {arr.dtype}")
+    a = arr.astype(np.int64)
+    rank_bits = a & 0x1FFF
+    suit_bits = a & ~0x1FFF
+    ok = ((np.bitwise_count(rank_bits) == 1) & (np.bitwise_count(suit_bits) == 1)
+          & (suit_bits >= (1 << 13)) & (suit_bits <= (1 << 16)) & (a >= 0))
+    if not ok.all():
+        where = tuple(int(w) for w in np.argwhere(~ok)[0])
+        raise ValueError(f"{int(a[where])} at index {where} is not a DeadHorse card "
+                         f"(one rank bit 0..12 plus one suit bit 13..16)")
+    rank = np.log2(rank_bits.clip(1)).astype(np.int64) if a.size else rank_bits
+    suit = np.select([suit_bits == 1 << 14, suit_bits == 1 << 13, suit_bits == 1 << 15],
+                     [0, 1, 2], 3)
+    return (4 * rank + suit).astype(np.uint8)
