@@ -1,0 +1,44 @@
+"""gpu_eval: bulk poker hand evaluation and equity on NVIDIA GPUs, with an identical NumPy path.
+
+>>> import gpu_eval as ge
+>>> s = ge.evaluate(["AhKh QhJhTh 2c 3d", "7c 5d 4h 3s 2c"])
+>>> s.tolist(), ge.describe(s)
+([7462, 1], ['Royal Flush', 'High Card, Seven high, Five Four Three Two kickers'])
+
+Importing the package is light: CuPy is imported only when the CUDA backend is used.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from . import cards
+from .evaluation import evaluate
+from .strength import (category, describe, from_cactus_kev, from_value, to_cactus_kev,
+                       to_value)
+
+__version__ = "0.1.0"
+
+__all__ = ["cards", "evaluate", "category", "describe", "to_cactus_kev", "from_cactus_kev",
+           "to_value", "from_value", "Range", "equity", "equity_matrix", "preflop_table",
+           "EquityResult", "evaluate_omaha", "__version__"]
+
+# Names served lazily from their modules, so `import gpu_eval` stays quick.
+_LAZY = {
+    "Range": "gpu_eval.ranges",
+    "equity": "gpu_eval.equity",
+    "equity_matrix": "gpu_eval.equity",
+    "preflop_table": "gpu_eval.equity",
+    "EquityResult": "gpu_eval.equity",
+    "evaluate_omaha": "gpu_eval.omaha",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        return getattr(import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'gpu_eval' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

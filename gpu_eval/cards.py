@@ -32,6 +32,7 @@ __all__ = [
     "from_deadhorse",
     "mask_popcount",
     "VALID_MASK_BITS",
+    "check_mask_bits",
 ]
 
 RANKS = "23456789TJQKA"
@@ -255,15 +256,18 @@ def to_mask(cards: HandsLike) -> np.ndarray:
     Examples
     --------
     >>> hex(int(to_mask("2c As")))
-    '0x1000000000001'
-    >>> to_mask(parse("AhKh")) | to_mask("QhJhTh") == to_mask("AhKhQhJhTh")
+    '0x1000000000000001'
+    >>> bool(to_mask(parse("AhKh")) | to_mask("QhJhTh") == to_mask("AhKhQhJhTh"))
     True
     """
     if isinstance(cards, str):
         return to_mask(parse(cards))
     if isinstance(cards, (list, tuple)) and cards and isinstance(cards[0], str):
         return np.array([to_mask(h) for h in cards], dtype=np.uint64).reshape(len(cards))
-    ids = _as_ids(np.asarray(cards))
+    arr = np.asarray(cards)
+    if arr.size == 0 and arr.dtype.kind == "f":
+        arr = arr.astype(np.uint8)  # an empty list is an empty hand, not a float array
+    ids = _as_ids(arr)
     if ids.ndim not in (1, 2):
         raise ValueError(f"card ids must have shape (k,) or (N, k), got {ids.shape}")
     rows = ids.reshape(1, -1) if ids.ndim == 1 else ids
@@ -313,8 +317,12 @@ def from_mask(masks: np.ndarray) -> np.ndarray:
     [45, 51]
     """
     arr = np.asarray(masks)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"hand masks must be unsigned 64-bit integers, got dtype {arr.dtype}")
     if arr.dtype != np.uint64:
-        raise TypeError(f"hand masks must be uint64, got dtype {arr.dtype}")
+        if (arr < 0).any():
+            raise ValueError("hand masks must not be negative")
+        arr = arr.astype(np.uint64)
     flat = arr.reshape(-1)
     check_mask_bits(flat)
     counts = mask_popcount(flat)

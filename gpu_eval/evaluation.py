@@ -1,0 +1,100 @@
+"""``gpu_eval.evaluate``: bulk hand evaluation on NumPy or CUDA."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _backend, _inputs, _numpy_backend
+
+__all__ = ["evaluate", "GAMES"]
+
+#: Games ``evaluate`` knows, with the card counts each accepts.
+GAMES = {"holdem": (5, 9)}
+ALGORITHMS = ("bitmask", "perfect-hash")
+
+
+def evaluate(hands, *, game: str = "holdem", backend: str = "auto", invalid: str = "raise",
+             encoding: str = "auto", algorithm: str = "bitmask"):
+    """Evaluate poker hands in bulk.
+
+    Parameters
+    ----------
+    hands : str, list of str, array_like
+        One hand as text (``"AsKd Qh Jc Ts 2d 3d"``), a list of hands as text (sizes may
+        differ), an ``(N, k)`` or ``(k,)`` integer array of card ids (``4 * rank + suit``),
+        an ``(N,)`` or ``()`` ``uint64`` array of hand masks, or DeadHorse card ints with
+        ``encoding="deadhorse"``. CuPy arrays are evaluated on the GPU.
+    game : str
+        ``"holdem"``: the best 5-card high hand of 5 to 9 cards.
+    backend : {"auto", "numpy", "cuda"}
+        ``auto`` uses CUDA for CuPy inputs, and for other inputs when CuPy and a device are
+        present; otherwise NumPy. Both give identical results.
+    invalid : {"raise", "mask"}
+        ``raise`` (default) raises ``ValueError`` naming the first bad hand and why;
+        ``mask`` returns strength 0 for exactly the bad rows.
+    encoding : {"auto", "ids", "mask", "deadhorse"}
+        How to read an integer array: ``auto`` reads ``uint64`` as masks, other integer
+        dtypes as ids.
+    algorithm : {"bitmask", "perfect-hash"}
+        The evaluator: the OR/XOR/AND bitmask evaluator (default; what the kernels run) or the
+        perfect hash of the rank counts. Results are identical.
+
+    Returns
+    -------
+    numpy.ndarray or cupy.ndarray
+        ``uint16`` strengths, higher is better (1..7462; ``7463 - strength`` is the Cactus Kev
+        rank), shape ``()`` for one hand and ``(N,)`` otherwise; CuPy in, CuPy out.
+
+    Raises
+    ------
+    ValueError
+        Unknown card text, an id out of range, a card used twice in a hand, a hand with fewer
+        than 5 or more than 9 cards, stray mask bits; the message names the row.
+    TypeError
+        Hands of a type or dtype that cannot hold cards.
+
+    Examples
+    --------
+    >>> import gpu_eval as ge
+    >>> int(ge.evaluate("As Ks Qs Js Ts 2c 3d"))
+    7462
+    >>> ge.evaluate(["7c5d4h3s2c", "AhAd5c5s2h"]).tolist()
+    [1, 4897]
+    >>> ge.evaluate(["AhAd5c5s2h", "AhAh5c5s2h"], invalid="mask").tolist()
+    [4897, 0]
+    """
+    if game not in GAMES:
+        raise ValueError(f"game {game!r} is not supported by evaluate(); "
+                         f"known: {', '.join(GAMES)}")
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm={algorithm!r}: expected one of {', '.join(ALGORITHMS)}")
+    _inputs.check_invalid_mode(invalid)
+    where = _backend.resolve(backend, hands)
+    if where == "cuda":
+        from . import _cuda  # deferred: imports CuPy
+        return _cuda.evaluate(hands, game=game, invalid=invalid, encoding=encoding,
+                              algorithm=algorithm)
+    lo, hi = GAMES[game]
+    h = _inputs.coerce(hands, encoding=encoding, invalid=invalid)
+    out, counts = _numpy_backend.evaluate(h, min_cards=lo, max_cards=hi, algorithm=algorithm)
+    finish(h, out, counts, lo, hi, invalid)
+    return out[0] if h.scalar else out
+
+
+def finish(h: _inputs.Hands, out: np.ndarray, counts: np.ndarray, lo: int, hi: int,
+           invalid: str) -> None:
+    """Apply ``invalid`` to rows with a wrong card count or already known to be bad."""
+    wrong = (counts < lo) | (counts > hi)
+    if h.ids is not None:
+        wrong |= counts != h.ids.shape[1]  # a repeated card makes the mask short
+    if h.bad is not None:
+        wrong |= h.bad
+    if not wrong.any():
+        return
+    if invalid == "mask":
+        out[wrong] = 0
+        return
+    r = int(np.flatnonzero(wrong)[0])
+    if h.ids is not None and counts[r] < h.ids.shape[1]:
+        raise _inputs.row_error(h, r, "a card is used twice")
+    raise _inputs.row_error(h, r, f"{int(counts[r])} cards; this game takes {lo} to {hi}")

@@ -1,0 +1,243 @@
+"""Reading strengths: category, description, Cactus Kev ranks and the seed's 30-bit value.
+
+Every hold'em strength 1..7462 is one hand class. The table of classes is built here from the
+definition of the scale in ``_scale`` (never from an evaluator), and the seed 000 value
+``category << 26 | important << 13 | kickers`` is derived for each: a bijection that orders the
+classes exactly as ``strength`` does (the tests check it).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from . import _scale as S
+
+__all__ = ["category", "describe", "to_cactus_kev", "from_cactus_kev", "to_value", "from_value",
+           "CATEGORY_NAMES"]
+
+CATEGORY_NAMES = ("High Card", "Pair", "Two Pair", "Three of a Kind", "Straight", "Flush",
+                  "Full House", "Four of a Kind", "Straight Flush", "Five of a Kind")
+_RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack",
+               "Queen", "King", "Ace")
+_PLURALS = ("Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines", "Tens",
+            "Jacks", "Queens", "Kings", "Aces")
+_GAMES = ("holdem",)
+
+
+def _decompress(kc: np.ndarray, r: int) -> np.ndarray:
+    """Inverse of ``_scale.remove_rank``: open a gap at bit ``r``."""
+    low = (1 << r) - 1
+    return (kc & low) | ((kc & ~low) << 1)
+
+
+@lru_cache(maxsize=None)
+def _class_values() -> np.ndarray:
+    """``VALUE[strength]`` (uint32) for strengths 0..7462 (0 -> 0), in the scale's own order."""
+    allm = S._ALL
+    by_pop = {k: allm[np.bitwise_count(allm) == k] for k in range(6)}
+    sub12 = {k: v[v < (1 << 12)] for k, v in by_pop.items()}
+    five = S.top_bits(allm, 5)[S.FIVE_RANK_INDEX >= 0]  # colex order, straights excluded
+    straight_kick = np.array([0xF] + list(S.STRAIGHT_MASKS[1:]))  # the wheel plays A low
+    per_cat = [
+        five,
+        np.concatenate([(1 << r) << 13 | _decompress(sub12[3], r) for r in range(13)]),
+        np.array([pm << 13 | (1 << kr) for pm in by_pop[2] for kr in range(13)
+                  if not pm >> kr & 1]),
+        np.concatenate([(1 << r) << 13 | _decompress(sub12[2], r) for r in range(13)]),
+        straight_kick,
+        five,
+        np.array([(1 << r) << 13 | 1 << pr for r in range(13) for pr in range(13) if pr != r]),
+        np.array([(1 << r) << 13 | 1 << kr for r in range(13) for kr in range(13) if kr != r]),
+        straight_kick,
+    ]
+    values = np.concatenate([[0]] + [(c << 26) | v for c, v in enumerate(per_cat)])
+    assert len(values) == S.NUM_CLASSES + 1
+    values = values.astype(np.uint32)
+    values.flags.writeable = False
+    return values
+
+
+@lru_cache(maxsize=None)
+def _category_table() -> np.ndarray:
+    cat = (_class_values() >> 26).astype(np.uint8)
+    cat.flags.writeable = False
+    return cat
+
+
+def _check_game(game: str) -> None:
+    if game not in _GAMES:
+        raise ValueError(f"game {game!r} has no strength scale here; known: {', '.join(_GAMES)}")
+
+
+def _as_strength(strength, *, allow_zero: bool = False) -> np.ndarray:
+    arr = np.asarray(strength)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"strengths must be integers, got dtype {arr.dtype}")
+    low = 0 if allow_zero else 1
+    bad = (arr < low) | (arr > S.NUM_CLASSES)
+    if bad.any():
+        where = tuple(int(w) for w in np.argwhere(bad)[0]) if arr.ndim else ()
+        raise ValueError(f"strength {int(arr[where])} at index {where} is outside the hold'em "
+                         f"scale {low}..{S.NUM_CLASSES}")
+    return arr.astype(np.int64)
+
+
+def category(strength, game: str = "holdem") -> np.ndarray:
+    """Hand category of each strength: 0 high card, 1 pair, ..., 8 straight flush.
+
+    Parameters
+    ----------
+    strength : array_like of int
+        Strengths on the hold'em scale (1..7462).
+    game : str
+        The game whose scale the strengths belong to.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8`` categories, same shape as ``strength``.
+
+    Examples
+    --------
+    >>> import gpu_eval as ge
+    >>> int(category(ge.evaluate("AsKsQsJsTs")))
+    8
+    >>> category([1, 1278, 7462]).tolist()
+    [0, 1, 8]
+    """
+    _check_game(game)
+    return _category_table()[_as_strength(strength)]
+
+
+def to_value(strength) -> np.ndarray:
+    """Seed 000's self-describing value ``category << 26 | important << 13 | kickers``.
+
+    Important ranks are the pair(s), trips or quads (for a full house the trips, with the pair
+    as kicker); kickers are the remaining ranks that play. Straights carry their five rank
+    bits, the wheel as ``0b1111`` (ace low). Higher values are better hands.
+
+    Examples
+    --------
+    >>> import gpu_eval as ge
+    >>> int(to_value(ge.evaluate("5c Ad 5h 2c Ac")))   # Aces and Fives, Two kicker
+    167837697
+    """
+    return _class_values()[_as_strength(strength)]
+
+
+def from_value(value) -> np.ndarray:
+    """Inverse of :func:`to_value`; raises ``ValueError`` on a value that is no hand class.
+
+    Examples
+    --------
+    >>> int(from_value(to_value(1234)))
+    1234
+    """
+    arr = np.asarray(value)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"values must be integers, got dtype {arr.dtype}")
+    table = _class_values()
+    a = arr.astype(np.int64)
+    pos = np.searchsorted(table, a).clip(0, S.NUM_CLASSES)
+    bad = (table[pos] != a) | (a <= 0)
+    if bad.any():
+        where = tuple(int(w) for w in np.argwhere(bad)[0]) if a.ndim else ()
+        raise ValueError(f"{int(a[where])} at index {where} is not the value of any hand class")
+    return pos.astype(np.uint16)
+
+
+def to_cactus_kev(strength) -> np.ndarray:
+    """Cactus Kev / PokerHandEvaluator rank (1 = royal flush, 7462 = 7-5-4-3-2).
+
+    Examples
+    --------
+    >>> to_cactus_kev([7462, 1]).tolist()
+    [1, 7462]
+    """
+    return (S.NUM_CLASSES + 1 - _as_strength(strength)).astype(np.uint16)
+
+
+def from_cactus_kev(rank) -> np.ndarray:
+    """Strength from a Cactus Kev rank (1 best .. 7462 worst).
+
+    Examples
+    --------
+    >>> int(from_cactus_kev(1))
+    7462
+    """
+    arr = np.asarray(rank)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"Cactus Kev ranks must be integers, got dtype {arr.dtype}")
+    bad = (arr < 1) | (arr > S.NUM_CLASSES)
+    if bad.any():
+        where = tuple(int(w) for w in np.argwhere(bad)[0]) if arr.ndim else ()
+        raise ValueError(f"Cactus Kev rank {int(arr[where])} at index {where} is outside "
+                         f"1..{S.NUM_CLASSES}")
+    return (S.NUM_CLASSES + 1 - arr.astype(np.int64)).astype(np.uint16)
+
+
+def _ranks_desc(bits: int) -> list[int]:
+    return [r for r in range(12, -1, -1) if bits >> r & 1]
+
+
+def _describe_one(value: int) -> str:
+    cat, imp, kick = value >> 26, (value >> 13) & 0x1FFF, value & 0x1FFF
+    ks = [_RANK_NAMES[r] for r in _ranks_desc(kick)]
+    ims = [_PLURALS[r] for r in _ranks_desc(imp)]
+    kickers = " ".join(ks)
+    if cat == S.HIGH_CARD:
+        return f"High Card, {ks[0]} high, {' '.join(ks[1:])} kickers"
+    if cat == S.PAIR:
+        return f"Pair, {ims[0]}, {kickers} kickers"
+    if cat == S.TWO_PAIR:
+        return f"Two Pair, {ims[0]} and {ims[1]}, {kickers} kicker"
+    if cat == S.TRIPS:
+        return f"Three of a Kind, {ims[0]}, {kickers} kickers"
+    if cat in (S.STRAIGHT, S.STRAIGHT_FLUSH):
+        high = "Five" if kick == 0xF else ks[0]
+        if cat == S.STRAIGHT_FLUSH and high == "Ace":
+            return "Royal Flush"
+        return f"{CATEGORY_NAMES[cat]}, {high} high"
+    if cat == S.FLUSH:
+        return f"Flush, {ks[0]} high, {' '.join(ks[1:])}"
+    if cat == S.FULL_HOUSE:
+        return f"Full House, {ims[0]} full of {_PLURALS[_ranks_desc(kick)[0]]}"
+    return f"Four of a Kind, {ims[0]}, {kickers} kicker"
+
+
+@lru_cache(maxsize=None)
+def _descriptions() -> tuple[str, ...]:
+    return ("no valid hand",) + tuple(_describe_one(int(v)) for v in _class_values()[1:])
+
+
+def describe(strength, game: str = "holdem"):
+    """Describe strengths in words ("Two Pair, Aces and Fives, Two kicker").
+
+    Parameters
+    ----------
+    strength : int or array_like of int
+        Strengths on the game's scale; 0 (a masked invalid row) reads "no valid hand".
+    game : str
+        The game whose scale the strengths belong to.
+
+    Returns
+    -------
+    str or list of str
+        One description for a scalar, a nested list for an array.
+
+    Examples
+    --------
+    >>> import gpu_eval as ge
+    >>> describe(ge.evaluate("Ac Ad 5c 5h 2s"))
+    'Two Pair, Aces and Fives, Two kicker'
+    >>> describe([7462, 5854])
+    ['Royal Flush', 'Straight, Five high']
+    """
+    _check_game(game)
+    arr = _as_strength(strength, allow_zero=True)
+    names = _descriptions()
+    if arr.ndim == 0:
+        return names[int(arr)]
+    return np.array(names, dtype=object)[arr].tolist()
