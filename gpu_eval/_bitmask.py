@@ -19,12 +19,6 @@ def _eval_chunk(masks: np.ndarray, out: np.ndarray) -> None:
     lanes = masks.view(np.uint16).reshape(-1, 4)
     c, d, h, s = (np.ascontiguousarray(lanes[:, i]) for i in range(4))
 
-    # Flush: only one lane can hold five or more cards, the others look up 0.
-    best = np.take(t.flush, c)
-    best |= np.take(t.flush, d)
-    best |= np.take(t.flush, h)
-    best |= np.take(t.flush, s)
-
     cd = c & d
     hs = h & s
     o = c | d
@@ -40,17 +34,37 @@ def _eval_chunk(masks: np.ndarray, out: np.ndarray) -> None:
     t3 = p & x                   # trips (odd and at least two)
     dp = p & ~x                  # pairs and quads
     dp &= ~q                     # exact pairs
-
-    np.maximum(best, np.take(t.high, o), out=best)
     o32 = o.astype(np.uint32)
-    np.maximum(best, np.take(t.pair, np.take(t.row, dp) + o32), out=best)
-    trow = np.take(t.row, t3)
-    np.maximum(best, np.take(t.trips, trow + o32), out=best)
-    np.maximum(best, np.take(t.full_house, trow + p), out=best)
-    np.maximum(best, np.take(t.quads, np.take(t.row, q) + o32), out=best)
-    kick = o & ~np.take(t.top_two, dp)
-    np.maximum(best, np.take(t.two_pair, np.take(t.two_pair_row, dp) + np.take(t.top_rank, kick)),
-               out=best)
+
+    # pair, straight or high card
+    best = np.take(t.pair_high, np.take(t.row, dp) + o32)
+    # two pair: top two pairs and the best remaining rank
+    info = np.take(t.two_pair_info, dp)
+    kick = o32 & ~info
+    np.maximum(best, np.take(t.two_pair, (info >> 16) + np.take(t.top_rank, kick)), out=best)
+
+    # Trips, full houses and quads are rare: evaluate those rows only.
+    rare = np.flatnonzero(t3 | q)
+    if rare.size:
+        o_r, t_r, q_r = o32[rare], t3[rare], q[rare]
+        trow = np.take(t.row, t_r)
+        cand = np.take(t.trips, trow + o_r)
+        np.maximum(cand, np.take(t.full_house, trow + p[rare]), out=cand)
+        np.maximum(cand, np.take(t.quads, np.take(t.row, q_r) + o_r), out=cand)
+        np.maximum(best[rare], cand, out=cand)
+        best[rare] = cand
+
+    # Flushes: a lane of five or more cards. Lane popcounts packed one per byte: adding 123
+    # to each sets its top bit exactly when the count is 5 or more.
+    counts = np.bitwise_count(lanes).view(np.uint32).reshape(-1)
+    suited = np.flatnonzero((counts + np.uint32(0x7B7B7B7B)) & np.uint32(0x80808080))
+    if suited.size:
+        fl = np.take(t.flush, c[suited])
+        fl |= np.take(t.flush, d[suited])
+        fl |= np.take(t.flush, h[suited])
+        fl |= np.take(t.flush, s[suited])
+        np.maximum(best[suited], fl, out=fl)
+        best[suited] = fl
     out[:] = best
 
 

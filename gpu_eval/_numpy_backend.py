@@ -33,10 +33,11 @@ def _pool() -> ThreadPoolExecutor:
 
 def ids_to_masks(ids: np.ndarray) -> np.ndarray:
     """OR the mask bits of each row of an ``(n, k)`` uint8 id array (ids already in range)."""
-    bits = np.take(_ID_TO_MASK, ids)
-    mask = bits[:, 0].copy()
+    # Column by column: a gather per card into one contiguous accumulator is about twice as
+    # fast as gathering the whole (n, k) block and OR-ing its strided columns.
+    mask = np.take(_ID_TO_MASK, ids[:, 0])
     for j in range(1, ids.shape[1]):
-        mask |= bits[:, j]
+        mask |= np.take(_ID_TO_MASK, ids[:, j])
     return mask
 
 

@@ -16,7 +16,14 @@ suit lanes c, d, h, s of a hand mask:
 * each remaining category gives a candidate strength that is 0 when the category is absent
   and otherwise a strength inside that category; the answer is the largest candidate. A
   candidate built from a "wrong" reading (e.g. the pair candidate of a two-pair hand) is still
-  a genuine strength of a lower category, so taking the maximum is exact.
+  a genuine strength of a lower category, so taking the maximum is exact:
+
+  - ``pair_high[row(D) + O]``: the better of the pair (top pair of D, top 3 kickers) and the
+    straight or high card of O (row 13, D empty, holds only the latter);
+  - two pair: ``info = two_pair_info[D]``, ``two_pair[(info >> 16) + top_rank[O & ~info]]``;
+  - only when ``T | Q`` is non-zero (under 10% of 7-card hands; the NumPy path evaluates
+    these rows as a sparse subset): ``trips[row(T) + O]``, ``full_house[row(T) + P]``,
+    ``quads[row(Q) + O]``.
 """
 
 from __future__ import annotations
@@ -36,27 +43,26 @@ EMPTY_ROW = 13  # the row used when the selecting mask is empty: all zeros
 class BitmaskTables:
     """The bitmask evaluator's tables (read-only NumPy arrays)."""
 
-    flush: np.ndarray      # uint16[8192]: flush / straight flush from one suit lane
-    high: np.ndarray       # uint16[8192]: straight / high card from the rank mask O
-    row: np.ndarray        # uint32[8192]: rank of the highest bit * 8192, or 13 * 8192
-    pair: np.ndarray       # uint16[14 * 8192]: [row(D) + O] -> pair strength
-    trips: np.ndarray      # uint16[14 * 8192]: [row(T) + O] -> trips strength
+    flush: np.ndarray       # uint16[8192]: flush / straight flush of one suit lane (0 if < 5)
+    row: np.ndarray         # uint32[8192]: rank of the highest bit * 8192, or 13 * 8192
+    pair_high: np.ndarray   # uint16[14 * 8192]: [row(D) + O] -> max(pair, straight/high card)
+    two_pair_info: np.ndarray  # uint32[8192]: [D] -> colex(top two) * 16 << 16 | top two bits
+    top_rank: np.ndarray    # uint8[8192]: rank of the highest bit (0 for an empty mask)
+    two_pair: np.ndarray    # uint16[79 * 16]: [info >> 16 + top_rank(O & ~top two)]
+    trips: np.ndarray       # uint16[14 * 8192]: [row(T) + O] -> trips strength
     full_house: np.ndarray  # uint16[14 * 8192]: [row(T) + P] -> full house strength
-    quads: np.ndarray      # uint16[14 * 8192]: [row(Q) + O] -> quads strength
-    two_pair_row: np.ndarray  # uint16[8192]: [D] -> colex(top two pairs) * 16, or 78 * 16
-    top_rank: np.ndarray   # uint8[8192]: rank of the highest bit (0 for an empty mask)
-    two_pair: np.ndarray   # uint16[79 * 16]: [two_pair_row(D) + top_rank(O & ~top2)]
-    top_two: np.ndarray    # uint16[8192]: the two highest bits if there are two, else 0
+    quads: np.ndarray       # uint16[14 * 8192]: [row(Q) + O] -> quads strength
 
     def as_dict(self) -> dict[str, np.ndarray]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
-def _rows_by_rank(fill) -> np.ndarray:
-    """A [14 * 8192] table whose row r (0..12) is ``fill(r, masks)`` and row 13 is zero."""
+def _rows_by_rank(fill, empty_row=0) -> np.ndarray:
+    """A [14 * 8192] table whose row r (0..12) is ``fill(r, masks)``; row 13 is ``empty_row``."""
     out = np.zeros((EMPTY_ROW + 1, RANKMASKS), dtype=np.int64)
     for r in range(13):
         out[r] = fill(r, S._ALL)
+    out[EMPTY_ROW] = empty_row
     return out.reshape(-1).astype(np.uint16)
 
 
@@ -104,20 +110,20 @@ def _readonly(**arrays: np.ndarray) -> dict[str, np.ndarray]:
 def bitmask_tables() -> BitmaskTables:
     """Generate (once) and return the bitmask evaluator's tables."""
     allm = S._ALL
-    top = S.highest_bit(allm)
-    rank = S.bit_rank(top)
+    rank = S.bit_rank(S.highest_bit(allm))
     top2 = S.top_bits(allm, 2)
     has2 = np.bitwise_count(allm) >= 2
+    high = S.five_distinct_strength(allm, flush=False)
     return BitmaskTables(**_readonly(
         flush=S.five_distinct_strength(allm, flush=True).astype(np.uint16),
-        high=S.five_distinct_strength(allm, flush=False).astype(np.uint16),
         row=(np.where(rank >= 0, rank, EMPTY_ROW) * RANKMASKS).astype(np.uint32),
-        pair=_rows_by_rank(_pair_row),
+        # a pair and a straight can share 7 cards: the pair row keeps the better of the two
+        pair_high=_rows_by_rank(lambda r, o: np.maximum(_pair_row(r, o), high), high),
+        two_pair_info=(np.where(has2, S.colex(top2), 78) * 16 << 16
+                       | np.where(has2, top2, 0)).astype(np.uint32),
+        top_rank=np.maximum(rank, 0).astype(np.uint8),
+        two_pair=_two_pair_table(),
         trips=_rows_by_rank(_trips_row),
         full_house=_rows_by_rank(_full_house_row),
         quads=_rows_by_rank(_quads_row),
-        two_pair_row=(np.where(has2, S.colex(top2), 78) * 16).astype(np.uint16),
-        top_rank=np.maximum(rank, 0).astype(np.uint8),
-        two_pair=_two_pair_table(),
-        top_two=np.where(has2, top2, 0).astype(np.uint16),
     ))
