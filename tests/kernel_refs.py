@@ -1,0 +1,87 @@
+"""Reference figures (from DESIGN.md) and helpers shared by the kernel tests."""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+
+from gpu_eval import _bitmask, _combinatorics, _scale
+from gpu_eval.cards import _ID_TO_DEADHORSE, _ID_TO_MASK
+
+# Hands per category, high card (0) .. straight flush (8).
+FIVE_CARD_CATEGORY_COUNTS = [1302540, 1098240, 123552, 54912, 10200, 5108, 3744, 624, 40]
+SEVEN_CARD_CATEGORY_COUNTS = [23294460, 58627800, 31433400, 6461620, 6180020, 4047644,
+                              3473184, 224848, 41584]
+SEVEN_CARD_DISTINCT = 4824
+SEVEN_CARD_ROYALS = 4324
+NUM_STRENGTHS = 7463
+
+
+def categories_from_histogram(hist: np.ndarray) -> list[int]:
+    """Hands per category from a per-strength histogram (strength 0 must be empty)."""
+    assert hist[0] == 0
+    base = np.array(_scale.BASE)
+    cat = np.searchsorted(base, np.arange(1, NUM_STRENGTHS), side="left") - 1
+    return np.bincount(cat, weights=hist[1:], minlength=9).astype(np.int64).tolist()
+
+
+def numpy_seven_card_histogram() -> np.ndarray:
+    """Per-strength counts over all 133,784,560 seven-card hands with the NumPy evaluator."""
+    six = _combinatorics.subset_masks(51, 6)
+    hist = np.zeros(NUM_STRENGTHS, dtype=np.int64)
+    buf = np.empty(len(six), dtype=np.uint16)
+    for top in range(6, 52):
+        n = comb(top, 6)
+        s = _bitmask.evaluate_masks(six[:n] | _ID_TO_MASK[top], out=buf[:n])
+        hist += np.bincount(s, minlength=NUM_STRENGTHS)
+    return hist
+
+
+def random_hands(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
+    """``(n, k)`` uint8 ids, k distinct cards per row, in random order."""
+    return np.argsort(rng.random((n, 52)), axis=1)[:, :k].astype(np.uint8)
+
+
+def ids_to_masks(ids: np.ndarray) -> np.ndarray:
+    return np.bitwise_or.reduce(_ID_TO_MASK[ids], axis=1)
+
+
+def ids_to_deadhorse(ids: np.ndarray) -> np.ndarray:
+    return _ID_TO_DEADHORSE[ids].astype(np.int32)
+
+
+def slice_masks(k: int, start: int, stop: int) -> np.ndarray:
+    """Hand masks of colex subsets [start, stop) of size k, via NumPy's ``unrank``."""
+    return ids_to_masks(_combinatorics.unrank(np.arange(start, stop, dtype=np.uint64), k))
+
+
+def bad_batches() -> dict:
+    """Batches of hands, good and bad in every way, with the keywords to evaluate them."""
+    rng = np.random.default_rng(3)
+    ids = random_hands(rng, 400, 7)
+    dup = ids.copy()
+    dup[5, 3] = dup[5, 1]            # a card used twice
+    oor = ids.astype(np.int16)
+    oor[9, 2] = 52                   # out of range
+    neg = ids.astype(np.int32)
+    neg[11, 0] = -1
+    masks = ids_to_masks(ids)
+    stray = masks.copy()
+    stray[7] |= np.uint64(1 << 13)   # a bit outside the 52 card positions
+    short = masks.copy()
+    short[2] = ids_to_masks(ids[2:3, :4])[0]  # 4 cards
+    dh = ids_to_deadhorse(ids)
+    dh_bad = dh.copy()
+    dh_bad[4, 6] = 3                 # two rank bits, no suit bit
+    dh_dup = dh.copy()
+    dh_dup[8, 0] = dh_dup[8, 1]
+    return {
+        "ids": (ids, {}), "dup": (dup, {}), "oor": (oor, {}), "neg": (neg, {}),
+        "masks": (masks, {}), "stray": (stray, {}), "short": (short, {}),
+        "four": (ids[:, :4], {}), "ten": (random_hands(rng, 50, 10), {}),
+        "dh": (dh, {"encoding": "deadhorse"}), "dh_bad": (dh_bad, {"encoding": "deadhorse"}),
+        "dh_dup": (dh_dup, {"encoding": "deadhorse"}),
+        "one_hand": (ids[0], {}), "one_mask": (masks[0], {}),
+        "float": (ids.astype(np.float32), {}),
+    }
