@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from functools import lru_cache
 
 BACKENDS = ("auto", "numpy", "cuda")
 
@@ -14,21 +13,14 @@ def is_cupy_array(x) -> bool:
     return cp is not None and isinstance(x, cp.ndarray)
 
 
-@lru_cache(maxsize=1)
 def cuda_status() -> tuple[bool, str]:
-    """``(available, reason)``: whether CuPy imports and sees a CUDA device, and why not."""
-    try:
-        import cupy  # noqa: F401  (imported here only, on demand)
-    except Exception as exc:  # ImportError, or a broken CUDA install raising something else
-        return False, (f"CuPy is not importable ({type(exc).__name__}: {exc}); install "
-                       f"gpu-eval[cuda12] or gpu-eval[cuda13]")
-    try:
-        count = cupy.cuda.runtime.getDeviceCount()
-    except Exception as exc:
-        return False, f"CuPy is installed but no CUDA device is usable ({exc})"
-    if count < 1:
-        return False, "CuPy is installed but no CUDA device is visible"
-    return True, f"{count} CUDA device(s)"
+    """``(available, reason)``: whether CuPy imports and sees a CUDA device, and why not.
+
+    One answer for the whole package (cached by ``_cuda.cuda_available``).
+    """
+    from ._cuda import cuda_available  # _cuda imports CuPy only inside its functions
+
+    return cuda_available()
 
 
 def resolve(backend: str, *inputs) -> str:

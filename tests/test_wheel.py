@@ -1,0 +1,64 @@
+"""The installed wheel (not only an editable install) ships kernels/ and compiles them."""
+
+import os
+import subprocess
+import sys
+import sysconfig
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory):
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps",
+                    "-q", "-w", str(out), str(ROOT)], check=True)
+    wheels = list(out.glob("gpu_eval-*.whl"))
+    assert len(wheels) == 1
+    return wheels[0]
+
+
+def test_wheel_contains_the_kernel_sources(wheel):
+    import zipfile
+
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for src in (ROOT / "kernels").glob("*.cu*"):
+        assert f"gpu_eval/kernels/{src.name}" in names, src.name
+    assert "gpu_eval/kernels/host_shim.h" in names
+
+
+def test_wheel_in_a_fresh_venv_finds_and_compiles_its_kernels(wheel, tmp_path):
+    pytest.importorskip("cupy", reason="CuPy (with NVRTC) is needed to compile the kernels")
+    # Nothing from the checkout may leak in: no PYTHONPATH (pip would also take a source
+    # tree's egg-info on it for an installed copy and skip the wheel).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, env=env)
+    py = venv / "bin" / "python"
+    # The wheel with its cuda13 extra (CuPy + NVRTC), exactly as a user installs it; pip
+    # takes the dependencies from its cache, filled when the test environment was set up.
+    subprocess.run([str(py), "-m", "pip", "install", "-q", f"{wheel}[cuda13]"], check=True,
+                   env=env, cwd=tmp_path)
+    site = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    code = textwrap.dedent("""
+        import gpu_eval, gpu_eval._nvrtc as nv
+        from pathlib import Path
+        here = Path(gpu_eval.__file__).parent
+        assert nv.kernel_dir() == here / "kernels", (nv.kernel_dir(), here)
+        files = nv.kernel_files()
+        assert any(f.suffix == ".cu" for f in files)
+        for f in files:
+            if f.suffix == ".cu":
+                ptx = nv.compile_ptx(f, arch="compute_90")
+                assert ".target sm_90" in (ptx.decode() if isinstance(ptx, bytes) else ptx)
+        print(here)
+    """)
+    res = subprocess.run([str(py), "-c", code], capture_output=True, text=True, cwd=tmp_path,
+                         env=env)
+    assert res.returncode == 0, res.stderr
+    assert str(site) in res.stdout
