@@ -21,16 +21,19 @@ __version__ = "0.1.0"
 
 __all__ = ["cards", "evaluate", "category", "describe", "to_cactus_kev", "from_cactus_kev",
            "to_value", "from_value", "Range", "equity", "equity_matrix", "preflop_table",
-           "EquityResult", "evaluate_omaha", "__version__"]
+           "EquityResult", "evaluate_omaha", "compare", "__version__"]
 
 # Names served lazily from their modules, so `import gpu_eval` stays quick.
 _LAZY = {
     "Range": "gpu_eval.ranges",
-    "equity": "gpu_eval.equity",
-    "equity_matrix": "gpu_eval.equity",
-    "preflop_table": "gpu_eval.equity",
-    "EquityResult": "gpu_eval.equity",
+    "equity": "gpu_eval._equity",
+    "equity_matrix": "gpu_eval._equity",
+    "preflop_table": "gpu_eval._equity",
+    "EquityResult": "gpu_eval._equity",
+    "MatrixResult": "gpu_eval._equity",
+    "PreflopTable": "gpu_eval._equity",
     "evaluate_omaha": "gpu_eval.omaha",
+    "compare": "gpu_eval.showdown",
 }
 
 

@@ -37,7 +37,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _cmd_equity(args: argparse.Namespace) -> int:
-    from gpu_eval.equity import equity
+    from gpu_eval._equity import equity
 
     exact = True if args.exact else (False if args.samples else None)
     result = equity(args.players, board=args.board, dead=args.dead, exact=exact,
