@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._tables import bitmask_tables
+from ._tables import BitmaskTables, bitmask_tables
 
 CHUNK = 1 << 14
 
 
-def _eval_chunk(masks: np.ndarray, out: np.ndarray) -> None:
-    t = bitmask_tables()
+def _eval_chunk(masks: np.ndarray, out: np.ndarray, t: BitmaskTables) -> None:
     lanes = masks.view(np.uint16).reshape(-1, 4)
     c, d, h, s = (np.ascontiguousarray(lanes[:, i]) for i in range(4))
 
@@ -68,12 +67,18 @@ def _eval_chunk(masks: np.ndarray, out: np.ndarray) -> None:
     out[:] = best
 
 
-def evaluate_masks(masks: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-    """Strength of each ``uint64`` hand mask (5 to 9 cards each; not validated here)."""
+def evaluate_masks(masks: np.ndarray, out: np.ndarray | None = None,
+                   tables: BitmaskTables | None = None) -> np.ndarray:
+    """Strength of each ``uint64`` hand mask (5 to 9 cards each; not validated here).
+
+    ``tables`` selects the game: hold'em by default; short deck passes its own tables of the
+    same layout (``gpu_eval.shortdeck``), since only the values in them differ.
+    """
+    t = bitmask_tables() if tables is None else tables
     masks = np.ascontiguousarray(masks, dtype=np.uint64).reshape(-1)
     if out is None:
         out = np.empty(masks.shape, dtype=np.uint16)
     for start in range(0, len(masks), CHUNK):
         stop = min(start + CHUNK, len(masks))
-        _eval_chunk(masks[start:stop], out[start:stop])
+        _eval_chunk(masks[start:stop], out[start:stop], t)
     return out

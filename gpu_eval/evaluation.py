@@ -10,11 +10,13 @@ __all__ = ["evaluate", "GAMES"]
 
 #: Games ``evaluate`` knows, with the card counts each accepts.
 GAMES = {"holdem": (5, 9)}
+#: Games evaluated by ``gpu_eval._variants`` (short deck; Omaha only to point elsewhere).
+VARIANT_GAMES = ("shortdeck", "shortdeck-triton", "omaha", "omaha5", "omaha6")
 ALGORITHMS = ("bitmask", "perfect-hash")
 
 
 def evaluate(hands, *, game: str = "holdem", backend: str = "auto", invalid: str = "raise",
-             encoding: str = "auto", algorithm: str = "bitmask"):
+             encoding: str = "auto", algorithm: str = "bitmask", wild=None):
     """Evaluate poker hands in bulk.
 
     Parameters
@@ -25,7 +27,11 @@ def evaluate(hands, *, game: str = "holdem", backend: str = "auto", invalid: str
         an ``(N,)`` or ``()`` ``uint64`` array of hand masks, or DeadHorse card ints with
         ``encoding="deadhorse"``. CuPy arrays are evaluated on the GPU.
     game : str
-        ``"holdem"``: the best 5-card high hand of 5 to 9 cards.
+        ``"holdem"``: the best 5-card high hand of 5 to 9 cards. ``"shortdeck"`` and
+        ``"shortdeck-triton"``: the 36-card deck 6..A (A-6-7-8-9 is a straight, a flush beats
+        a full house; under Triton rules trips also beat a straight), strengths on their own
+        scale 1..1404 (see ``gpu_eval.shortdeck``). Omaha needs the hole cards apart from
+        the board: use :func:`gpu_eval.evaluate_omaha`.
     backend : {"auto", "numpy", "cuda"}
         ``auto`` uses CUDA for CuPy inputs, and for other inputs when CuPy and a device are
         present; otherwise NumPy. Both give identical results.
@@ -38,6 +44,11 @@ def evaluate(hands, *, game: str = "holdem", backend: str = "auto", invalid: str
     algorithm : {"bitmask", "perfect-hash"}
         The evaluator: the OR/XOR/AND bitmask evaluator (default; what the kernels run) or the
         perfect hash of the rank counts. Results are identical.
+    wild : str or list of str, optional
+        Wild cards (hold'em only): ``"joker"`` (id 52, text ``Jk``/``Xx``, up to two per
+        hand), a rank such as ``"2"`` (deuces wild), a list of those, or ``"bug"`` (a joker
+        that is an ace or completes a straight or flush). Strengths are then on the wild
+        scale 1..7475, five of a kind on top (see ``gpu_eval.wild``).
 
     Returns
     -------
@@ -62,10 +73,18 @@ def evaluate(hands, *, game: str = "holdem", backend: str = "auto", invalid: str
     [1, 4897]
     >>> ge.evaluate(["AhAd5c5s2h", "AhAh5c5s2h"], invalid="mask").tolist()
     [4897, 0]
+    >>> int(ge.evaluate("As 6d 7c 8h 9s", game="shortdeck"))   # its own scale, 1..1404
+    1129
+    >>> int(ge.evaluate("Ac Ad Ah As Jk", wild="joker"))        # five aces, top of 1..7475
+    7475
     """
+    if wild is not None or game in VARIANT_GAMES:
+        from . import _variants  # noqa: PLC0415 -- short deck and wild cards
+        return _variants.evaluate(hands, game=game, backend=backend, invalid=invalid,
+                                  encoding=encoding, algorithm=algorithm, wild=wild)
     if game not in GAMES:
         raise ValueError(f"game {game!r} is not supported by evaluate(); "
-                         f"known: {', '.join(GAMES)}")
+                         f"known: {', '.join((*GAMES, *VARIANT_GAMES))}")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm={algorithm!r}: expected one of {', '.join(ALGORITHMS)}")
     _inputs.check_invalid_mode(invalid)

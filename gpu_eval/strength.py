@@ -4,6 +4,11 @@ Every hold'em strength 1..7462 is one hand class. The table of classes is built 
 definition of the scale in ``_scale`` (never from an evaluator), and the seed 000 value
 ``category << 26 | important << 13 | kickers`` is derived for each: a bijection that orders the
 classes exactly as ``strength`` does (the tests check it).
+
+``category`` and ``describe`` also read the other games' scales, chosen by ``game=``: Omaha
+uses the hold'em scale; ``"shortdeck"`` / ``"shortdeck-triton"`` have 1..1404
+(``gpu_eval.shortdeck``); ``"wild"`` (``evaluate(..., wild=...)``) is hold'em plus five of a
+kind, 7463..7475 (``gpu_eval.wild``). A strength outside the named game's scale raises.
 """
 
 from __future__ import annotations
@@ -23,7 +28,9 @@ _RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", 
                "Queen", "King", "Ace")
 _PLURALS = ("Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines", "Tens",
             "Jacks", "Queens", "Kings", "Aces")
-_GAMES = ("holdem",)
+# Each game's strengths are on one of these scales (see _scale_values); never mix them.
+_GAMES = {"holdem": "holdem", "omaha": "holdem", "omaha5": "holdem", "omaha6": "holdem",
+          "shortdeck": "shortdeck", "shortdeck-triton": "shortdeck-triton", "wild": "wild"}
 
 
 def _decompress(kc: np.ndarray, r: int) -> np.ndarray:
@@ -60,27 +67,46 @@ def _class_values() -> np.ndarray:
 
 
 @lru_cache(maxsize=None)
-def _category_table() -> np.ndarray:
-    cat = (_class_values() >> 26).astype(np.uint8)
+def _scale_values(scale: str) -> np.ndarray:
+    """``VALUE[strength]`` of every class of a scale: hold'em, a short deck, or wild cards
+    (hold'em plus the 13 five-of-a-kind classes on top, 7463..7475)."""
+    if scale == "holdem":
+        return _class_values()
+    if scale == "wild":
+        five = np.array([S.FIVE_OF_A_KIND << 26 | (1 << r) << 13 for r in range(13)])
+        values = np.concatenate([_class_values(), five]).astype(np.uint32)
+        values.flags.writeable = False
+        return values
+    from .shortdeck import class_values  # noqa: PLC0415 -- its tables load on demand
+    return class_values(scale)
+
+
+@lru_cache(maxsize=None)
+def _category_table(scale: str = "holdem") -> np.ndarray:
+    cat = (_scale_values(scale) >> 26).astype(np.uint8)
     cat.flags.writeable = False
     return cat
 
 
-def _check_game(game: str) -> None:
+def _check_game(game: str) -> str:
+    """The scale ``game``'s strengths are on; ``ValueError`` for an unknown game."""
     if game not in _GAMES:
         raise ValueError(f"game {game!r} has no strength scale here; known: {', '.join(_GAMES)}")
+    return _GAMES[game]
 
 
-def _as_strength(strength, *, allow_zero: bool = False) -> np.ndarray:
+def _as_strength(strength, *, allow_zero: bool = False, scale: str = "holdem") -> np.ndarray:
     arr = np.asarray(strength)
     if arr.dtype.kind not in "iu":
         raise TypeError(f"strengths must be integers, got dtype {arr.dtype}")
     low = 0 if allow_zero else 1
-    bad = (arr < low) | (arr > S.NUM_CLASSES)
+    top = len(_scale_values(scale)) - 1
+    bad = (arr < low) | (arr > top)
     if bad.any():
         where = tuple(int(w) for w in np.argwhere(bad)[0]) if arr.ndim else ()
-        raise ValueError(f"strength {int(arr[where])} at index {where} is outside the hold'em "
-                         f"scale {low}..{S.NUM_CLASSES}")
+        name = "hold'em" if scale == "holdem" else repr(scale)
+        raise ValueError(f"strength {int(arr[where])} at index {where} is outside the {name} "
+                         f"scale {low}..{top} (a strength from another game?)")
     return arr.astype(np.int64)
 
 
@@ -90,9 +116,12 @@ def category(strength, game: str = "holdem") -> np.ndarray:
     Parameters
     ----------
     strength : array_like of int
-        Strengths on the hold'em scale (1..7462).
+        Strengths on the game's scale: 1..7462 for hold'em and Omaha, 1..1404 for the short
+        deck games, 1..7475 for ``"wild"`` (``evaluate(..., wild=...)``, where category 9 is
+        five of a kind). A value outside the scale raises ``ValueError``.
     game : str
-        The game whose scale the strengths belong to.
+        The game whose scale the strengths belong to: ``"holdem"``, ``"omaha"``,
+        ``"omaha5"``, ``"omaha6"``, ``"shortdeck"``, ``"shortdeck-triton"`` or ``"wild"``.
 
     Returns
     -------
@@ -106,9 +135,11 @@ def category(strength, game: str = "holdem") -> np.ndarray:
     8
     >>> category([1, 1278, 7462]).tolist()
     [0, 1, 8]
+    >>> category(ge.evaluate("6s 7s 8s 9s As", game="shortdeck"), game="shortdeck").tolist()
+    8
     """
-    _check_game(game)
-    return _category_table()[_as_strength(strength)]
+    scale = _check_game(game)
+    return _category_table(scale)[_as_strength(strength, scale=scale)]
 
 
 def to_value(strength) -> np.ndarray:
@@ -204,12 +235,14 @@ def _describe_one(value: int) -> str:
         return f"Flush, {ks[0]} high, {' '.join(ks[1:])}"
     if cat == S.FULL_HOUSE:
         return f"Full House, {ims[0]} full of {_PLURALS[_ranks_desc(kick)[0]]}"
+    if cat == S.FIVE_OF_A_KIND:
+        return f"Five of a Kind, {ims[0]}"
     return f"Four of a Kind, {ims[0]}, {kickers} kicker"
 
 
 @lru_cache(maxsize=None)
-def _descriptions() -> tuple[str, ...]:
-    return ("no valid hand",) + tuple(_describe_one(int(v)) for v in _class_values()[1:])
+def _descriptions(scale: str = "holdem") -> tuple[str, ...]:
+    return ("no valid hand",) + tuple(_describe_one(int(v)) for v in _scale_values(scale)[1:])
 
 
 def describe(strength, game: str = "holdem"):
@@ -234,10 +267,14 @@ def describe(strength, game: str = "holdem"):
     'Two Pair, Aces and Fives, Two kicker'
     >>> describe([7462, 5854])
     ['Royal Flush', 'Straight, Five high']
+    >>> describe(ge.evaluate("As 6d 7c 8h 9s", game="shortdeck"), game="shortdeck")
+    'Straight, Nine high'
+    >>> describe(ge.evaluate("Ac Ad Ah As Jk", wild="joker"), game="wild")
+    'Five of a Kind, Aces'
     """
-    _check_game(game)
-    arr = _as_strength(strength, allow_zero=True)
-    names = _descriptions()
+    scale = _check_game(game)
+    arr = _as_strength(strength, allow_zero=True, scale=scale)
+    names = _descriptions(scale)
     if arr.ndim == 0:
         return names[int(arr)]
     return np.array(names, dtype=object)[arr].tolist()
