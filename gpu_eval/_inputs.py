@@ -34,6 +34,7 @@ class Hands:
     masks: Optional[np.ndarray] = None
     scalar: bool = False
     bad: Optional[np.ndarray] = None
+    text: Optional[list] = None  # the user's own text per row, for error messages
 
     @property
     def n(self) -> int:
@@ -49,7 +50,9 @@ def row_error(hands: Hands, row: int, reason: str) -> ValueError:
     """A ``ValueError`` naming one row of ``hands`` (as text where it can) and the reason."""
     label = f"row {row}"
     try:
-        if hands.ids is not None:
+        if hands.text is not None:
+            label = f"hand {hands.text[row]!r} ({label})"
+        elif hands.ids is not None:
             ids = hands.ids[row]
             if (ids <= 51).all():
                 label = f"hand {cards.format(ids)} ({label})"
@@ -77,7 +80,7 @@ def coerce(hands, *, encoding: str = "auto", invalid: str = "raise",
     if isinstance(hands, str):
         return Hands(masks=np.atleast_1d(cards.to_mask(cards.parse(hands,
                                                                    allow_joker=allow_joker))),
-                     scalar=True)
+                     scalar=True, text=[hands])
     if isinstance(hands, (list, tuple)) and hands and isinstance(hands[0], str):
         return _from_text_rows(hands, invalid, allow_joker)
     arr = np.asarray(hands)
@@ -110,7 +113,7 @@ def _from_text_rows(rows, invalid: str, allow_joker: bool) -> Hands:
             bad[i] = True
             continue
         masks[i] = int(cards._ID_TO_MASK[ids].sum()) if ids else 0
-    return Hands(masks=masks, bad=bad if bad.any() else None)
+    return Hands(masks=masks, bad=bad if bad.any() else None, text=list(rows))
 
 
 def _from_masks(arr: np.ndarray, invalid: str) -> Hands:
