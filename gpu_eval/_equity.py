@@ -41,10 +41,12 @@ that of the per-sample pot share.
 
 Backends
 --------
-``backend="numpy"`` runs the engine above. ``"cuda"`` runs the same two kernels
-(``showdown_counts`` and ``sample_counts``, see :mod:`gpu_eval._equity_numpy`) from
-``gpu_eval._cuda_equity``, which is not written yet: ``backend="cuda"`` raises
-``NotImplementedError`` and ``"auto"`` uses NumPy until it exists.
+``backend="numpy"`` runs the engine above. ``"cuda"`` (and ``"auto"`` when CuPy sees a
+device) runs the same two kernels (``showdown_counts`` and ``sample_counts``, see
+:mod:`gpu_eval._equity_numpy`) from :mod:`gpu_eval._cuda_equity`: identical exact counts;
+Monte Carlo with the device's own counter-based generator, so a seed reproduces a CUDA result
+but not a NumPy one. Exact preflop heads-up work with many combo pairs (:func:`preflop_table`,
+:func:`equity_matrix` without a board) reads the GPU's all-pairs 1326 x 1326 matrix instead.
 
 Progress
 --------
@@ -315,7 +317,7 @@ def _engine(backend: str):
         except ModuleNotFoundError as exc:
             if exc.name != f"{__package__}._cuda_equity":
                 raise
-            if backend == "auto":  # a GPU is present but the kernels are not written yet
+            if backend == "auto":  # a GPU is present but the install lacks the CUDA engine
                 return _equity_numpy, "numpy"
             raise NotImplementedError(
                 "backend='cuda': the CUDA equity engine (gpu_eval._cuda_equity) is not "
@@ -553,7 +555,9 @@ def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike
     TypeError
         An argument of the wrong type.
     NotImplementedError
-        ``backend="cuda"`` (no CUDA equity engine yet) or a game other than hold'em.
+        A game other than hold'em.
+    RuntimeError
+        ``backend="cuda"`` without CuPy or a CUDA device.
 
     Notes
     -----
@@ -920,7 +924,12 @@ def _pair_counts(eng, pool: np.ndarray, pairs: np.ndarray, deck: int, k: int, ba
     bar = Progress(len(boards), f"{what} ({'exact' if run_exact else 'monte carlo'})",
                    unit="boards", enabled=wanted(progress, _seconds(work, eng)))
     with bar:
-        counts = eng.showdown_counts(pool, pairs, boards, base=base, progress=bar)
+        counts = None
+        if run_exact and k == 5 and deck == _enumerate_boards.FULL_DECK \
+                and hasattr(eng, "preflop_pair_counts"):  # the CUDA engine's all-pairs matrix
+            counts = eng.preflop_pair_counts(pool, pairs, progress=bar)
+        if counts is None:
+            counts = eng.showdown_counts(pool, pairs, boards, base=base, progress=bar)
     return counts, n_used, method, entropy
 
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import equity_reference as ref
-from gpu_eval import _backend, _enumerate_boards, _equity_numpy, cards
+from gpu_eval import _backend, _enumerate_boards, _equity, _equity_numpy, cards
 from gpu_eval._progress import Progress, wanted
 from gpu_eval._equity import EquityResult, equity
 from gpu_eval.ranges import Range
@@ -280,12 +280,15 @@ def test_exact_true_warns_when_very_long(monkeypatch):
     assert r.exact
 
 
-def test_cuda_backend_is_not_written_yet(monkeypatch):
+def test_cuda_backend_runs_the_cuda_engine(monkeypatch):
+    # tests/test_cuda_equity.py runs the engine itself (emulated); here: what picks it.
+    from gpu_eval import _cuda_equity
+
     monkeypatch.setattr(_backend, "resolve", lambda backend, *inputs: "cuda")
-    with pytest.raises(NotImplementedError, match=r"_cuda_equity"):
-        equity(["AhKh", "QsQd"], board="2c 7d 9s", backend="cuda")
-    # "auto" on a machine with a GPU keeps working on NumPy until the CUDA engine exists.
-    assert equity(["AhKh", "QsQd"], board="2c 7d 9s", backend="auto").backend == "numpy"
+    assert _equity._engine("cuda") == (_cuda_equity, "cuda")
+    assert _equity._engine("auto") == (_cuda_equity, "cuda")
+    monkeypatch.setattr(_backend, "resolve", lambda backend, *inputs: "numpy")
+    assert _equity._engine("auto") == (_equity_numpy, "numpy")
 
 
 # --- progress and interrupts -----------------------------------------------------------------
