@@ -1,9 +1,8 @@
 """Dispatch of ``gpu_eval.evaluate`` for game variants: short deck and wild cards.
 
-Both run on the NumPy evaluator. Their device code (``kernels/variants.cu``) is compiled and
-tested on the host, but not yet launched through CuPy, so ``backend="cuda"`` raises
-``NotImplementedError`` and ``backend="auto"`` evaluates on NumPy (a CuPy input is copied to
-the host and the result copied back, so CuPy in still gives CuPy out).
+NumPy runs ``gpu_eval.shortdeck`` / ``gpu_eval.wild``; CUDA (``backend="cuda"``, or ``"auto"``
+with a CuPy input or a usable device) runs the kernels of ``kernels/variants.cu`` through
+``gpu_eval._cuda_variants``, with the same validation, errors and results.
 """
 
 from __future__ import annotations
@@ -28,22 +27,12 @@ def evaluate(hands, *, game: str, backend: str, invalid: str, encoding: str, alg
     if algorithm != "bitmask":
         raise ValueError(f"algorithm={algorithm!r} is not available for "
                          f"{'wild cards' if wild is not None else game!r}; use 'bitmask'")
-    where = _backend.resolve(backend, hands)
-    if backend == "cuda":
-        raise NotImplementedError(
-            f"backend='cuda' for {'wild cards' if wild is not None else game!r}: the kernels "
-            f"(kernels/variants.cu) are not wired to CuPy yet; use backend='numpy' or 'auto'")
-    on_device = where == "cuda" and _backend.is_cupy_array(hands)
-    if on_device:
-        import cupy  # noqa: PLC0415
-
-        hands = cupy.asnumpy(hands)
+    if _backend.resolve(backend, hands) == "cuda":
+        from . import _cuda_variants  # noqa: PLC0415 -- imports CuPy
+        return _cuda_variants.evaluate(hands, game=game, invalid=invalid, encoding=encoding,
+                                       wild=wild)
     if wild is not None:
         from .wild import evaluate_hands  # noqa: PLC0415
-        out = evaluate_hands(hands, wild=wild, invalid=invalid, encoding=encoding)
-    else:
-        from .shortdeck import evaluate_hands  # noqa: PLC0415
-        out = evaluate_hands(hands, game=game, invalid=invalid, encoding=encoding)
-    if on_device:
-        return cupy.asarray(out)
-    return out
+        return evaluate_hands(hands, wild=wild, invalid=invalid, encoding=encoding)
+    from .shortdeck import evaluate_hands  # noqa: PLC0415
+    return evaluate_hands(hands, game=game, invalid=invalid, encoding=encoding)

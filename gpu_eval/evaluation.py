@@ -34,7 +34,7 @@ def evaluate(hands, *, game: str = "holdem", backend: str = "auto", invalid: str
         the board: use :func:`gpu_eval.evaluate_omaha`.
     backend : {"auto", "numpy", "cuda"}
         ``auto`` uses CUDA for CuPy inputs, and for other inputs when CuPy and a device are
-        present; otherwise NumPy. Both give identical results.
+        present; otherwise NumPy. Both give identical results and errors, in every game.
     invalid : {"raise", "mask"}
         ``raise`` (default) raises ``ValueError`` naming the first bad hand and why;
         ``mask`` returns strength 0 for exactly the bad rows.
@@ -54,7 +54,13 @@ def evaluate(hands, *, game: str = "holdem", backend: str = "auto", invalid: str
     -------
     numpy.ndarray or cupy.ndarray
         ``uint16`` strengths, higher is better (1..7462; ``7463 - strength`` is the Cactus Kev
-        rank), shape ``()`` for one hand and ``(N,)`` otherwise; CuPy in, CuPy out.
+        rank), shape ``()`` for one hand and ``(N,)`` otherwise; CuPy in, CuPy out. A plain
+        ``uint16`` dtype means hold'em. Short-deck and wild-card strengths (NumPy) carry
+        their game in the dtype, ``np.dtype(np.uint16, metadata={"game": "shortdeck"})``
+        (or ``"shortdeck-triton"``, ``"wild"``), which ``category``/``describe``/``compare``
+        read (see ``gpu_eval.strength``); one such hand gives a 0-d array, which keeps the
+        tag. CuPy arrays cannot carry it: CuPy strengths are plain ``uint16`` in every game,
+        so name the game (``describe(s.get(), game="shortdeck")``) when reading them.
 
     Raises
     ------

@@ -276,6 +276,13 @@ def _eval_chunk(hole: np.ndarray, board: np.ndarray, out: np.ndarray, bad: np.nd
 
     hm, bm = _or_masks(hcols), _or_masks(bcols)
     bad[:] = np.bitwise_count(hm | bm) != h + k  # a card twice, in the hole, board or both
+    if bad.any():
+        # A board holding a card twice can have five of a rank, which has no table entry:
+        # evaluate placeholder cards in bad rows (their result is discarded).
+        hole, board = sanitize(hole, board, bad)
+        hcols = [hole[:, i].astype(np.intp) for i in range(h)]
+        bcols = [board[:, j].astype(np.intp) for j in range(k)]
+        hm, bm = _or_masks(hcols), _or_masks(bcols)
 
     board_index = _multiset_index(t, bcols)  # the board's rank multiset
     if h == 4:
@@ -317,6 +324,42 @@ def _eval_chunk(hole: np.ndarray, board: np.ndarray, out: np.ndarray, bad: np.nd
     out[:] = best
 
 
+#: Stand-ins for the cards of rows with a card used twice (disjoint, so always evaluable).
+PLACEHOLDER_HOLE = np.arange(6, dtype=np.uint8)                      # 2c 2d 2h 2s 3c 3d
+PLACEHOLDER_BOARD = np.array([51, 50, 49, 48, 47], dtype=np.uint8)   # As Ah Ad Ac Ks
+
+
+def sanitize(hole: np.ndarray, board: np.ndarray, bad: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """Copies of ``hole`` (n, h) and ``board`` (n, k) or (1, k) with the rows in ``bad``
+    replaced by placeholder cards (a shared board is replaced when it repeats a card)."""
+    h, k = hole.shape[1], board.shape[1]
+    hole = np.where(bad[:, None], PLACEHOLDER_HOLE[:h], hole).astype(np.uint8)
+    if len(board) == 1 and len(bad) != 1:
+        if len(np.unique(board[0])) != k:
+            board = PLACEHOLDER_BOARD[None, :k].copy()
+    else:
+        board = np.where(bad[:, None], PLACEHOLDER_BOARD[:k], board).astype(np.uint8)
+    return hole, board
+
+
+def duplicates(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
+    """Rows of ``hole`` (n, h) with ``board`` (n, k) or (1, k) that use a card twice."""
+    n, h = hole.shape
+    k = board.shape[1]
+    out = np.empty(n, dtype=bool)
+    shared = len(board) == 1 and n > 1
+
+    def work(start: int, stop: int) -> None:
+        bd = board if shared else board[start:stop]
+        hm = _or_masks([hole[start:stop, i].astype(np.intp) for i in range(h)])
+        bm = _or_masks([bd[:, j].astype(np.intp) for j in range(k)])
+        out[start:stop] = np.bitwise_count(hm | bm) != h + k
+
+    run_chunked(n, work, chunk=CHUNK)
+    return out
+
+
 def evaluate_omaha(hole, board, *, game: str = "omaha", backend: str = "auto",
                    invalid: str = "raise"):
     """Evaluate Omaha hands: the best hand of exactly two hole cards and three board cards.
@@ -334,18 +377,19 @@ def evaluate_omaha(hole, board, *, game: str = "omaha", backend: str = "auto",
     game : {"omaha", "omaha5", "omaha6"}
         Fixes the number of hole cards: 4, 5 or 6.
     backend : {"auto", "numpy", "cuda"}
-        The NumPy evaluator runs Omaha here; ``"cuda"`` raises ``NotImplementedError`` until
-        the Omaha kernels (``kernels/variants.cu``) are wired to CuPy, and ``"auto"`` uses
-        NumPy (CuPy inputs are copied to the host and the result back to the device).
+        ``"cuda"`` runs the Omaha kernel (``kernels/variants.cu``); ``"auto"`` does so for
+        CuPy inputs, and for others when CuPy and a device are present, else NumPy. Both
+        give identical results and errors.
     invalid : {"raise", "mask"}
         ``raise`` (default) raises ``ValueError`` naming the first bad row and why;
         ``mask`` returns strength 0 for exactly the bad rows.
 
     Returns
     -------
-    numpy.ndarray
-        ``uint16`` strengths on the hold'em scale (1..7462, higher is better), shape ``()``
-        when both inputs are single hands, else ``(N,)``.
+    numpy.ndarray or cupy.ndarray
+        ``uint16`` strengths on the hold'em scale (1..7462, higher is better; a plain
+        ``uint16`` dtype, as for hold'em), shape ``()`` when both inputs are single hands,
+        else ``(N,)``; a CuPy array when either input is one.
 
     Raises
     ------
@@ -371,16 +415,15 @@ def evaluate_omaha(hole, board, *, game: str = "omaha", backend: str = "auto",
         raise ValueError(f"game {game!r} is not an Omaha game; known: {', '.join(OMAHA_GAMES)}")
     _inputs.check_invalid_mode(invalid)
     from . import _backend  # noqa: PLC0415
-    where = _backend.resolve(backend, hole, board)
-    if backend == "cuda":
-        raise NotImplementedError("evaluate_omaha(backend='cuda'): the Omaha kernels "
-                                  "(kernels/variants.cu) are not wired to CuPy yet; use "
-                                  "backend='numpy' or 'auto'")
-    to_device = where == "cuda" and any(_backend.is_cupy_array(x) for x in (hole, board))
-    if to_device:
-        import cupy  # noqa: PLC0415
-        hole = cupy.asnumpy(hole) if _backend.is_cupy_array(hole) else hole
-        board = cupy.asnumpy(board) if _backend.is_cupy_array(board) else board
+    if _backend.resolve(backend, hole, board) == "cuda":
+        from . import _cuda_variants  # noqa: PLC0415 -- imports CuPy
+        return _cuda_variants.evaluate_omaha(hole, board, game=game, invalid=invalid)
+    return _evaluate(hole, board, game, invalid, None)
+
+
+def _evaluate(hole, board, game: str, invalid: str, device):
+    """Validate host inputs and evaluate them on NumPy, or with ``device(hole, board)`` ->
+    strengths (validated ids: ``board`` (n, k), or (k,) shared by every row)."""
     h = OMAHA_GAMES[game]
     hole_ids, hole_bad, hole_one = _rows(hole, "hole cards", (h, h), invalid, game)
     board_ids, board_bad, board_one = _rows(board, "board", (3, 5), invalid, game)
@@ -391,15 +434,18 @@ def evaluate_omaha(hole, board, *, game: str = "omaha", backend: str = "auto",
     if len(hole_ids) != n:
         hole_ids = np.broadcast_to(hole_ids, (n, h))
     out = np.empty(n, dtype=np.uint16)
-    bad = np.empty(n, dtype=bool)  # a card used twice
-    t = omaha_tables()
     shared = len(board_ids) == 1 and n > 1
+    if device is None:
+        bad = np.empty(n, dtype=bool)  # a card used twice
+        t = omaha_tables()
 
-    def work(start: int, stop: int) -> None:
-        bd = board_ids if shared else board_ids[start:stop]
-        _eval_chunk(hole_ids[start:stop], bd, out[start:stop], bad[start:stop], t)
+        def work(start: int, stop: int) -> None:
+            bd = board_ids if shared else board_ids[start:stop]
+            _eval_chunk(hole_ids[start:stop], bd, out[start:stop], bad[start:stop], t)
 
-    run_chunked(n, work, chunk=CHUNK)
+        run_chunked(n, work, chunk=CHUNK)
+    else:
+        bad = duplicates(hole_ids, board_ids)
     for b in (hole_bad, board_bad):  # unreadable rows found while reading the input
         if b is not None:
             bad |= b
@@ -407,12 +453,13 @@ def evaluate_omaha(hole, board, *, game: str = "omaha", backend: str = "auto",
         if invalid == "raise":
             r = int(np.flatnonzero(bad)[0])
             raise _row_error(hole_ids[r], board_ids[r if len(board_ids) > 1 else 0], r)
-        out[bad] = 0
-    result = out[0] if (hole_one and board_one) else out
-    if to_device:
-        import cupy  # noqa: PLC0415
-        return cupy.asarray(result)
-    return result
+        if device is not None:
+            hole_ids, board_ids = sanitize(hole_ids, board_ids, bad)
+    if device is not None and n:
+        out[:] = device(np.ascontiguousarray(hole_ids),
+                        board_ids[0] if shared else np.ascontiguousarray(board_ids))
+    out[bad] = 0
+    return out[0] if (hole_one and board_one) else out
 
 
 def _rows(x, what: str, sizes: tuple[int, int], invalid: str, game: str

@@ -44,6 +44,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import lru_cache
 from itertools import combinations
+from typing import Callable
 
 import numpy as np
 
@@ -52,6 +53,7 @@ from . import _scale as S
 from ._bitmask import evaluate_masks
 from ._numpy_backend import ids_to_masks, run_chunked
 from ._tables import EMPTY_ROW, RANKMASKS, BitmaskTables, bitmask_tables
+from .strength import tag
 
 __all__ = ["GAMES", "NUM_CLASSES", "CATEGORY_ORDER", "RANKS", "LOW_RANK_BITS", "STRAIGHTS",
            "shortdeck_tables", "class_values", "category_ranges", "evaluate_hands"]
@@ -302,14 +304,22 @@ def evaluate_hands(hands, *, game: str = "shortdeck", invalid: str = "raise",
     """NumPy evaluation behind ``gpu_eval.evaluate(hands, game="shortdeck")``.
 
     Takes the same inputs as :func:`gpu_eval.evaluate` (5 to 9 cards from the 36-card deck)
-    and returns strengths on ``game``'s scale (1..1404). A card below 6 raises ``ValueError``
-    naming the card and the row (or gives 0 with ``invalid="mask"``).
+    and returns strengths on ``game``'s scale (1..1404), with the game in their dtype
+    (``gpu_eval.strength.strength_dtype``; one hand gives a 0-d array). A card below 6
+    raises ``ValueError`` naming the card and the row (or gives 0 with ``invalid="mask"``).
 
     Examples
     --------
     >>> evaluate_hands(["As Ks Qs Js Ts", "Ah 6d 7c 8s 9h"]).tolist()
     [1404, 1129]
     """
+    return _evaluate(hands, game, invalid, encoding, None)
+
+
+def _evaluate(hands, game: str, invalid: str, encoding: str,
+              device: Callable[[np.ndarray], np.ndarray] | None):
+    """Validate, evaluate (on NumPy, or with ``device(masks)`` -> strengths of every row's
+    mask), apply ``invalid`` and tag the result with the game."""
     from .evaluation import finish  # noqa: PLC0415 -- evaluation imports this module lazily
 
     _order(game)
@@ -318,7 +328,8 @@ def evaluate_hands(hands, *, game: str = "shortdeck", invalid: str = "raise",
     out = np.empty(n, dtype=np.uint16)
     counts = np.empty(n, dtype=np.uint8)
     low = np.zeros(n, dtype=bool)
-    tables = shortdeck_tables(game)
+    tables = shortdeck_tables(game) if device is None else None
+    masks = np.empty(n, dtype=np.uint64) if device is not None else None
 
     def work(start: int, stop: int) -> None:
         if h.ids is not None:
@@ -329,10 +340,16 @@ def evaluate_hands(hands, *, game: str = "shortdeck", invalid: str = "raise",
         counts[start:stop] = cnt
         has_low = (m & LOW_RANK_BITS) != 0
         low[start:stop] = has_low
+        if device is not None:
+            masks[start:stop] = m
+            return
         res = evaluate_masks(m, out[start:stop], tables=tables)
         res[(cnt < 5) | (cnt > 9) | has_low] = 0
 
     run_chunked(n, work)
+    if device is not None and n:
+        out[:] = device(masks)
+        out[(counts < 5) | (counts > 9) | low] = 0
     if low.any():
         if invalid == "raise":
             r = int(np.flatnonzero(low)[0])
@@ -340,4 +357,4 @@ def evaluate_hands(hands, *, game: str = "shortdeck", invalid: str = "raise",
                                           f"short deck (ranks 6 to A)")
         h.bad = low if h.bad is None else (h.bad | low)
     finish(h, out, counts, 5, 9, invalid)
-    return out[0] if h.scalar else out
+    return tag(out, game, scalar=h.scalar)

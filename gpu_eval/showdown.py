@@ -7,6 +7,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .strength import _check_game, _tag_of, strength_dtype
+
 __all__ = ["compare", "Showdown"]
 
 
@@ -35,7 +37,9 @@ def compare(strengths, *, axis: int = -1) -> Showdown:
     ----------
     strengths : array_like or sequence of array_like
         Strengths from one game's scale (``evaluate``, ``evaluate_omaha``, or with the same
-        ``game``/``wild``: never mix scales). Either one array with players along ``axis``
+        ``game``/``wild``: never mix scales; strengths whose dtypes carry different games,
+        a plain ``uint16`` array counting as hold'em, raise ``ValueError``, see
+        ``gpu_eval.strength``). Either one array with players along ``axis``
         (default: the last, i.e. ``(N, P)``), or a sequence of P per-player arrays of equal
         shape (``(N,)`` each, or scalars for one deal). Strength 0 ("no valid hand", from
         ``invalid="mask"``) never wins; a row where every player has 0 has no winner.
@@ -46,7 +50,14 @@ def compare(strengths, *, axis: int = -1) -> Showdown:
     -------
     Showdown
         ``(winners, share, best)`` with players on the last axis; NumPy in, NumPy out,
-        CuPy in, CuPy out.
+        CuPy in, CuPy out. ``best`` keeps the players' game in its dtype (NumPy).
+
+    Raises
+    ------
+    ValueError
+        Players' strengths tagged with different games, no player, a negative strength.
+    TypeError
+        Strengths that are not integers.
 
     Examples
     --------
@@ -62,6 +73,7 @@ def compare(strengths, *, axis: int = -1) -> Showdown:
     [[0.5, 0.5]]
     """
     xp = _array_module(strengths)
+    game = _common_game(strengths)
     if isinstance(strengths, (list, tuple)) and strengths and \
             all(hasattr(s, "shape") or np.ndim(s) == 0 for s in strengths) and \
             any(hasattr(s, "shape") for s in strengths):
@@ -78,7 +90,33 @@ def compare(strengths, *, axis: int = -1) -> Showdown:
     winners = (arr == best[..., None]) & (best[..., None] > 0)
     count = winners.sum(axis=-1, keepdims=True)
     share = xp.where(winners, 1.0 / xp.maximum(count, 1), 0.0)
-    return Showdown(winners, share, best.astype(xp.uint16))
+    best = best.astype(xp.uint16)
+    if xp is np and game is not None:
+        best = best.view(strength_dtype(game))
+    return Showdown(winners, share, best)
+
+
+def _common_game(strengths) -> str | None:
+    """The game of the players' strengths (from their dtypes), None if none says; raises
+    ``ValueError`` when two players' strengths belong to games on different scales."""
+    items = strengths if isinstance(strengths, (list, tuple)) else [strengths]
+    found: dict[str, str] = {}  # scale -> first game seen on it
+    for item in items:
+        dtype = getattr(item, "dtype", None)
+        if dtype is None:
+            continue  # Python ints, nested lists: no game to check
+        tagged = _tag_of(item)
+        if tagged is None:
+            if dtype != np.uint16:
+                continue  # e.g. int64 arrays: no claim either way
+            tagged = "holdem"  # plain uint16 strengths are hold'em's
+        found.setdefault(_check_game(tagged), tagged)
+    if len(found) > 1:
+        games = ", ".join(repr(g) for g in found.values())
+        raise ValueError(f"compare() got strengths of different games ({games}, read from "
+                         f"their dtypes; plain uint16 means hold'em): their scales cannot be "
+                         f"compared. Evaluate every player with the same game= / wild=")
+    return next(iter(found.values()), None)
 
 
 def _array_module(x):

@@ -9,6 +9,23 @@ classes exactly as ``strength`` does (the tests check it).
 uses the hold'em scale; ``"shortdeck"`` / ``"shortdeck-triton"`` have 1..1404
 (``gpu_eval.shortdeck``); ``"wild"`` (``evaluate(..., wild=...)``) is hold'em plus five of a
 kind, 7463..7475 (``gpu_eval.wild``). A strength outside the named game's scale raises.
+
+**The game tag.** Strengths on a scale other than hold'em's carry their game in the dtype:
+``evaluate(..., game="shortdeck")`` returns ``np.dtype(np.uint16, metadata={"game":
+"shortdeck"})`` (likewise ``"shortdeck-triton"``, and ``"wild"`` for ``wild=``); a plain
+``uint16`` array means hold'em (Omaha strengths are on the hold'em scale, so they are plain
+too). With ``game=None`` (the default) the functions here read the tag, falling back to
+hold'em; an explicit ``game=`` that contradicts the tag raises ``ValueError``, and so does
+:func:`gpu_eval.compare` for players whose strengths carry different games.
+
+The tag is NumPy dtype metadata. It survives indexing with slices, index arrays and boolean
+masks, copies (``a.copy()``, ``np.array(a)``), reshaping, ``np.sort``, ``np.unique`` and
+pickling. It does not survive taking a single element (``a[0]`` is a plain NumPy scalar: use
+``a[0:1]`` or pass ``game=``), ``a.astype(np.uint16)``, ``np.concatenate``/``np.stack``,
+``np.where``, full reductions such as ``a.max()``, or ``np.save`` (NumPy does not store dtype
+metadata in ``.npy`` files); arithmetic may keep or drop it, so do not rely on it there.
+CuPy arrays cannot carry metadata: strengths computed on the GPU from CuPy input are plain
+``uint16`` whatever the game, so pass ``game=`` explicitly when reading them.
 """
 
 from __future__ import annotations
@@ -20,7 +37,7 @@ import numpy as np
 from . import _scale as S
 
 __all__ = ["category", "describe", "to_cactus_kev", "from_cactus_kev", "to_value", "from_value",
-           "CATEGORY_NAMES"]
+           "CATEGORY_NAMES", "strength_dtype", "game_of"]
 
 CATEGORY_NAMES = ("High Card", "Pair", "Two Pair", "Three of a Kind", "Straight", "Flush",
                   "Full House", "Four of a Kind", "Straight Flush", "Five of a Kind")
@@ -95,6 +112,73 @@ def _check_game(game: str) -> str:
     return _GAMES[game]
 
 
+_PLAIN = np.dtype(np.uint16)
+_TAGGED = {g: np.dtype(np.uint16, metadata={"game": g})
+           for g, scale in _GAMES.items() if scale != "holdem"}
+
+
+def strength_dtype(game: str) -> np.dtype:
+    """The dtype of ``game``'s strengths: plain ``uint16`` for hold'em and Omaha (the hold'em
+    scale), ``uint16`` tagged with ``metadata={"game": game}`` for the other scales.
+
+    Examples
+    --------
+    >>> strength_dtype("holdem") == np.uint16, strength_dtype("holdem").metadata
+    (True, None)
+    >>> strength_dtype("shortdeck").metadata
+    mappingproxy({'game': 'shortdeck'})
+    """
+    _check_game(game)
+    return _TAGGED.get(game, _PLAIN)
+
+
+def tag(strengths: np.ndarray, game: str, scalar: bool = False) -> np.ndarray:
+    """``strengths`` (a ``uint16`` NumPy array) viewed with ``game``'s dtype; with ``scalar``,
+    its one element as a 0-d array (a 0-d array keeps the tag, a NumPy scalar would not)."""
+    dtype = strength_dtype(game)
+    if dtype is _PLAIN:
+        return strengths[0] if scalar else strengths
+    out = strengths.view(dtype)
+    return out.reshape(()) if scalar else out
+
+
+def _tag_of(strength) -> str | None:
+    """The game in ``strength``'s dtype metadata, or None (also for objects without a dtype)."""
+    meta = getattr(getattr(strength, "dtype", None), "metadata", None)
+    return meta.get("game") if meta else None
+
+
+def game_of(strength) -> str:
+    """The game a strength array belongs to, read from its dtype: the ``"game"`` of its
+    metadata when tagged, else ``"holdem"`` (plain integers mean hold'em).
+
+    Examples
+    --------
+    >>> import gpu_eval as ge
+    >>> game_of(ge.evaluate(["As Ks Qs Js Ts", "6c 7d 8h 9s Ac"], game="shortdeck"))
+    'shortdeck'
+    >>> game_of(ge.evaluate("As Ks Qs Js Ts"))
+    'holdem'
+    """
+    return _tag_of(strength) or "holdem"
+
+
+def _resolve_game(strength, game: str | None) -> str:
+    """The game whose scale ``strength`` is read on: ``game``, or the dtype's tag when
+    ``game`` is None (hold'em without one). A ``game`` contradicting the tag raises."""
+    tagged = _tag_of(strength)
+    if game is None:
+        game = tagged or "holdem"
+        _check_game(game)
+        return game
+    scale = _check_game(game)
+    if tagged is not None and _check_game(tagged) != scale:
+        raise ValueError(f"these strengths are {tagged!r} strengths (their dtype says so), but "
+                         f"game={game!r} was passed: the two games have different strength "
+                         f"scales; pass game={tagged!r} or leave game= out")
+    return game
+
+
 def _as_strength(strength, *, allow_zero: bool = False, scale: str = "holdem") -> np.ndarray:
     arr = np.asarray(strength)
     if arr.dtype.kind not in "iu":
@@ -110,7 +194,7 @@ def _as_strength(strength, *, allow_zero: bool = False, scale: str = "holdem") -
     return arr.astype(np.int64)
 
 
-def category(strength, game: str = "holdem") -> np.ndarray:
+def category(strength, game: str | None = None) -> np.ndarray:
     """Hand category of each strength: 0 high card, 1 pair, ..., 8 straight flush.
 
     Parameters
@@ -119,9 +203,11 @@ def category(strength, game: str = "holdem") -> np.ndarray:
         Strengths on the game's scale: 1..7462 for hold'em and Omaha, 1..1404 for the short
         deck games, 1..7475 for ``"wild"`` (``evaluate(..., wild=...)``, where category 9 is
         five of a kind). A value outside the scale raises ``ValueError``.
-    game : str
+    game : str, optional
         The game whose scale the strengths belong to: ``"holdem"``, ``"omaha"``,
         ``"omaha5"``, ``"omaha6"``, ``"shortdeck"``, ``"shortdeck-triton"`` or ``"wild"``.
+        Default: the game in the strengths' dtype (see the module docstring), else hold'em.
+        A game that contradicts the dtype's raises ``ValueError``.
 
     Returns
     -------
@@ -135,19 +221,22 @@ def category(strength, game: str = "holdem") -> np.ndarray:
     8
     >>> category([1, 1278, 7462]).tolist()
     [0, 1, 8]
-    >>> category(ge.evaluate("6s 7s 8s 9s As", game="shortdeck"), game="shortdeck").tolist()
+    >>> category(ge.evaluate("6s 7s 8s 9s As", game="shortdeck")).tolist()   # the dtype's game
     8
     """
-    scale = _check_game(game)
+    scale = _check_game(_resolve_game(strength, game))
     return _category_table(scale)[_as_strength(strength, scale=scale)]
 
 
-def to_value(strength) -> np.ndarray:
+def to_value(strength, game: str | None = None) -> np.ndarray:
     """Seed 000's self-describing value ``category << 26 | important << 13 | kickers``.
 
     Important ranks are the pair(s), trips or quads (for a full house the trips, with the pair
     as kicker); kickers are the remaining ranks that play. Straights carry their five rank
-    bits, the wheel as ``0b1111`` (ace low). Higher values are better hands.
+    bits, the wheel as ``0b1111`` (ace low). On the hold'em scale higher values are better
+    hands; on the short-deck scales values order classes by category number, not by the
+    game's category order (see ``gpu_eval.shortdeck.class_values``), and five of a kind
+    (``"wild"``) is category 9. ``game`` as for :func:`category`.
 
     Examples
     --------
@@ -155,38 +244,66 @@ def to_value(strength) -> np.ndarray:
     >>> int(to_value(ge.evaluate("5c Ad 5h 2c Ac")))   # Aces and Fives, Two kicker
     167837697
     """
-    return _class_values()[_as_strength(strength)]
+    scale = _check_game(_resolve_game(strength, game))
+    return _scale_values(scale)[_as_strength(strength, scale=scale)]
 
 
-def from_value(value) -> np.ndarray:
+@lru_cache(maxsize=None)
+def _value_index(scale: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(sorted values, their strengths)`` of a scale, for inverting :func:`to_value`."""
+    values = _scale_values(scale).astype(np.int64)
+    order = np.argsort(values, kind="stable")
+    return values[order], order
+
+
+def from_value(value, game: str | None = None) -> np.ndarray:
     """Inverse of :func:`to_value`; raises ``ValueError`` on a value that is no hand class.
+
+    ``game`` (default hold'em) names the scale to map onto; the strengths come back with that
+    game's dtype (:func:`strength_dtype`).
 
     Examples
     --------
     >>> int(from_value(to_value(1234)))
     1234
+    >>> from_value(to_value(1404, game="shortdeck"), game="shortdeck").dtype.metadata["game"]
+    'shortdeck'
     """
     arr = np.asarray(value)
     if arr.dtype.kind not in "iu":
         raise TypeError(f"values must be integers, got dtype {arr.dtype}")
-    table = _class_values()
+    game = "holdem" if game is None else game
+    scale = _check_game(game)
+    values, strengths = _value_index(scale)
     a = arr.astype(np.int64)
-    pos = np.searchsorted(table, a).clip(0, S.NUM_CLASSES)
-    bad = (table[pos] != a) | (a <= 0)
+    pos = np.searchsorted(values, a).clip(0, len(values) - 1)
+    bad = (values[pos] != a) | (a <= 0)
     if bad.any():
         where = tuple(int(w) for w in np.argwhere(bad)[0]) if a.ndim else ()
-        raise ValueError(f"{int(a[where])} at index {where} is not the value of any hand class")
-    return pos.astype(np.uint16)
+        name = "" if scale == "holdem" else f"{game!r} "
+        raise ValueError(f"{int(a[where])} at index {where} is not the value of any {name}"
+                         f"hand class")
+    out = np.asarray(strengths[pos], dtype=np.uint16)
+    if strength_dtype(game) is _PLAIN:
+        return out[()]  # as before: a NumPy scalar for a scalar value
+    return out.view(strength_dtype(game))  # a 0-d array for a scalar: it keeps the tag
 
 
-def to_cactus_kev(strength) -> np.ndarray:
+def to_cactus_kev(strength, game: str | None = None) -> np.ndarray:
     """Cactus Kev / PokerHandEvaluator rank (1 = royal flush, 7462 = 7-5-4-3-2).
+
+    Cactus Kev ranks exist for the hold'em scale only (hold'em and Omaha): strengths of
+    another game (by ``game`` or their dtype's tag) raise ``ValueError``.
 
     Examples
     --------
     >>> to_cactus_kev([7462, 1]).tolist()
     [1, 7462]
     """
+    game = _resolve_game(strength, game)
+    if _check_game(game) != "holdem":
+        raise ValueError(f"Cactus Kev ranks exist for hold'em-scale strengths only; these are "
+                         f"{game!r} strengths")
     return (S.NUM_CLASSES + 1 - _as_strength(strength)).astype(np.uint16)
 
 
@@ -245,15 +362,16 @@ def _descriptions(scale: str = "holdem") -> tuple[str, ...]:
     return ("no valid hand",) + tuple(_describe_one(int(v)) for v in _scale_values(scale)[1:])
 
 
-def describe(strength, game: str = "holdem"):
+def describe(strength, game: str | None = None):
     """Describe strengths in words ("Two Pair, Aces and Fives, Two kicker").
 
     Parameters
     ----------
     strength : int or array_like of int
         Strengths on the game's scale; 0 (a masked invalid row) reads "no valid hand".
-    game : str
-        The game whose scale the strengths belong to.
+    game : str, optional
+        The game whose scale the strengths belong to; default: the game in the strengths'
+        dtype, else hold'em (as for :func:`category`).
 
     Returns
     -------
@@ -267,12 +385,14 @@ def describe(strength, game: str = "holdem"):
     'Two Pair, Aces and Fives, Two kicker'
     >>> describe([7462, 5854])
     ['Royal Flush', 'Straight, Five high']
-    >>> describe(ge.evaluate("As 6d 7c 8h 9s", game="shortdeck"), game="shortdeck")
+    >>> describe(ge.evaluate("As 6d 7c 8h 9s", game="shortdeck"))   # tagged: read as short deck
     'Straight, Nine high'
-    >>> describe(ge.evaluate("Ac Ad Ah As Jk", wild="joker"), game="wild")
+    >>> describe(ge.evaluate("Ac Ad Ah As Jk", wild="joker"))
+    'Five of a Kind, Aces'
+    >>> describe(7475, game="wild")                                   # untagged: say the game
     'Five of a Kind, Aces'
     """
-    scale = _check_game(game)
+    scale = _check_game(_resolve_game(strength, game))
     arr = _as_strength(strength, allow_zero=True, scale=scale)
     names = _descriptions(scale)
     if arr.ndim == 0:

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable
 
 import numpy as np
 
@@ -58,6 +59,7 @@ from . import _scale as S
 from ._bitmask import evaluate_masks
 from ._numpy_backend import run_chunked
 from .cards import _ID_TO_MASK, JOKER
+from .strength import tag
 
 __all__ = ["NUM_CLASSES", "FIVE_OF_A_KIND_BASE", "WildSpec", "parse_wild", "wild_tables",
            "wild_device_tables", "evaluate_hands", "MAX_JOKERS"]
@@ -456,14 +458,21 @@ def evaluate_hands(hands, *, wild, invalid: str = "raise", encoding: str = "auto
     Returns
     -------
     numpy.ndarray
-        ``uint16`` strengths on the wild scale (1..7475), shape ``()`` for one hand.
+        ``uint16`` strengths on the wild scale (1..7475) tagged ``"wild"`` in their dtype
+        (``gpu_eval.strength.strength_dtype``), shape ``()`` for one hand.
 
     Examples
     --------
     >>> evaluate_hands(["Ac Ad Ah As Jk", "2c 7d 7h Kc Ks"], wild=["joker", "2"]).tolist()
     [7475, 7278]
     """
-    spec = parse_wild(wild)
+    return _evaluate(hands, parse_wild(wild), invalid, encoding, evaluate_core)
+
+
+def _evaluate(hands, spec: WildSpec, invalid: str, encoding: str,
+              core: Callable[[np.ndarray, np.ndarray, WildSpec], np.ndarray]):
+    """Validate, evaluate with ``core(masks, jokers, spec)`` (NumPy's :func:`evaluate_core`
+    or the CUDA path's), apply ``invalid`` and tag the result ``"wild"``."""
     _inputs.check_invalid_mode(invalid)
     masks, jokers, counts, scalar, bad, label = _coerce(hands, spec, encoding, invalid)
     # Cards per row: duplicates show as a short mask; jokers are counted apart.
@@ -482,9 +491,9 @@ def evaluate_hands(hands, *, wild, invalid: str = "raise", encoding: str = "auto
             raise ValueError(f"hand {label(r)}{where}: {reason}")
         masks = np.where(wrong, np.uint64(0x1F), masks)  # a placeholder hand; reads 0 below
         jokers = np.where(wrong, 0, jokers).astype(np.uint8)
-    out = evaluate_core(masks, jokers, spec)
+    out = np.asarray(core(masks, jokers, spec)) if len(masks) else np.zeros(0, np.uint16)
     out[wrong] = 0
-    return out[0] if scalar else out
+    return tag(out, "wild", scalar=scalar)
 
 
 #: Field order of ``GeWildTables`` in kernels/wild.cuh.

@@ -17,8 +17,8 @@ import numpy as np
 
 from gpu_eval import _hostbuild
 
-uint8, uint16, uint32, uint64, int32, int64 = (np.uint8, np.uint16, np.uint32, np.uint64,
-                                                np.int32, np.int64)
+uint8, uint16, uint32, uint64, int32, int64, float64 = (
+    np.uint8, np.uint16, np.uint32, np.uint64, np.int32, np.int64, np.float64)
 launches: list[tuple[str, tuple, tuple]] = []  # (kernel, grid, block) of every launch
 
 
@@ -204,6 +204,11 @@ class _Kernel:
 
 
 class RawModule:
+    def __new__(cls, code=None, *, options=(), **kwargs):
+        if code is not None and '#include "variants.cu"' in code:
+            return _VariantModule(code, options)  # gpu_eval._cuda_variants' module
+        return super().__new__(cls)
+
     def __init__(self, code=None, *, options=(), **kwargs):
         self.code, self.options = code, options
         self.host = _hostbuild.load()
@@ -220,6 +225,120 @@ class RawModule:
                   "ge_phash_tables": self.host.lib.ge_host_set_phash_tables}[name]
         return _MemoryPointer(self._symbols[name],
                               on_write=lambda a: setter(ctypes.c_void_p(a.ctypes.data)))
+
+
+class _VariantKernel:
+    """A kernel of kernels/variants.cu (+ convert.cu), run by the host build of
+    tests/variants_host.py (conversions: by gpu_eval._hostbuild's)."""
+
+    num_regs = 40
+    shared_size_bytes = 0
+
+    def __init__(self, name: str, lib, holdem_lib):
+        self.name, self.lib, self.holdem_lib = name, lib, holdem_lib
+
+    def __call__(self, grid, block, args, shared_mem=0):
+        launches.append((self.name, tuple(grid), tuple(block)))
+        assert all(isinstance(a, (ndarray, np.generic)) for a in args), \
+            "kernel arguments must be device arrays or NumPy scalars (typed)"
+        name = self.name
+        if name == "ge_shortdeck_eval_masks":
+            m, variant, out, n = args
+            assert (m.dtype, variant.dtype, out.dtype, n.dtype) == (
+                np.uint64, np.int32, np.uint16, np.uint64)
+            assert m.size >= int(n) and out.size >= int(n) and int(variant) in (0, 1)
+            self.lib.ge_host_shortdeck_eval_masks(_ptr(m), int(variant), _ptr(out), int(n))
+        elif name == "ge_shortdeck_eval_ids":
+            ids, k, variant, out, n = args
+            assert (ids.dtype, k.dtype, variant.dtype, out.dtype, n.dtype) == (
+                np.uint8, np.int32, np.int32, np.uint16, np.uint64)
+            assert ids.size >= int(n) * int(k) and 5 <= int(k) <= 9
+            self.lib.ge_host_shortdeck_eval_ids(_ptr(ids), int(k), int(variant), _ptr(out),
+                                                int(n))
+        elif name == "ge_omaha_eval_ids":
+            hole, h, board, b, shared, out, n = args
+            assert (hole.dtype, h.dtype, board.dtype, b.dtype, shared.dtype, out.dtype,
+                    n.dtype) == (np.uint8, np.int32, np.uint8, np.int32, np.int32, np.uint16,
+                                 np.uint64)
+            assert hole.size >= int(n) * int(h)
+            assert board.size >= (int(b) if int(shared) else int(n) * int(b))
+            self.lib.ge_host_omaha_eval_ids(_ptr(hole), int(h), _ptr(board), int(b),
+                                            int(shared), _ptr(out), int(n))
+        elif name == "ge_wild_eval_masks":
+            m, jokers, ranks, bug, out, n = args
+            assert (m.dtype, jokers.dtype, ranks.dtype, bug.dtype, out.dtype, n.dtype) == (
+                np.uint64, np.uint8, np.uint32, np.int32, np.uint16, np.uint64)
+            assert m.size >= int(n) and jokers.size >= int(n)
+            self.lib.ge_host_wild_eval_masks(_ptr(m), _ptr(jokers), int(ranks), int(bug),
+                                             _ptr(out), int(n))
+        elif name in ("ge_ids_to_masks", "ge_deadhorse_to_masks"):
+            a, k, masks, counts, n = args
+            assert a.dtype == (np.uint8 if "ids" in name else np.int32)
+            assert a.size == int(n) * int(k) and masks.size == counts.size == int(n)
+            getattr(self.holdem_lib, "ge_host_" + name[3:])(
+                _ptr(a), int(k), _ptr(masks), _ptr(counts), int(n), 1)
+        elif name == "ge_mask_counts":
+            masks, counts, n = args
+            assert (masks.dtype, counts.dtype, n.dtype) == (np.uint64, np.uint8, np.uint64)
+            self.holdem_lib.ge_host_mask_counts(_ptr(masks), _ptr(counts), int(n), 1)
+        else:
+            raise AssertionError(f"unknown variant kernel {name}")
+
+
+class _VariantModule:
+    """The RawModule of gpu_eval._cuda_variants: its __constant__ table structs are the host
+    build's (written through ge_host_set_*), its kernels run there."""
+
+    def __init__(self, code, options):
+        import variants_host
+
+        self.code, self.options = code, options
+        self.host = variants_host.load()
+        self.holdem = _hostbuild.load()
+        lib = self.host.lib
+        self._setters = {"ge_bitmask_tables": lib.ge_host_set_bitmask,
+                         "ge_shortdeck_tables": lib.ge_host_set_shortdeck,
+                         "ge_omaha_tables": lib.ge_host_set_omaha,
+                         "ge_wild_tables": lib.ge_host_set_wild}
+        self._symbols = {
+            "ge_bitmask_tables": np.zeros(self.holdem.lib.ge_host_bitmask_table_count(),
+                                          dtype=np.uint64),
+            "ge_shortdeck_tables": np.zeros(lib.ge_host_shortdeck_table_count(),
+                                            dtype=np.uint64),
+            "ge_omaha_tables": np.zeros(lib.ge_host_omaha_table_count(), dtype=np.uint64),
+            "ge_wild_tables": np.zeros(lib.ge_host_wild_table_count(), dtype=np.uint64)}
+
+    def get_function(self, name):
+        return _VariantKernel(name, self.host.lib, self.holdem.lib)
+
+    def get_global(self, name):
+        setter = self._setters[name]
+        return _MemoryPointer(self._symbols[name],
+                              on_write=lambda a: setter(ctypes.c_void_p(a.ctypes.data)))
+
+
+def broadcast_to(a, shape):
+    return np.broadcast_to(_host(a), shape).view(ndarray)
+
+
+def sort(a, axis=-1):
+    return np.sort(_host(a), axis=axis).view(ndarray)
+
+
+def bincount(a, minlength=0):
+    return np.bincount(_host(a), minlength=minlength).view(ndarray)
+
+
+def log2(a):
+    return np.log2(_host(a)).view(ndarray)
+
+
+def rint(a):
+    return np.rint(_host(a)).view(ndarray)
+
+
+def ones(shape, dtype=np.float64):
+    return np.ones(shape, dtype=dtype).view(ndarray)
 
 
 def _alloc_pinned_memory(size):

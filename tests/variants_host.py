@@ -47,6 +47,22 @@ extern "C" void ge_host_set_tables(const void* const* bitmask, const void* const
     std::memcpy((void*)&ge_omaha_tables, (const void*)omaha, sizeof(GeOmahaTables));
     std::memcpy((void*)&ge_wild_tables, (const void*)wild, sizeof(GeWildTables));
 }
+// One struct at a time, as gpu_eval/_cuda_variants.py writes each __constant__ symbol.
+extern "C" void ge_host_set_bitmask(const void* p) {
+    std::memcpy((void*)&ge_bitmask_tables, p, sizeof(ge_bitmask_tables));
+}
+extern "C" void ge_host_set_shortdeck(const void* p) {  // both variants: 2 x 9 pointers
+    std::memcpy((void*)ge_shortdeck_tables, p, sizeof(ge_shortdeck_tables));
+}
+extern "C" void ge_host_set_omaha(const void* p) {
+    std::memcpy((void*)&ge_omaha_tables, p, sizeof(ge_omaha_tables));
+}
+extern "C" void ge_host_set_wild(const void* p) {
+    std::memcpy((void*)&ge_wild_tables, p, sizeof(ge_wild_tables));
+}
+extern "C" int ge_host_shortdeck_table_count(void) {
+    return (int)(sizeof(ge_shortdeck_tables) / sizeof(void*));
+}
 extern "C" void ge_host_shortdeck_eval_masks(const ge_u64* m, int v, ge_u16* out, ge_u64 n) {
     ge_host_one_thread(); ge_shortdeck_eval_masks(m, v, out, n);
 }
@@ -99,6 +115,8 @@ class VariantKernels:
         vp, u64, u32, i32 = ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint32, ctypes.c_int
         for name, args in {
             "ge_host_set_tables": [vp] * 5,
+            "ge_host_set_bitmask": [vp], "ge_host_set_shortdeck": [vp],
+            "ge_host_set_omaha": [vp], "ge_host_set_wild": [vp],
             "ge_host_shortdeck_eval_masks": [vp, i32, vp, u64],
             "ge_host_shortdeck_eval_ids": [vp, i32, i32, vp, u64],
             "ge_host_omaha_eval_ids": [vp, i32, vp, i32, i32, vp, u64],
@@ -108,6 +126,8 @@ class VariantKernels:
             fn.argtypes, fn.restype = args, None
         self.lib.ge_host_omaha_table_count.restype = i32
         self.lib.ge_host_wild_table_count.restype = i32
+        self.lib.ge_host_shortdeck_table_count.restype = i32
+        assert self.lib.ge_host_shortdeck_table_count() == 2 * len(BITMASK_TABLE_ORDER)
         assert self.lib.ge_host_omaha_table_count() == len(OMAHA_TABLE_ORDER)
         assert self.lib.ge_host_wild_table_count() == len(WILD_TABLE_ORDER)
         self._keep = []
@@ -116,7 +136,13 @@ class VariantKernels:
                  for g in SHORTDECK_GAMES]
         ptrs.append(self._pointers(omaha_tables().as_dict(), OMAHA_TABLE_ORDER))
         ptrs.append(self._pointers(wild_device_tables(), WILD_TABLE_ORDER))
-        self.lib.ge_host_set_tables(*[_ptr(p) for p in ptrs])
+        self._ptrs = ptrs
+        self._set_tables()
+
+    def _set_tables(self) -> None:
+        """Point the library's table structs at this object's tables. Done before every call:
+        the structs are process-wide, and tests/fake_cupy.py points them at its own copies."""
+        self.lib.ge_host_set_tables(*[_ptr(p) for p in self._ptrs])
 
     def _pointers(self, tables: dict, order) -> np.ndarray:
         arrays = [np.ascontiguousarray(tables[name]) for name in order]
@@ -127,12 +153,14 @@ class VariantKernels:
     def shortdeck_masks(self, masks: np.ndarray, variant: int) -> np.ndarray:
         m = np.ascontiguousarray(masks, dtype=np.uint64)
         out = np.empty(len(m), dtype=np.uint16)
+        self._set_tables()
         self.lib.ge_host_shortdeck_eval_masks(_ptr(m), variant, _ptr(out), len(m))
         return out
 
     def shortdeck_ids(self, ids: np.ndarray, variant: int) -> np.ndarray:
         a = np.ascontiguousarray(ids, dtype=np.uint8)
         out = np.empty(len(a), dtype=np.uint16)
+        self._set_tables()
         self.lib.ge_host_shortdeck_eval_ids(_ptr(a), a.shape[1], variant, _ptr(out), len(a))
         return out
 
@@ -141,6 +169,7 @@ class VariantKernels:
         b = np.ascontiguousarray(board, dtype=np.uint8)
         shared = int(b.ndim == 1)
         out = np.empty(len(h), dtype=np.uint16)
+        self._set_tables()
         self.lib.ge_host_omaha_eval_ids(_ptr(h), h.shape[1], _ptr(b), b.shape[-1], shared,
                                         _ptr(out), len(h))
         return out
@@ -150,6 +179,7 @@ class VariantKernels:
         m = np.ascontiguousarray(masks, dtype=np.uint64)
         j = np.ascontiguousarray(jokers, dtype=np.uint8)
         out = np.empty(len(m), dtype=np.uint16)
+        self._set_tables()
         self.lib.ge_host_wild_eval_masks(_ptr(m), _ptr(j), wild_ranks, int(bug), _ptr(out),
                                          len(m))
         return out
