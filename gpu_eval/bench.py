@@ -98,13 +98,14 @@ def run(n: int = 10_000_000, peer_n: int = 200_000, repeats: int = 5, card_count
     True
     """
     figures: list[Figure] = []
+    peer_n = min(peer_n, n)  # the peers measure a prefix of the same hands
     for k in card_counts:
         hands = random_hands(n, k, seed=k)
         masks = cards.to_mask(hands)
         peers = {}
         for label, make in (("eval7.evaluate", _peer_eval7),
                             ("phevaluator.evaluate_cards", _peer_phevaluator)):
-            fn = make(hands[:peer_n])
+            fn = make(hands[:peer_n]) if peer_n > 0 else None
             if fn is not None:
                 rate = median_rate(fn, peer_n, repeats)
                 peers[label] = rate

@@ -1,17 +1,89 @@
 """The ``gpu-eval`` command line: eval, equity, bench, info.
 
-Wrong input prints one clear line on stderr and exits with status 2, never a traceback.
+Wrong input -- a bad option as much as a bad card -- prints exactly one line on stderr,
+``gpu-eval <command>: error: <what and why>``, and exits with status 2, never a traceback.
+Warnings (e.g. "this exact run takes minutes") print as one ``gpu-eval <command>: warning:``
+line. Long equity runs draw a progress bar on stderr (``--no-progress`` turns it off); results
+always go to stdout.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
+import warnings
 from typing import Optional, Sequence
 
 import numpy as np
+
+BACKENDS = ("auto", "numpy", "cuda")
+
+
+class _UsageError(Exception):
+    """A command-line mistake found by argparse; the message is the whole error line."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but an error is one line (no usage block) and never exits by itself."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise _UsageError(f"{self.prog}: error: {message}")
+
+
+def _whole(text: str, minimum: int) -> int:
+    """A whole number ``>= minimum``; accepts ``1000000``, ``1_000_000`` and ``1e6``."""
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        try:
+            f = float(text)
+        except ValueError:
+            f = float("nan")
+        if not f.is_integer():
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        value = int(f)
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"must be at least {minimum}, got {text!r}")
+    return value
+
+
+def _count(text: str) -> int:
+    return _whole(text, 1)
+
+
+def _count0(text: str) -> int:
+    return _whole(text, 0)
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") \
+            from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {text!r}")
+    return value
+
+
+def _read_hands(path: str) -> list[str]:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            lines = fh.read().splitlines()
+    except OSError as exc:
+        raise ValueError(f"cannot read --file {path!r}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise ValueError(f"cannot read --file {path!r}: not UTF-8 text ({exc.reason})") \
+            from None
+    out = []
+    for line in lines:
+        line = line.strip()
+        if line and not line.startswith("#"):
+            out.append(line)
+    return out
 
 
 def _cmd_eval(args: argparse.Namespace) -> int:
@@ -19,13 +91,29 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
     hands = list(args.hands)
     if args.file:
-        with open(args.file, encoding="utf-8") as fh:
-            hands += [line.strip() for line in fh if line.strip() and not line.startswith("#")]
+        hands += _read_hands(args.file)
     if not hands:
         raise ValueError("no hands given: pass hands as arguments or --file")
-    strength = np.atleast_1d(ge.evaluate(hands, backend=args.backend, game=args.game))
-    cats = ge.category(strength)
-    names = ge.describe(strength)
+    scale = args.game
+    if args.game.startswith("omaha"):
+        if not args.board:
+            raise ValueError(f"--game {args.game} needs --board (3 to 5 board cards): Omaha "
+                             f"hands use exactly two hole cards and three board cards")
+        strength = ge.evaluate_omaha(hands, args.board, game=args.game, backend=args.backend)
+    else:
+        if args.board:
+            raise ValueError("--board applies to the Omaha games only; for hold'em put the "
+                             "board cards in each hand")
+        kw = {}
+        if args.wild:
+            wild = [w.strip() for w in args.wild.split(",") if w.strip()]
+            kw["wild"] = wild[0] if len(wild) == 1 else wild
+            scale = "wild"
+        strength = ge.evaluate(hands, backend=args.backend, game=args.game, **kw)
+    strength = np.atleast_1d(np.asarray(strength))
+    cats = np.atleast_1d(ge.category(strength, game=scale))
+    names = ge.describe(strength, game=scale)
+    names = [names] if isinstance(names, str) else list(names)
     if args.json:
         print(json.dumps([{"hand": h, "strength": int(s), "category": int(c), "description": d}
                           for h, s, c, d in zip(hands, strength, cats, names)]))
@@ -40,9 +128,10 @@ def _cmd_equity(args: argparse.Namespace) -> int:
     from gpu_eval._equity import equity
 
     exact = True if args.exact else (False if args.samples else None)
+    # None: the library draws a bar on stderr when the run is expected to be long.
     result = equity(args.players, board=args.board, dead=args.dead, exact=exact,
                     samples=args.samples, seed=args.seed, backend=args.backend,
-                    progress=not args.no_progress and not args.json)
+                    progress=False if args.no_progress else None)
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
@@ -55,10 +144,12 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
     backends = ["numpy"] + (["cuda"] if _backend.cuda_status()[0] else [])
     if args.backend != "auto":
+        _backend.resolve(args.backend)  # "cuda" without a device: a clear error now
         backends = [args.backend]
     print(f"machine: {platform.machine()}, Python {platform.python_version()}; "
           f"backends: {', '.join(backends)}")
-    bench.run(n=args.n, peer_n=args.peer_n, repeats=args.repeats, backends=tuple(backends))
+    bench.run(n=args.n, peer_n=min(args.peer_n, args.n), repeats=args.repeats,
+              backends=tuple(backends))
     return 0
 
 
@@ -95,46 +186,66 @@ def _cmd_info(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gpu-eval", description=(
+    parser = _Parser(prog="gpu-eval", description=(
         "Bulk poker hand evaluation and equity on NVIDIA GPUs (CuPy) or NumPy."))
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=_Parser)
 
-    p = sub.add_parser("eval", help="evaluate hands: strength, category, description")
+    p = sub.add_parser("eval", help="evaluate hands: strength, category, description",
+                       description="Evaluate hands: strength (higher is better), category "
+                                   "and description, one line per hand.")
     p.add_argument("hands", nargs="*", help='hands as text, e.g. "AsKs QsJsTs 2c 3d"')
-    p.add_argument("--file", help="a file with one hand per line")
-    p.add_argument("--game", default="holdem")
-    p.add_argument("--backend", default="auto", choices=["auto", "numpy", "cuda"])
+    p.add_argument("--file", help="a file with one hand per line (# starts a comment line)")
+    p.add_argument("--game", default="holdem",
+                   choices=["holdem", "shortdeck", "shortdeck-triton", "omaha", "omaha5",
+                            "omaha6"])
+    p.add_argument("--board", default="",
+                   help="Omaha games: the board (3 to 5 cards) shared by every hand")
+    p.add_argument("--wild", default="",
+                   help='hold\'em with wild cards: "joker", a rank such as "2", "bug", '
+                        'or several separated by commas')
+    p.add_argument("--backend", default="auto", choices=BACKENDS)
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_cmd_eval)
 
-    p = sub.add_parser("equity", help="equity of hands or ranges, exact or Monte Carlo")
-    p.add_argument("players", nargs="+", help='hands or ranges, e.g. AhKh "QQ+,AKs"')
+    p = sub.add_parser("equity", help="equity of hands or ranges, exact or Monte Carlo",
+                       description="Each player's share of the pot. Without --exact or "
+                                   "--samples, small problems are enumerated exactly and "
+                                   "large ones sampled.")
+    p.add_argument("players", nargs="+", help='2 to 10 hands or ranges, e.g. AhKh "QQ+,AKs"')
     p.add_argument("--board", default="", help="0, 3, 4 or 5 board cards")
     p.add_argument("--dead", default="", help="dead cards")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--exact", action="store_true", help="enumerate every board")
-    g.add_argument("--samples", type=int, help="Monte Carlo with this many samples")
-    p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--backend", default="auto", choices=["auto", "numpy", "cuda"])
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    g.add_argument("--samples", type=_count, help="Monte Carlo with this many samples")
+    p.add_argument("--seed", type=_seed, default=None, help="Monte Carlo seed")
+    p.add_argument("--backend", default="auto", choices=BACKENDS)
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress bar (by default long runs draw one on stderr)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_cmd_equity)
 
     p = sub.add_parser("bench", help="evaluator throughput vs peers on this machine")
-    p.add_argument("--n", type=int, default=10_000_000)
-    p.add_argument("--peer-n", type=int, default=200_000)
-    p.add_argument("--repeats", type=int, default=5)
-    p.add_argument("--backend", default="auto", choices=["auto", "numpy", "cuda"])
+    p.add_argument("--n", type=_count, default=10_000_000, help="hands per measurement")
+    p.add_argument("--peer-n", type=_count0, default=200_000,
+                   help="hands per measurement for eval7 / phevaluator (0: skip them)")
+    p.add_argument("--repeats", type=_count, default=5)
+    p.add_argument("--backend", default="auto", choices=BACKENDS)
     p.set_defaults(func=_cmd_bench)
 
     p = sub.add_parser("info", help="backend, device, CuPy and NVRTC versions")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(func=_cmd_info)
+    parser._subcommands = sub.choices  # type: ignore[attr-defined]
     return parser
 
 
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Entry point of ``gpu-eval``.
+    """Entry point of ``gpu-eval``; returns the exit status.
 
     Examples
     --------
@@ -142,15 +253,44 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     AsKsQsJsTs   7462  Royal Flush
     0
     """
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
     try:
-        return args.func(args)
-    except (ValueError, TypeError, RuntimeError, OSError, NotImplementedError) as exc:
-        print(f"gpu-eval {args.command}: error: {exc}", file=sys.stderr)
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            sub = parser._subcommands.get(getattr(args, "command", None), parser)
+            sub.error(f"unrecognized arguments: {' '.join(extra)}")
+    except _UsageError as exc:
+        print(_one_line(exc), file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print(f"gpu-eval {args.command}: interrupted", file=sys.stderr)
-        return 130
+    except SystemExit as exc:  # --help and --version print and stop
+        return exc.code if isinstance(exc.code, int) else 0
+    where = f"gpu-eval {args.command}"
+
+    def show_warning(message, category, filename, lineno, file=None, line=None):
+        print(f"{where}: warning: {_one_line(message)}", file=sys.stderr)
+
+    with warnings.catch_warnings():
+        warnings.showwarning = show_warning
+        try:
+            status = args.func(args)
+            sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
+            return status
+        except BrokenPipeError:  # `gpu-eval ... | head`: stop quietly, as other tools do
+            try:
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            except (OSError, ValueError, AttributeError):
+                pass
+            return 1
+        except (ValueError, TypeError, RuntimeError, OSError, NotImplementedError,
+                MemoryError) as exc:
+            msg = _one_line(exc) or type(exc).__name__
+            if isinstance(exc, MemoryError):
+                msg = f"out of memory{': ' + msg if msg != 'MemoryError' else ''}"
+            print(f"{where}: error: {msg}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print(f"{where}: interrupted", file=sys.stderr)
+            return 130
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,327 @@
+"""The ``gpu-eval`` command line: every subcommand's output, and one clean error line for
+every kind of bad input (never a traceback).
+
+Most tests call ``gpu_eval.cli.main`` in-process; a few run the installed console script
+(``gpu-eval`` next to ``sys.executable``), including the README's main job.
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import gpu_eval as ge
+from gpu_eval import _backend, _progress
+from gpu_eval.cli import main
+
+CUDA_OK = _backend.cuda_status()[0]
+
+
+def run(capsys, *argv):
+    """``(status, stdout, stderr)`` of ``gpu-eval argv...`` run in-process."""
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def assert_one_error_line(status, out, err, command):
+    assert status != 0
+    assert "Traceback" not in err
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    prefix = f"gpu-eval {command}: error: " if command else "gpu-eval: error: "
+    assert lines[0].startswith(prefix), err
+    assert len(lines[0]) > len(prefix) + 5  # says what went wrong
+    return lines[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# eval
+# ---------------------------------------------------------------------------------------------
+
+def test_eval_from_args(capsys):
+    status, out, err = run(capsys, "eval", "AsKsQsJsTs", "As Ks Qs Js Ts 2c 3d", "7c5d4h3s2c",
+                           "AhAd5c5s2h")
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert len(lines) == 4
+    assert lines[0].split() == ["AsKsQsJsTs", "7462", "Royal", "Flush"]
+    assert "7462" in lines[1] and "Royal Flush" in lines[1]
+    assert re.search(r"\b1\s+High Card, Seven high", lines[2])
+    assert "4897" in lines[3] and "Two Pair, Aces and Fives, Two kicker" in lines[3]
+
+
+def test_eval_from_file(capsys, tmp_path):
+    f = tmp_path / "hands.txt"
+    f.write_text("# my hands\nAhKhQhJhTh\n\n  7c 5d 4h 3s 2c  \n# done\n", encoding="utf-8")
+    status, out, err = run(capsys, "eval", "2c2d2h2s3c", "--file", f)
+    assert status == 0 and err == ""
+    lines = out.splitlines()
+    assert [ln.split()[0] for ln in lines] == ["2c2d2h2s3c", "AhKhQhJhTh", "7c"]
+    assert "Four of a Kind" in lines[0] and "Royal Flush" in lines[1]
+    assert "Seven high" in lines[2]
+
+
+def test_eval_json(capsys):
+    status, out, err = run(capsys, "eval", "AhAd5c5s2h", "7c5d4h3s2c", "--json",
+                           "--backend", "numpy")
+    assert status == 0 and err == ""
+    rows = json.loads(out)
+    assert rows == [
+        {"hand": "AhAd5c5s2h", "strength": 4897, "category": 2,
+         "description": "Two Pair, Aces and Fives, Two kicker"},
+        {"hand": "7c5d4h3s2c", "strength": 1, "category": 0,
+         "description": "High Card, Seven high, Five Four Three Two kickers"}]
+
+
+def test_eval_shortdeck(capsys):
+    status, out, err = run(capsys, "eval", "--game", "shortdeck", "9s8s7s6sAd", "--json")
+    if status != 0 and "not supported" in err:
+        pytest.skip("short deck is not in this build")
+    assert status == 0, err
+    (row,) = json.loads(out)
+    assert row["description"] == "Straight, Nine high"
+    assert row["category"] == 4
+
+
+def test_eval_omaha_board(capsys):
+    pytest.importorskip("gpu_eval.omaha")
+    status, out, err = run(capsys, "eval", "--game", "omaha", "AsKsQdJd", "--board", "Ts9s2s")
+    assert status == 0, err
+    assert "Flush, Ace high" in out  # As Ks + Ts 9s 2s, exactly two from the hand
+    status, out, err = run(capsys, "eval", "--game", "omaha", "AsKsQdJd")
+    assert "needs --board" in assert_one_error_line(status, out, err, "eval")
+
+
+def test_eval_wild(capsys):
+    if "wild" not in inspect.signature(ge.evaluate).parameters:
+        pytest.skip("wild cards are not in this build")
+    status, out, err = run(capsys, "eval", "AsAhAdAc Jk", "--wild", "joker", "--json")
+    assert status == 0, err
+    (row,) = json.loads(out)
+    assert row["category"] == 9 and "Five of a Kind" in row["description"]
+
+
+# ---------------------------------------------------------------------------------------------
+# equity
+# ---------------------------------------------------------------------------------------------
+
+def test_equity_exact(capsys):
+    status, out, err = run(capsys, "equity", "AhKh", "QsQd", "--exact", "--backend", "numpy")
+    assert status == 0 and err == ""
+    assert out.splitlines()[0] == "exact: 1,712,304 boards (numpy)"
+    assert re.search(r"AhKh\s+46\.2145%\s+46\.0179%\s+0\.1966%", out)
+    assert re.search(r"QsQd\s+53\.7855%", out)
+
+
+def test_equity_board_and_range(capsys):
+    status, out, err = run(capsys, "equity", "AhKh", "QQ+,AKs", "--board", "Kd 7c 2h")
+    assert status == 0 and err == ""
+    assert out.startswith("exact: 12 matchups x 990 boards (")
+    assert "board Kd 7c 2h" in out.splitlines()[0]
+    assert re.search(r"AhKh\s+57\.94", out)
+
+
+def test_equity_samples_seed_reproducible(capsys):
+    argv = ("equity", "AA", "KK", "random", "--samples", "20000", "--seed", "7",
+            "--backend", "numpy")
+    status, first, err = run(capsys, *argv)
+    assert status == 0 and err == ""
+    assert first.startswith("monte carlo: 20,000 samples (numpy)")
+    assert "stderr" in first.splitlines()[1]
+    assert len(first.splitlines()) == 5
+    assert run(capsys, *argv)[1] == first  # the seed reproduces the run
+    status, other, _ = run(capsys, *argv[:-4], "--seed", "8")
+    assert other != first
+
+
+def test_equity_samples_accepts_1e5(capsys):
+    status, out, err = run(capsys, "equity", "AhKh", "QQ", "--samples", "1e4", "--seed", "1")
+    assert status == 0, err
+    assert out.startswith("monte carlo: 10,000 samples")
+
+
+def test_equity_dead_and_json(capsys):
+    status, out, err = run(capsys, "equity", "AhKh", "QQ", "--board", "2c7d9s",
+                           "--dead", "Qs", "--json", "--backend", "numpy")
+    assert status == 0 and err == ""
+    d = json.loads(out)
+    assert d["labels"] == ["AhKh", "QQ"]
+    assert d["dead"] == "Qs" and d["board"] == "2c 7d 9s"
+    assert d["backend"] == "numpy" and d["exact"] is True
+    assert d["matchups"] == 3  # QQ minus Qs: three combos
+    assert abs(sum(d["equity"]) - 1) < 1e-12
+    assert d["seed"] is None
+
+
+def test_equity_progress_bar(capsys, monkeypatch):
+    argv = ("equity", "AhKh", "QsQd", "--board", "2c7d9s")
+    # A short run draws no bar by default...
+    status, out, err = run(capsys, *argv)
+    assert status == 0 and err == ""
+    # ...a long one does (made "long" here by lowering the threshold), on stderr only.
+    monkeypatch.setattr(_progress, "AUTO_SECONDS", -1.0)
+    status, out_long, err = run(capsys, *argv)
+    assert status == 0 and out_long == out
+    assert "equity (exact)" in err and err.rstrip().endswith("done")
+    status, out_quiet, err = run(capsys, *argv, "--no-progress")
+    assert status == 0 and out_quiet == out and err == ""
+
+
+# ---------------------------------------------------------------------------------------------
+# bench, info
+# ---------------------------------------------------------------------------------------------
+
+def test_bench_tiny(capsys):
+    status, out, err = run(capsys, "bench", "--n", "2000", "--peer-n", "0", "--repeats", "1",
+                           "--backend", "numpy")
+    assert status == 0 and err == ""
+    assert out.startswith("machine: ") and "backends: numpy" in out
+    for k in (5, 7):
+        assert f"{k}-card hands" in out
+    for what in ("bitmask (ids)", "bitmask (masks)", "perfect-hash (ids)",
+                 "perfect-hash (masks)"):
+        assert re.search(rf"gpu_eval numpy {re.escape(what)}\s+\d\s+[\d.]+ M/s", out)
+    assert not re.search(r"^peer: ", out, re.M)
+
+
+def test_info(capsys):
+    status, out, err = run(capsys, "info")
+    assert status == 0 and err == ""
+    assert re.search(rf"gpu_eval: {re.escape(ge.__version__)}$", out, re.M)
+    assert re.search(r"default_backend: (numpy|cuda)$", out, re.M)
+    assert "numpy: " in out and "cuda: " in out
+
+
+def test_info_json(capsys):
+    status, out, err = run(capsys, "info", "--json")
+    assert status == 0 and err == ""
+    info = json.loads(out)
+    assert info["gpu_eval"] == ge.__version__
+    assert info["default_backend"] == ("cuda" if CUDA_OK else "numpy")
+    assert {"python", "numpy", "cuda", "cupy"} <= set(info)
+
+
+# ---------------------------------------------------------------------------------------------
+# Bad input: one line on stderr, "gpu-eval <cmd>: error: ...", status 2, nothing on stdout.
+# ---------------------------------------------------------------------------------------------
+
+BAD = [
+    # eval
+    (["eval", "AsKsQsJsXs"], "unknown card text 'Xs'"),
+    (["eval", "AsAsQsJsTs"], "used twice"),
+    (["eval", "AsKs"], "2 cards"),
+    (["eval", "AsKsQsJsTs9s8s7s6s5s"], "10 cards"),
+    (["eval"], "no hands given"),
+    (["eval", "--file", "/nonexistent/hands.txt"], "cannot read --file"),
+    (["eval", "AsKsQsJsTs", "--backend", "gpu"], "invalid choice: 'gpu'"),
+    (["eval", "AsKsQsJsTs", "--game", "razz"], "invalid choice: 'razz'"),
+    (["eval", "AsKsQsJsTs", "--board", "2c3c4c"], "Omaha games only"),
+    (["eval", "AsKsQsJsTs", "--bogus"], "unrecognized arguments: --bogus"),
+    # equity
+    (["equity", "AhKh"], "2 to 10 players"),
+    (["equity", *["random"] * 11], "2 to 10 players"),
+    (["equity", "AhKx", "QQ"], "player 1"),
+    (["equity", "AhKh", "AhQh"], "card Ah is used twice"),
+    (["equity", "AhKh", "QQ", "--board", "AhQsQd"], "used twice"),
+    (["equity", "AhKh", "QQ", "--board", "2c"], "0, 3, 4 or 5 cards"),
+    (["equity", "AhKh", "QQ", "--board", "2c3c4c5c6c7c"], "0, 3, 4 or 5 cards"),
+    (["equity", "AhKh", "QQ", "--board", "2c3c4c", "--dead", "2c"], "card 2c is both"),
+    (["equity", "AhKh", "QQ", "--dead", "Qs Qh Qd Qc"], "empty after removing"),
+    (["equity", "AhKh", ""], "empty hand or range"),
+    (["equity", "AhKh", "ZZ"], "bad range token 'ZZ'"),
+    (["equity", "AhKh", "QQ", "--samples", "0"], "argument --samples: must be at least 1"),
+    (["equity", "AhKh", "QQ", "--samples", "lots"], "argument --samples"),
+    (["equity", "AhKh", "QQ", "--seed", "-1"], "argument --seed"),
+    (["equity", "AhKh", "QQ", "--exact", "--samples", "10"], "not allowed with"),
+    (["equity", "AhKh", "QQ", "--backend", "tpu"], "invalid choice: 'tpu'"),
+    # bench
+    (["bench", "--n", "0"], "argument --n: must be at least 1"),
+    (["bench", "--n", "many"], "argument --n"),
+    (["bench", "--repeats", "0"], "argument --repeats"),
+    (["bench", "--peer-n", "-1"], "argument --peer-n"),
+    (["bench", "--backend", "fpga"], "invalid choice: 'fpga'"),
+    # info
+    (["info", "--verbose"], "unrecognized arguments: --verbose"),
+]
+if not CUDA_OK:
+    BAD += [(["eval", "AsKsQsJsTs", "--backend", "cuda"], "backend='cuda' is not available"),
+            (["equity", "AhKh", "QQ", "--backend", "cuda"], "backend='cuda' is not available"),
+            (["bench", "--n", "10", "--backend", "cuda"], "backend='cuda' is not available")]
+
+
+@pytest.mark.parametrize("argv, reason", BAD, ids=[" ".join(a)[:60] for a, _ in BAD])
+def test_bad_input_one_line(capsys, argv, reason):
+    status, out, err = run(capsys, *argv)
+    line = assert_one_error_line(status, out, err, argv[0])
+    assert status == 2
+    assert out == ""
+    assert reason in line
+
+
+@pytest.mark.parametrize("argv", [[], ["play"]])
+def test_bad_command(capsys, argv):
+    status, out, err = run(capsys, *argv)
+    assert_one_error_line(status, out, err, None)
+
+
+def test_help_is_not_an_error(capsys):
+    status, out, err = run(capsys, "equity", "--help")
+    assert status == 0 and "--no-progress" in out and err == ""
+
+
+def test_long_exact_warning_is_one_line(capsys, monkeypatch):
+    """A warning that an exact run is long prints as one 'warning:' line, not a traceback
+    of warnings' source lines."""
+    from gpu_eval import _equity_numpy
+
+    monkeypatch.setattr(_equity_numpy, "RATE", 1.0)  # every run now "takes minutes"
+    status, out, err = run(capsys, "equity", "AhKh", "QsQd", "--board", "2c7d9s", "--exact",
+                           "--no-progress")
+    assert status == 0 and out.startswith("exact: 990 boards")
+    lines = err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("gpu-eval equity: warning: exact equity")
+
+
+# ---------------------------------------------------------------------------------------------
+# The installed console script.
+# ---------------------------------------------------------------------------------------------
+
+def _script() -> Path:
+    name = "gpu-eval.exe" if os.name == "nt" else "gpu-eval"
+    path = Path(sys.executable).parent / name
+    if not path.exists():
+        pytest.skip(f"the console script is not installed next to {sys.executable}")
+    return path
+
+
+def test_console_script_main_job():
+    """The README's main job: gpu-eval equity AhKh "QQ+,AKs" --exact."""
+    proc = subprocess.run([str(_script()), "equity", "AhKh", "QQ+,AKs", "--exact"],
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "Traceback" not in proc.stderr
+    head = proc.stdout.splitlines()[0]
+    assert re.fullmatch(r"exact: 15 matchups x 1,712,304 boards \((numpy|cuda)\)", head), head
+    assert re.search(r"AhKh\s+37\.6688%", proc.stdout)
+    assert re.search(r"QQ\+,AKs\s+62\.3312%", proc.stdout)
+
+
+def test_console_script_bad_input():
+    proc = subprocess.run([str(_script()), "equity", "AhKh", "AhQh"], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert proc.stderr.splitlines() == [
+        "gpu-eval equity: error: card Ah is used twice: by player 2 (AhQh) and player 1 (AhKh)"]
+    proc = subprocess.run([str(_script()), "eval", "--backend"], capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 2 and len(proc.stderr.splitlines()) == 1
+    assert proc.stderr.startswith("gpu-eval eval: error: argument --backend")
