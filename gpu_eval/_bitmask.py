@@ -43,7 +43,8 @@ def _eval_chunk(masks: np.ndarray, out: np.ndarray, t: BitmaskTables) -> None:
     np.maximum(best, np.take(t.two_pair, (info >> 16) + np.take(t.top_rank, kick)), out=best)
 
     # Trips, full houses and quads are rare: evaluate those rows only.
-    rare = np.flatnonzero(t3 | q)
+    # (flatnonzero is several times faster on a bool array than on integers)
+    rare = np.flatnonzero((t3 | q) != 0)
     if rare.size:
         o_r, t_r, q_r = o32[rare], t3[rare], q[rare]
         trow = np.take(t.row, t_r)
@@ -56,7 +57,7 @@ def _eval_chunk(masks: np.ndarray, out: np.ndarray, t: BitmaskTables) -> None:
     # Flushes: a lane of five or more cards. Lane popcounts packed one per byte: adding 123
     # to each sets its top bit exactly when the count is 5 or more.
     counts = np.bitwise_count(lanes).view(np.uint32).reshape(-1)
-    suited = np.flatnonzero((counts + np.uint32(0x7B7B7B7B)) & np.uint32(0x80808080))
+    suited = np.flatnonzero(((counts + np.uint32(0x7B7B7B7B)) & np.uint32(0x80808080)) != 0)
     if suited.size:
         fl = np.take(t.flush, c[suited])
         fl |= np.take(t.flush, d[suited])
