@@ -851,6 +851,24 @@ def equity_matrix(range_a: PlayerLike, range_b: PlayerLike, board: CardsLike = "
     ('AsAh', 'AsKs', True)
     """
     samples = _check_options(exact, samples, seed)
+
+    def count_pairs(pool, pairs, deck, k, base, work):
+        eng, backend_name = _engine(backend)
+        return (*_pair_counts(eng, pool, pairs, deck, k, base, exact, samples, seed, work,
+                              progress, what="equity_matrix"), backend_name)
+
+    return matrix_result(range_a, range_b, board, dead, count_pairs)
+
+
+def matrix_result(range_a: PlayerLike, range_b: PlayerLike, board: CardsLike,
+                  dead: CardsLike, count_pairs) -> MatrixResult:
+    """Validate, set up and finish an equity matrix around one pair-counting step.
+
+    ``count_pairs(pool, pairs, deck, k, base, work)`` returns ``(Counts, samples or None,
+    method or None, seed or None, backend name)``; :func:`equity_matrix` runs it on an
+    engine here, ``gpu_eval.distributed`` on a cluster. Everything else (card removal, the
+    compatible pairs, the weighted averages) is this one function's, so both agree.
+    """
     b, d = _board_and_dead(board, dead)
     known = np.uint64(_mask_of(b + d))
     ranges_ = []
@@ -862,7 +880,6 @@ def equity_matrix(range_a: PlayerLike, range_b: PlayerLike, board: CardsLike = "
                              f"cards ({_cards_text(b + d) if b or d else 'none'})")
         ranges_.append((left, label))
     (ra, la), (rb, lb) = ranges_
-    eng, backend_name = _engine(backend)
     ok = (ra.masks[:, None] & rb.masks[None, :]) == 0
     ia, ib = np.nonzero(ok)
     if len(ia) == 0:
@@ -875,9 +892,8 @@ def equity_matrix(range_a: PlayerLike, range_b: PlayerLike, board: CardsLike = "
     n_boards = _enumerate_boards.count(deck, k)
     per_pair = math.comb(bin(deck).count("1") - 4, k)
     work = (len(pool) + len(pairs)) * n_boards
-    counts, n_used, method, entropy = _pair_counts(
-        eng, pool, pairs, deck, k, _mask_of(b), exact, samples, seed, work, progress,
-        what="equity_matrix")
+    counts, n_used, method, entropy, backend_name = count_pairs(pool, pairs, deck, k,
+                                                               _mask_of(b), work)
     eq_pairs = counts.equity()[:, 0]
     if counts.valid.min() > 0 and n_used is None:
         assert counts.valid.min() == per_pair

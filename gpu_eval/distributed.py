@@ -643,53 +643,13 @@ def equity_matrix(client: Optional["Client"], range_a: PlayerLike, range_b: Play
     samples = _equity._check_options(exact, samples, seed)
     _check_common(backend, progress, block_size)
     _check_client(client)
-    # Validation and set-up as in gpu_eval._equity.equity_matrix.
-    b, d = _equity._board_and_dead(board, dead)
-    known = np.uint64(_equity._mask_of(b + d))
-    ranges_ = []
-    for who, spec in (("range A", range_a), ("range B", range_b)):
-        r, label = _equity._as_range(spec, who)
-        left = r.without(known, allow_empty=True)
-        if len(left) == 0:
-            raise ValueError(f"{who} {label!r} is empty after removing the board and dead "
-                             f"cards ({_equity._cards_text(b + d) if b or d else 'none'})")
-        ranges_.append((left, label))
-    (ra, la), (rb, lb) = ranges_
-    ok = (ra.masks[:, None] & rb.masks[None, :]) == 0
-    ia, ib = np.nonzero(ok)
-    if len(ia) == 0:
-        raise ValueError(f"no combo of range A {la!r} fits with any combo of range B {lb!r} "
-                         f"(every pair shares a card)")
-    pool, inverse = np.unique(np.concatenate([ra.masks, rb.masks]), return_inverse=True)
-    pairs = np.column_stack([inverse[ia], inverse[len(ra) + ib]])
-    deck = _enumerate_boards.FULL_DECK & ~int(known)
-    k = 5 - len(b)
-    n_boards = _enumerate_boards.count(deck, k)
-    per_pair = math.comb(bin(deck).count("1") - 4, k)
-    work = (len(pool) + len(pairs)) * n_boards
-    counts, n_used, method, entropy, backend_name = _pair_counts(
-        client, pool, pairs, deck, k, _equity._mask_of(b), exact, samples, seed, work,
-        block_size, backend, progress, "equity_matrix")
-    eq_pairs = counts.equity()[:, 0]
-    if counts.valid.min() > 0 and n_used is None:
-        assert counts.valid.min() == per_pair
-    matrix = np.full(ok.shape, np.nan)
-    matrix[ia, ib] = eq_pairs
-    wmat = np.where(np.isnan(matrix), 0.0, ra.weights[:, None] * rb.weights[None, :])
-    filled = np.nan_to_num(matrix)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        eq_a = (wmat * filled).sum(axis=1) / wmat.sum(axis=1)
-        eq_b = 1 - (wmat * filled).sum(axis=0) / wmat.sum(axis=0)
-    overall = float((wmat * filled).sum() / wmat.sum())
-    if method is None:
-        method = f"exact: {len(pairs):,} pairs x {per_pair:,} boards"
-    return MatrixResult(
-        labels=(la, lb), matrix=_ro(matrix), combos_a=tuple(ra.hands()),
-        combos_b=tuple(rb.hands()), weights_a=_ro(ra.weights.copy()),
-        weights_b=_ro(rb.weights.copy()), equity_a=_ro(eq_a), equity_b=_ro(eq_b),
-        equity=overall, exact=n_used is None, boards=per_pair if n_used is None else None,
-        samples=n_used, backend=backend_name, method=method, seed=entropy,
-        board=_equity._cards_text(b) if b else "", dead=_equity._cards_text(d) if d else "")
+
+    def count_pairs(pool, pairs, deck, k, base, work):
+        # runs after all validation: nothing is submitted for bad input
+        return _pair_counts(client, pool, pairs, deck, k, base, exact, samples, seed, work,
+                            block_size, backend, progress, "equity_matrix")
+
+    return _equity.matrix_result(range_a, range_b, board, dead, count_pairs)
 
 
 def preflop_table(client: Optional["Client"], exact: Optional[bool] = None,
