@@ -583,7 +583,6 @@ def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike
     samples = _check_options(exact, samples, seed)
     prob = _prepare(players, board, dead)
     eng, backend_name = _engine(backend)
-    n = len(prob.players)
     ranged = prob.ranged
     r_deck = bin(prob.deck_mask).count("1")
     n_boards = math.comb(r_deck, prob.k)
@@ -1147,6 +1146,22 @@ def preflop_table(exact: Optional[bool] = None, samples: Optional[int] = None,
     """
     samples = _check_options(exact, samples, seed)
     eng, backend_name = _engine(backend)
+
+    def count_pairs(pool, pairs, deck, k, base, work):
+        return (*_pair_counts(eng, pool, pairs, deck, k, base, exact, samples, seed, work,
+                              progress, what="preflop_table"), backend_name)
+
+    return preflop_table_result(cells, count_pairs, backend_name)
+
+
+def preflop_table_result(cells: Optional[Sequence[tuple[str, str]]], count_pairs,
+                         backend_name: str) -> PreflopTable:
+    """Select the cells, reduce combo pairs to suit-isomorphism classes, run one
+    pair-counting step on the classes that must be played, and average back into cells.
+
+    ``count_pairs`` is as for :func:`matrix_result`: an engine here, a cluster in
+    ``gpu_eval.distributed``; ``backend_name`` is reported when nothing needs playing.
+    """
     names = ranges._CLASS_NAMES
     n_cls = len(names)
     if cells is None:
@@ -1177,7 +1192,7 @@ def preflop_table(exact: Optional[bool] = None, samples: Optional[int] = None,
     table = np.full((n_cls, n_cls), np.nan)
     table[diag, diag] = 0.5
     n_classes = 0
-    counts = n_used = method = entropy = None
+    n_used = method = entropy = None
     if wanted_cells:
         key, flipped, symmetric = _canonical_pairs(ia, ib)
         reps, rep_of = np.unique(key, return_inverse=True)
@@ -1193,9 +1208,8 @@ def preflop_table(exact: Optional[bool] = None, samples: Optional[int] = None,
             pairs = inverse.reshape(2, -1).T
             deck = _enumerate_boards.FULL_DECK
             work = (len(pool) + len(pairs)) * _enumerate_boards.count(deck, 5)
-            counts, n_used, method, entropy = _pair_counts(
-                eng, pool, pairs, deck, 5, 0, exact, samples, seed, work, progress,
-                what="preflop_table")
+            counts, n_used, method, entropy, backend_name = count_pairs(pool, pairs, deck, 5,
+                                                                       0, work)
             rep_eq[play] = counts.equity()[:, 0]
         pair_eq = rep_eq[rep_of]
         pair_eq = np.where(flipped, 1 - pair_eq, pair_eq)

@@ -78,7 +78,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 import numpy as np
 
-from . import _backend, _combinatorics, _enumerate_boards, _equity, _equity_numpy, cards, ranges
+from . import _backend, _combinatorics, _enumerate_boards, _equity, _equity_numpy, cards
 from ._equity import (CardsLike, EquityResult, MatrixResult, PlayerLike, PreflopTable, _ro)
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -690,70 +690,13 @@ def preflop_table(client: Optional["Client"], exact: Optional[bool] = None,
     samples = _equity._check_options(exact, samples, seed)
     _check_common(backend, progress, block_size)
     _check_client(client)
-    # Cell selection and pair classes as in gpu_eval._equity.preflop_table.
-    names = ranges._CLASS_NAMES
-    n_cls = len(names)
-    if cells is None:
-        wanted_cells = [(i, j) for i in range(n_cls) for j in range(i + 1, n_cls)]
-        diag = list(range(n_cls))
-    else:
-        if isinstance(cells, (str, tuple)) and len(cells) == 2 and isinstance(cells[0], str):
-            cells = [cells]
-        got = set()
-        for item in cells:
-            if not (isinstance(item, (tuple, list)) and len(item) == 2):
-                raise ValueError(f"cells must be pairs of class names such as ('AA', 'KK'), "
-                                 f"got {item!r}")
-            i, j = _equity._class_index(item[0]), _equity._class_index(item[1])
-            got.add((min(i, j), max(i, j)))
-        wanted_cells = sorted(c for c in got if c[0] != c[1])
-        diag = sorted(c[0] for c in got if c[0] == c[1])
-    masks = ranges._ALL_MASKS
-    cls = ranges._COMBO_CLASS
-    want = np.zeros((n_cls, n_cls), dtype=bool)
-    if wanted_cells:
-        want[tuple(np.array(wanted_cells).T)] = True
-    ok = want[cls[:, None], cls[None, :]] & ((masks[:, None] & masks[None, :]) == 0)
-    ia, ib = np.nonzero(ok)
-    cell_idx = cls[ia] * n_cls + cls[ib]
-    table = np.full((n_cls, n_cls), np.nan)
-    table[diag, diag] = 0.5
-    n_classes = 0
-    n_used = method = entropy = None
-    backend_name = "numpy"
-    if wanted_cells:
-        key, flipped, symmetric = _equity._canonical_pairs(ia, ib)
-        reps, rep_of = np.unique(key, return_inverse=True)
-        rep_sym = np.zeros(len(reps), dtype=bool)
-        rep_sym[rep_of[symmetric]] = True
-        play = np.flatnonzero(~rep_sym)
-        n_classes = len(play)
-        rep_eq = np.full(len(reps), 0.5)
-        if len(play):
-            n_all = len(ranges._ALL)
-            ra_, rb_ = np.divmod(reps[play], n_all)
-            pool_rows, inverse = np.unique(np.concatenate([ra_, rb_]), return_inverse=True)
-            pool = masks[pool_rows]
-            pairs = inverse.reshape(2, -1).T
-            deck = _enumerate_boards.FULL_DECK
-            work = (len(pool) + len(pairs)) * _enumerate_boards.count(deck, 5)
-            counts, n_used, method, entropy, backend_name = _pair_counts(
-                client, pool, pairs, deck, 5, 0, exact, samples, seed, work, block_size,
-                backend, progress, "preflop_table")
-            rep_eq[play] = counts.equity()[:, 0]
-        pair_eq = rep_eq[rep_of]
-        pair_eq = np.where(flipped, 1 - pair_eq, pair_eq)
-        sums = np.bincount(cell_idx, weights=pair_eq, minlength=n_cls * n_cls)
-        cnt = np.bincount(cell_idx, minlength=n_cls * n_cls)
-        rows, cols = np.array(wanted_cells).T
-        vals = sums.reshape(n_cls, n_cls)[rows, cols] / cnt.reshape(n_cls, n_cls)[rows, cols]
-        table[rows, cols] = vals
-        table[cols, rows] = 1 - vals
-    if method is None:
-        method = "exact: 2,598,960 boards"
-    return PreflopTable(tuple(names), _ro(table), n_classes, n_used is None,
-                        None if n_used is not None else 2_598_960, n_used, backend_name,
-                        method, entropy)
+
+    def count_pairs(pool, pairs, deck, k, base, work):
+        # runs after the cells are validated: nothing is submitted for bad input
+        return _pair_counts(client, pool, pairs, deck, k, base, exact, samples, seed, work,
+                            block_size, backend, progress, "preflop_table")
+
+    return _equity.preflop_table_result(cells, count_pairs, "numpy")
 
 
 # ---------------------------------------------------------------------------------------------
