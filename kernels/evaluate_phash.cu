@@ -7,60 +7,26 @@
 #define GE_EVALUATE_PHASH_CU
 
 #include "ge_common.cuh"
-#include "bitmask.cuh"  // ge_mask_from_ids / ge_mask_from_deadhorse
 #include "phash.cuh"
+#include "eval_entries.cuh"
+
+struct GePhashEval {
+    static GE_DEVICE ge_u32 eval(ge_u64 mask) { return ge_phash_eval(ge_phash_tables, mask); }
+};
 
 GE_GLOBAL void ge_phash_eval_masks(const ge_u64* __restrict__ masks, ge_u16* __restrict__ out,
                                    ge_u64 n) {
-    const GePhashTables& t = ge_phash_tables;
-    const ge_u64 stride = ge_thread_count();
-    for (ge_u64 i = ge_thread_index(); i < n; i += stride) {
-        out[i] = (ge_u16)ge_phash_eval(t, GE_LDG(masks + i));
-    }
-}
-
-template <int K>
-GE_DEVICE void ge_phash_eval_ids_k(const ge_u8* __restrict__ ids, ge_u16* __restrict__ out,
-                                   ge_u64 n) {
-    const GePhashTables& t = ge_phash_tables;
-    const ge_u64 stride = ge_thread_count();
-    for (ge_u64 i = ge_thread_index(); i < n; i += stride) {
-        out[i] = (ge_u16)ge_phash_eval(t, ge_mask_from_ids<K>(ids + i * K));
-    }
-}
-
-template <int K>
-GE_DEVICE void ge_phash_eval_deadhorse_k(const ge_i32* __restrict__ cards,
-                                         ge_u16* __restrict__ out, ge_u64 n) {
-    const GePhashTables& t = ge_phash_tables;
-    const ge_u64 stride = ge_thread_count();
-    for (ge_u64 i = ge_thread_index(); i < n; i += stride) {
-        out[i] = (ge_u16)ge_phash_eval(t, ge_mask_from_deadhorse<K>(cards + i * K));
-    }
+    ge_eval_masks_loop<GePhashEval>(masks, out, n);
 }
 
 GE_GLOBAL void ge_phash_eval_ids(const ge_u8* __restrict__ ids, int k,
                                  ge_u16* __restrict__ out, ge_u64 n) {
-    switch (k) {
-        case 5: ge_phash_eval_ids_k<5>(ids, out, n); break;
-        case 6: ge_phash_eval_ids_k<6>(ids, out, n); break;
-        case 7: ge_phash_eval_ids_k<7>(ids, out, n); break;
-        case 8: ge_phash_eval_ids_k<8>(ids, out, n); break;
-        case 9: ge_phash_eval_ids_k<9>(ids, out, n); break;
-        default: break;
-    }
+    ge_eval_ids_loop<GePhashEval>(ids, k, out, n);
 }
 
 GE_GLOBAL void ge_phash_eval_deadhorse(const ge_i32* __restrict__ cards, int k,
                                        ge_u16* __restrict__ out, ge_u64 n) {
-    switch (k) {
-        case 5: ge_phash_eval_deadhorse_k<5>(cards, out, n); break;
-        case 6: ge_phash_eval_deadhorse_k<6>(cards, out, n); break;
-        case 7: ge_phash_eval_deadhorse_k<7>(cards, out, n); break;
-        case 8: ge_phash_eval_deadhorse_k<8>(cards, out, n); break;
-        case 9: ge_phash_eval_deadhorse_k<9>(cards, out, n); break;
-        default: break;
-    }
+    ge_eval_deadhorse_loop<GePhashEval>(cards, k, out, n);
 }
 
 #endif  // GE_EVALUATE_PHASH_CU
