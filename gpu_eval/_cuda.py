@@ -26,6 +26,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from . import _inputs, cards
 from ._combinatorics import BINOM
 from ._nvrtc import BASE_OPTIONS, kernel_dir, source_hash
 from ._tables import bitmask_tables
@@ -570,8 +571,6 @@ def evaluate(hands: Any, *, game: str = "holdem", invalid: str = "raise",
     CudaUnavailableError
         If CuPy or a device is missing.
     """
-    from . import _inputs  # noqa: PLC0415 -- keeps this module light to import
-
     if game not in GAME_CARDS:
         raise ValueError(f"game {game!r} is not supported by the CUDA backend; "
                          f"known: {', '.join(GAME_CARDS)}")
@@ -604,105 +603,122 @@ def evaluate(hands: Any, *, game: str = "holdem", invalid: str = "raise",
     return out[0] if h.scalar else out
 
 
-def _deadhorse_row_to_ids(row: np.ndarray) -> np.ndarray:
-    from .cards import from_deadhorse  # noqa: PLC0415
-
-    return from_deadhorse(row)
-
-
 def _first(cupy, flags: Any) -> int:
     return int(cupy.flatnonzero(flags)[0])
+
+
+def _popcount(state: Any, masks: Any, cupy) -> Any:
+    """Cards (valid bits) in each of a 1-D device array of masks, as ``uint8``."""
+    counts = cupy.empty(masks.size, dtype=cupy.uint8)
+    if masks.size:
+        state.launch("ge_mask_counts", masks.size, (masks, counts, np.uint64(masks.size)))
+    return counts
+
+
+
+
+@dataclass
+class _DeviceHands:
+    """A CuPy array of hands read like ``_inputs.coerce`` reads a NumPy one."""
+
+    masks: Any             # (n,) uint64, valid bits only
+    counts: Any            # (n,) uint8: cards in each mask
+    need_k: int | None     # cards per row for ids / DeadHorse input (None for masks)
+    bad: Any               # (n,) bool rows already known to be bad, or None
+    label: _inputs.Hands   # rows as host arrays, for messages
+    scalar: bool
+
+    @property
+    def n(self) -> int:
+        return int(self.masks.size)
+
+
+def _device_hands(cupy, state: Any, a: Any, invalid: str, encoding: str
+                  ) -> _DeviceHands:
+    """Validate a CuPy array of hands as ``_inputs.coerce`` does (same errors) and turn it
+    into masks and card counts on its device (shared by the hold'em and variant CUDA paths)."""
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"hands must be integer card ids or uint64 masks, got dtype {a.dtype}")
+    if encoding == "auto":
+        encoding = "mask" if a.dtype == cupy.uint64 else "ids"
+    bad = None
+    if encoding == "mask":
+        if a.ndim > 1:
+            raise ValueError(f"hand masks must have shape () or (N,), got {a.shape}")
+        m = cupy.ascontiguousarray(a.reshape(-1), dtype=cupy.uint64)
+        label = _inputs.Hands(masks=_HostRows(m), scalar=a.ndim == 0)
+        stray = (m & ~cards.VALID_MASK_BITS) != 0
+        if m.size and bool(stray.any()):
+            if invalid == "raise":
+                raise _inputs.row_error(label, _first(cupy, stray),
+                                        "bits set outside the 52 card positions (bits "
+                                        "13-15 of each 16-bit suit lane must be 0)")
+            bad = stray
+        masks = m & cards.VALID_MASK_BITS
+        return _DeviceHands(masks, _popcount(state, masks, cupy), None, bad, label,
+                            a.ndim == 0)
+    what = "card ids" if encoding == "ids" else "DeadHorse cards"
+    if a.ndim not in (1, 2):
+        raise ValueError(f"{what} must have shape (k,) or (N, k), got {a.shape}")
+    scalar = a.ndim == 1
+    rows = a.reshape(1, -1) if scalar else a
+    n, k = rows.shape
+    convert = None if encoding == "ids" else cards.from_deadhorse
+    label = _inputs.Hands(ids=_HostRows(rows, convert), scalar=scalar)
+    if encoding == "ids":
+        bad_cells = rows > 51
+        if a.dtype.kind == "i":
+            bad_cells |= rows < 0
+        kernel, clean_dtype, placeholder = "ge_ids_to_masks", cupy.uint8, 0
+    else:
+        r64 = rows.astype(cupy.int64)
+        rank_bits, suit_bits = r64 & 0x1FFF, r64 & ~0x1FFF
+        bad_cells = ~((rank_bits != 0) & ((rank_bits & (rank_bits - 1)) == 0)
+                      & ((suit_bits & (suit_bits - 1)) == 0)
+                      & (suit_bits >= 1 << 13) & (suit_bits <= 1 << 16))
+        kernel, clean_dtype, placeholder = ("ge_deadhorse_to_masks", cupy.int32,
+                                            _DH_PLACEHOLDER)
+    if n * k and bool(bad_cells.any()):
+        row_bad = bad_cells.any(axis=1)
+        if invalid == "raise":
+            r = _first(cupy, row_bad)
+            v = int(rows[r][bad_cells[r]][0].get())
+            if encoding == "ids":
+                raise _inputs.row_error(label, r, f"card id {v} is out of range 0..51")
+            raise ValueError(f"row {r}: {v} is not a DeadHorse card (one rank bit 0..12 plus "
+                             f"one suit bit 13..16)")
+        bad = row_bad
+        rows = cupy.where(bad_cells, placeholder, rows)
+    clean = cupy.ascontiguousarray(rows, dtype=clean_dtype)
+    masks = cupy.empty(n, dtype=cupy.uint64)
+    counts = cupy.empty(n, dtype=cupy.uint8)
+    if n:
+        state.launch(kernel, n, (clean, np.int32(k), masks, counts, np.uint64(n)))
+    return _DeviceHands(masks, counts, k, bad, label, scalar)
 
 
 def _evaluate_device(a: Any, lo: int, hi: int, invalid: str, encoding: str,
                      algorithm: str) -> Any:
     """Validate and evaluate a CuPy array on its device (see :func:`evaluate`)."""
-    from . import _inputs  # noqa: PLC0415
-    from .cards import VALID_MASK_BITS  # noqa: PLC0415
-
     cupy = require_cuda()
-    if a.dtype.kind not in "iu":
-        raise TypeError(f"hands must be integer card ids or uint64 masks, got dtype {a.dtype}")
-    if encoding == "auto":
-        encoding = "mask" if a.dtype == cupy.uint64 else "ids"
     with a.device:
-        state = get_module(a.device.id)
-        bad = None
-        need_k = None
-        if encoding == "mask":
-            if a.ndim > 1:
-                raise ValueError(f"hand masks must have shape () or (N,), got {a.shape}")
-            scalar = a.ndim == 0
-            m = cupy.ascontiguousarray(a.reshape(-1), dtype=cupy.uint64)
-            label = _inputs.Hands(masks=_HostRows(m), scalar=scalar)
-            stray = (m & ~VALID_MASK_BITS) != 0
-            if bool(stray.any()):
-                if invalid == "raise":
-                    raise _inputs.row_error(label, _first(cupy, stray),
-                                            "bits set outside the 52 card positions (bits "
-                                            "13-15 of each 16-bit suit lane must be 0)")
-                bad = stray
-            masks = m & VALID_MASK_BITS
-            counts = cupy.empty(masks.size, dtype=cupy.uint8)
-            if masks.size:
-                state.launch("ge_mask_counts", masks.size,
-                             (masks, counts, np.uint64(masks.size)))
-        else:
-            what = "card ids" if encoding == "ids" else "DeadHorse cards"
-            if a.ndim not in (1, 2):
-                raise ValueError(f"{what} must have shape (k,) or (N, k), got {a.shape}")
-            scalar = a.ndim == 1
-            rows = a.reshape(1, -1) if scalar else a
-            n, need_k = rows.shape
-            # Rows are named by their cards; DeadHorse rows reach row_error only when valid.
-            convert = None if encoding == "ids" else _deadhorse_row_to_ids
-            label = _inputs.Hands(ids=_HostRows(rows, convert), scalar=scalar)
-            if encoding == "ids":
-                bad_cells = rows > 51
-                if a.dtype.kind == "i":
-                    bad_cells |= rows < 0
-                kernel, clean_dtype, placeholder = "ge_ids_to_masks", cupy.uint8, 0
-            else:
-                r64 = rows.astype(cupy.int64)
-                rank_bits, suit_bits = r64 & 0x1FFF, r64 & ~0x1FFF
-                # one rank bit and one suit bit (13..16): each a power of two in range
-                bad_cells = ~((rank_bits != 0) & ((rank_bits & (rank_bits - 1)) == 0)
-                              & ((suit_bits & (suit_bits - 1)) == 0)
-                              & (suit_bits >= 1 << 13) & (suit_bits <= 1 << 16))
-                kernel, clean_dtype, placeholder = ("ge_deadhorse_to_masks", cupy.int32,
-                                                    _DH_PLACEHOLDER)
-            if n * need_k and bool(bad_cells.any()):
-                row_bad = bad_cells.any(axis=1)
-                if invalid == "raise":
-                    r = _first(cupy, row_bad)
-                    v = int(rows[r][bad_cells[r]][0].get())
-                    if encoding == "ids":
-                        raise _inputs.row_error(label, r, f"card id {v} is out of range 0..51")
-                    raise ValueError(f"row {r}: {v} is not a DeadHorse card (one rank bit "
-                                     f"0..12 plus one suit bit 13..16)")
-                bad = row_bad
-                rows = cupy.where(bad_cells, placeholder, rows)
-            clean = cupy.ascontiguousarray(rows, dtype=clean_dtype)
-            masks = cupy.empty(n, dtype=cupy.uint64)
-            counts = cupy.empty(n, dtype=cupy.uint8)
-            if n:
-                state.launch(kernel, n, (clean, np.int32(need_k), masks, counts, np.uint64(n)))
-        out = evaluate_masks_cuda(masks, algorithm=algorithm)
-        wrong = (counts < lo) | (counts > hi)
-        if need_k is not None:
-            wrong |= counts != need_k  # a repeated card makes the mask short
-        if bad is not None:
-            wrong |= bad
+        h = _device_hands(cupy, get_module(a.device.id), a, invalid, encoding)
+        out = evaluate_masks_cuda(h.masks, algorithm=algorithm)
+        wrong = (h.counts < lo) | (h.counts > hi)
+        if h.need_k is not None:
+            wrong |= h.counts != h.need_k  # a repeated card makes the mask short
+        if h.bad is not None:
+            wrong |= h.bad
         if out.size and bool(wrong.any()):
             if invalid == "mask":
                 out[wrong] = 0
             else:
                 r = _first(cupy, wrong)
-                c = int(counts[r].get())
-                reason = ("a card is used twice" if need_k is not None and c < need_k
+                c = int(h.counts[r].get())
+                reason = ("a card is used twice" if h.need_k is not None and c < h.need_k
                           else f"{c} cards; this game takes {lo} to {hi}")
-                raise _inputs.row_error(label, r, reason)
-        return out[0] if scalar else out
+                raise _inputs.row_error(h.label, r, reason)
+        return out[0] if h.scalar else out
 
 
 # --- enumeration ------------------------------------------------------------------------

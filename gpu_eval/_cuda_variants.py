@@ -37,7 +37,7 @@ import numpy as np
 
 from . import _cuda, _inputs, cards
 from ._cuda import (BITMASK_TABLE_DTYPES, BITMASK_TABLE_ORDER, CudaUnavailableError,
-                    _HostRows, is_cupy_array, require_cuda)
+                    _device_hands, _first, _popcount, is_cupy_array, require_cuda)
 from ._nvrtc import source_hash
 
 __all__ = ["get_module", "module_source", "shortdeck_masks_cuda", "shortdeck_ids_cuda",
@@ -378,18 +378,6 @@ def _check_modes(invalid: str, encoding: str) -> None:
 
 # --- CuPy inputs, validated on the device ------------------------------------------------
 
-def _first(cupy, flags: Any) -> int:
-    return int(cupy.flatnonzero(flags)[0])
-
-
-def _popcount(state: _VariantState, masks: Any, cupy) -> Any:
-    """Cards (valid bits) in each of a 1-D device array of masks, as ``uint8``."""
-    counts = cupy.empty(masks.size, dtype=cupy.uint8)
-    if masks.size:
-        state.launch("ge_mask_counts", masks.size, (masks, counts, np.uint64(masks.size)))
-    return counts
-
-
 def _or_columns(state: _VariantState, ids: Any, cupy) -> Any:
     """The hand mask of each row of an ``(n, k)`` device id array (ids 0..52; 52 adds no bit)."""
     masks = cupy.zeros(ids.shape[0], dtype=cupy.uint64)
@@ -398,84 +386,6 @@ def _or_columns(state: _VariantState, ids: Any, cupy) -> Any:
     return masks
 
 
-@dataclass
-class _DeviceHands:
-    """A CuPy array of hands read like ``_inputs.coerce`` reads a NumPy one."""
-
-    masks: Any             # (n,) uint64, valid bits only
-    counts: Any            # (n,) uint8: cards in each mask
-    need_k: int | None     # cards per row for ids / DeadHorse input (None for masks)
-    bad: Any               # (n,) bool rows already known to be bad, or None
-    label: _inputs.Hands   # rows as host arrays, for messages
-    scalar: bool
-
-    @property
-    def n(self) -> int:
-        return int(self.masks.size)
-
-
-def _device_hands(cupy, state: _VariantState, a: Any, invalid: str, encoding: str
-                  ) -> _DeviceHands:
-    """Validate a CuPy array of hands as ``_inputs.coerce`` does (same errors) and turn it
-    into masks and card counts on its device (see ``gpu_eval._cuda._evaluate_device``)."""
-    if a.dtype.kind not in "iu":
-        raise TypeError(f"hands must be integer card ids or uint64 masks, got dtype {a.dtype}")
-    if encoding == "auto":
-        encoding = "mask" if a.dtype == cupy.uint64 else "ids"
-    bad = None
-    if encoding == "mask":
-        if a.ndim > 1:
-            raise ValueError(f"hand masks must have shape () or (N,), got {a.shape}")
-        m = cupy.ascontiguousarray(a.reshape(-1), dtype=cupy.uint64)
-        label = _inputs.Hands(masks=_HostRows(m), scalar=a.ndim == 0)
-        stray = (m & ~cards.VALID_MASK_BITS) != 0
-        if m.size and bool(stray.any()):
-            if invalid == "raise":
-                raise _inputs.row_error(label, _first(cupy, stray),
-                                        "bits set outside the 52 card positions (bits "
-                                        "13-15 of each 16-bit suit lane must be 0)")
-            bad = stray
-        masks = m & cards.VALID_MASK_BITS
-        return _DeviceHands(masks, _popcount(state, masks, cupy), None, bad, label,
-                            a.ndim == 0)
-    what = "card ids" if encoding == "ids" else "DeadHorse cards"
-    if a.ndim not in (1, 2):
-        raise ValueError(f"{what} must have shape (k,) or (N, k), got {a.shape}")
-    scalar = a.ndim == 1
-    rows = a.reshape(1, -1) if scalar else a
-    n, k = rows.shape
-    convert = None if encoding == "ids" else cards.from_deadhorse
-    label = _inputs.Hands(ids=_HostRows(rows, convert), scalar=scalar)
-    if encoding == "ids":
-        bad_cells = rows > 51
-        if a.dtype.kind == "i":
-            bad_cells |= rows < 0
-        kernel, clean_dtype, placeholder = "ge_ids_to_masks", cupy.uint8, 0
-    else:
-        r64 = rows.astype(cupy.int64)
-        rank_bits, suit_bits = r64 & 0x1FFF, r64 & ~0x1FFF
-        bad_cells = ~((rank_bits != 0) & ((rank_bits & (rank_bits - 1)) == 0)
-                      & ((suit_bits & (suit_bits - 1)) == 0)
-                      & (suit_bits >= 1 << 13) & (suit_bits <= 1 << 16))
-        kernel, clean_dtype, placeholder = ("ge_deadhorse_to_masks", cupy.int32,
-                                            _cuda._DH_PLACEHOLDER)
-    if n * k and bool(bad_cells.any()):
-        row_bad = bad_cells.any(axis=1)
-        if invalid == "raise":
-            r = _first(cupy, row_bad)
-            v = int(rows[r][bad_cells[r]][0].get())
-            if encoding == "ids":
-                raise _inputs.row_error(label, r, f"card id {v} is out of range 0..51")
-            raise ValueError(f"row {r}: {v} is not a DeadHorse card (one rank bit 0..12 plus "
-                             f"one suit bit 13..16)")
-        bad = row_bad
-        rows = cupy.where(bad_cells, placeholder, rows)
-    clean = cupy.ascontiguousarray(rows, dtype=clean_dtype)
-    masks = cupy.empty(n, dtype=cupy.uint64)
-    counts = cupy.empty(n, dtype=cupy.uint8)
-    if n:
-        state.launch(kernel, n, (clean, np.int32(k), masks, counts, np.uint64(n)))
-    return _DeviceHands(masks, counts, k, bad, label, scalar)
 
 
 def _shortdeck_device(a: Any, game: str, invalid: str, encoding: str) -> Any:
