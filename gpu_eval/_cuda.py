@@ -213,18 +213,28 @@ def get_module(device_id: int | None = None) -> _DeviceState:
     CudaUnavailableError
         If CuPy or a device is missing, or the kernels cannot be compiled (NVRTC missing).
     """
+    return cached_device_state(_STATES, _LOCK, _build_state, device_id)
+
+
+def cached_device_state(states: dict, lock: threading.Lock, build: Callable[[Any, int], Any],
+                        device_id: int | None = None) -> Any:
+    """``states[(device, source hash)]``, built once by ``build(cupy, device)`` under ``lock``.
+
+    Every CUDA module of the package (evaluator, equity, variants) is cached this way: once
+    per device, and again whenever a kernel source changes (the hash covers all of them).
+    """
     cupy = require_cuda()
     dev = cupy.cuda.runtime.getDevice() if device_id is None else int(device_id)
     key = (dev, source_hash())
-    state = _STATES.get(key)
+    state = states.get(key)
     if state is not None:
         return state
-    with _LOCK:
-        state = _STATES.get(key)
+    with lock:
+        state = states.get(key)
         if state is None:
             with cupy.cuda.Device(dev):
-                state = _build_state(cupy, dev)
-            _STATES[key] = state
+                state = build(cupy, dev)
+            states[key] = state
     return state
 
 

@@ -101,19 +101,7 @@ def get_state(device_id: Optional[int] = None) -> _cuda._DeviceState:
     gpu_eval._cuda.CudaUnavailableError
         If CuPy or a device is missing, or the kernels do not compile.
     """
-    cupy = _cuda.require_cuda()
-    dev = cupy.cuda.runtime.getDevice() if device_id is None else int(device_id)
-    key = (dev, source_hash())
-    state = _STATES.get(key)
-    if state is not None:
-        return state
-    with _LOCK:
-        state = _STATES.get(key)
-        if state is None:
-            with cupy.cuda.Device(dev):
-                state = _build_state(cupy, dev)
-            _STATES[key] = state
-    return state
+    return _cuda.cached_device_state(_STATES, _LOCK, _build_state, device_id)
 
 
 def _build_state(cupy, dev: int) -> _cuda._DeviceState:

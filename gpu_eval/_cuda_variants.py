@@ -98,17 +98,8 @@ def get_module(device_id: int | None = None, families: tuple[str, ...] = ()) -> 
     CudaUnavailableError
         If CuPy or a device is missing, or the kernels cannot be compiled.
     """
+    state = _cuda.cached_device_state(_STATES, _LOCK, _build_state, device_id)
     cupy = require_cuda()
-    dev = cupy.cuda.runtime.getDevice() if device_id is None else int(device_id)
-    key = (dev, source_hash())
-    state = _STATES.get(key)
-    if state is None:
-        with _LOCK:
-            state = _STATES.get(key)
-            if state is None:
-                with cupy.cuda.Device(dev):
-                    state = _build_state(cupy, dev)
-                _STATES[key] = state
     for family in families:
         if family not in state.uploaded:
             _upload(cupy, state, family)
