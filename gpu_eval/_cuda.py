@@ -49,12 +49,10 @@ NUM_STRENGTHS = 7463
 
 #: Field order of ``GeBitmaskTables`` in kernels/bitmask.cuh, with each table's dtype.
 BITMASK_TABLE_ORDER: tuple[str, ...] = (
-    "flush", "row", "pair_high", "two_pair_info", "top_rank", "two_pair",
-    "trips", "full_house", "quads",
+    "flush", "dup_row", "dup", "row", "trips", "full_house", "quads",
 )
 BITMASK_TABLE_DTYPES: dict[str, np.dtype] = {
-    name: np.dtype(np.uint32 if name in ("row", "two_pair_info")
-                   else np.uint8 if name == "top_rank" else np.uint16)
+    name: np.dtype(np.uint32 if name in ("row", "dup_row") else np.uint16)
     for name in BITMASK_TABLE_ORDER
 }
 #: Field order of ``GePhashTables`` in kernels/phash.cuh, with each table's dtype.

@@ -124,6 +124,9 @@ def _from_masks(arr: np.ndarray, invalid: str) -> Hands:
     scalar = arr.ndim == 0
     masks = np.atleast_1d(arr)
     hands = Hands(masks=masks, scalar=scalar)
+    # One pass with no full-size temporary finds whether any row has stray bits at all.
+    if masks.size == 0 or not np.bitwise_or.reduce(masks) & ~cards.VALID_MASK_BITS:
+        return hands
     stray = (masks & ~cards.VALID_MASK_BITS) != 0
     if stray.any():
         if invalid == "raise":

@@ -1,9 +1,8 @@
-"""The NumPy backend: validated hands in, strengths out, in cache-sized chunks on all cores.
+"""The NumPy backend: validated hands in, strengths out, in cache-sized chunks.
 
 Ids become masks one chunk at a time (so memory stays bounded by input plus output), each
 chunk's card count is checked from the mask's popcount (a repeated card shows up as a short
-count), and the chunks run on a thread pool: NumPy releases the GIL inside its loops, so two
-cores give close to twice the throughput.
+count), and the chunks run on a thread pool where that pays (see ``run_chunked``).
 """
 
 from __future__ import annotations
@@ -19,11 +18,19 @@ from . import _bitmask, _phash
 from ._inputs import Hands
 from .cards import _ID_TO_MASK, VALID_MASK_BITS
 
-CHUNK = 1 << 14
+CHUNK = _bitmask.CHUNK
 ALGORITHMS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "bitmask": _bitmask.evaluate_masks,
     "perfect-hash": _phash.evaluate_masks,
 }
+
+# The mask of every pair of cards, indexed by the two ids read as one little-endian uint16
+# (first id + 256 * second id): one lookup ORs two cards.
+_PAIR_IDS = np.arange(52)
+_PAIR_MASKS = np.zeros(256 * 51 + 52, dtype=np.uint64)
+_PAIR_MASKS[(_PAIR_IDS[:, None] + 256 * _PAIR_IDS[None, :]).ravel()] = (
+    _ID_TO_MASK[:, None] | _ID_TO_MASK[None, :]).ravel()
+_PAIR_MASKS.flags.writeable = False
 
 
 @lru_cache(maxsize=1)
@@ -32,12 +39,34 @@ def _pool() -> ThreadPoolExecutor:
 
 
 def ids_to_masks(ids: np.ndarray) -> np.ndarray:
-    """OR the mask bits of each row of an ``(n, k)`` uint8 id array (ids already in range)."""
-    # Column by column: a gather per card into one contiguous accumulator is about twice as
-    # fast as gathering the whole (n, k) block and OR-ing its strided columns.
-    mask = np.take(_ID_TO_MASK, ids[:, 0])
-    for j in range(1, ids.shape[1]):
-        mask |= np.take(_ID_TO_MASK, ids[:, j])
+    """OR the mask bits of each row of an ``(n, k)`` uint8 id array (ids already in range).
+
+    Two cards at a time: each row's bytes ``j, j + 1`` read as one uint16 index a table of
+    card pairs (an odd last card pairs with its neighbour again, which OR ignores). That is
+    half the lookups of one card at a time, and needs no cast of the ids.
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> ids_to_masks(cards.parse(["AsKs", "2c3c"])).tolist() == cards.to_mask(
+    ...     cards.parse(["AsKs", "2c3c"])).tolist()
+    True
+    """
+    n, k = ids.shape
+    if k < 2 or n == 0:
+        mask = np.zeros(n, dtype=np.uint64)
+        for j in range(k):
+            mask |= np.take(_ID_TO_MASK, ids[:, j])
+        return mask
+    ids = np.ascontiguousarray(ids, dtype=np.uint8)
+    starts = list(range(0, k - 1, 2)) + ([k - 2] if k % 2 else [])
+    mask = None
+    for j in starts:
+        pair = np.ndarray((n,), dtype="<u2", buffer=ids, offset=j, strides=(k,))
+        if mask is None:
+            mask = np.take(_PAIR_MASKS, pair)
+        else:
+            mask |= np.take(_PAIR_MASKS, pair)
     return mask
 
 
@@ -57,7 +86,8 @@ def evaluate(hands: Hands, *, min_cards: int, max_cards: int, algorithm: str = "
     """Evaluate validated ``hands``; returns ``(strength, card_count)`` per row.
 
     Rows whose card count is outside ``[min_cards, max_cards]`` (too few or too many cards,
-    or a card repeated within the row) get strength 0; the caller decides whether to raise.
+    or a card repeated within the row) get an arbitrary strength: the caller zeroes or raises
+    (``evaluation.finish``).
     """
     evaluate_masks = ALGORITHMS[algorithm]
     n = hands.n
@@ -69,10 +99,8 @@ def evaluate(hands: Hands, *, min_cards: int, max_cards: int, algorithm: str = "
             m = ids_to_masks(hands.ids[start:stop])
         else:
             m = hands.masks[start:stop] & VALID_MASK_BITS
-        cnt = np.bitwise_count(m)
-        counts[start:stop] = cnt
+        np.bitwise_count(m, out=counts[start:stop])
         evaluate_masks(m, out[start:stop])
-        out[start:stop][(cnt < min_cards) | (cnt > max_cards)] = 0
 
     run_chunked(n, work)
     return out, counts

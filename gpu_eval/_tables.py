@@ -1,7 +1,7 @@
 """Lookup tables for the bitmask evaluator, generated from ``_scale`` (never copied).
 
-Every table is indexed by a 13-bit rank mask, or by ``row + mask`` where ``row`` is a rank
-times 8192 (``ROW``). They are generated once, on first use, in well under a second, and the
+Every table is indexed by a 13-bit rank mask, or by ``row + mask`` where ``row`` is a row
+number times 8192 (``RANKMASKS``). They are generated once, on first use, in well under a second, and the
 same arrays feed the NumPy path and the CUDA kernels (which receive them as device arrays), so
 both backends compute bit-identical strengths.
 
@@ -11,19 +11,24 @@ suit lanes c, d, h, s of a hand mask:
 * ``O = c|d|h|s`` ranks present; ``X = c^d^h^s`` ranks held an odd number of times;
 * ``P = (c&d) | (h&s) | ((c^d) & (h^s))`` ranks held at least twice;
   ``Q = c&d&h&s`` quads; ``T = P & X`` trips; ``D = P & ~X & ~Q`` exact pairs;
-* flush: ``FLUSH[c] | FLUSH[d] | FLUSH[h] | FLUSH[s]`` (at most one lane holds 5 cards in up to
-  9 cards; the table is 0 for lanes with fewer than 5);
+* flush, only for hands with a lane of five or more cards: ``FLUSH[c] | FLUSH[d] | FLUSH[h] |
+  FLUSH[s]`` (at most one lane holds 5 cards in up to 9 cards; the table is 0 for shorter lanes);
 * each remaining category gives a candidate strength that is 0 when the category is absent
   and otherwise a strength inside that category; the answer is the largest candidate. A
-  candidate built from a "wrong" reading (e.g. the pair candidate of a two-pair hand) is still
+  candidate built from a "wrong" reading (e.g. the pair candidate of a full house) is still
   a genuine strength of a lower category, so taking the maximum is exact:
 
-  - ``pair_high[row(D) + O]``: the better of the pair (top pair of D, top 3 kickers) and the
-    straight or high card of O (row 13, D empty, holds only the latter);
-  - two pair: ``info = two_pair_info[D]``, ``two_pair[(info >> 16) + top_rank[O & ~info]]``;
-  - only when ``T | Q`` is non-zero (under 10% of 7-card hands; the NumPy path evaluates
-    these rows as a sparse subset): ``trips[row(T) + O]``, ``full_house[row(T) + P]``,
-    ``quads[row(Q) + O]``.
+  - ``dup[dup_row[D] + O]``: the pairs and the ranks present decide the best of one pair, two
+    pair, a straight and a high card. ``dup_row`` sends the exact pairs ``D`` to one of 92 rows:
+    the colex index of its top two ranks (two pair, 78 rows), 78 + the rank of a single pair, or
+    91 when there is none. Every row already holds the max with the straight/high card of ``O``;
+  - only when some rank is held three or more times, ``(c&d&(h|s)) | (h&s&(c|d))`` non-zero
+    (under 10% of 7-card hands; the NumPy path evaluates these rows as a sparse subset):
+    ``trips[row(T) + O]``, ``full_house[row(T) + P]``, ``quads[row(Q) + O]``, where ``row``
+    is the rank of the highest bit times 8192.
+
+Since ``D = P & ~(ranks held three or more times)``, the common case needs neither ``X`` nor
+``Q``: they are computed only for the rare rows.
 """
 
 from __future__ import annotations
@@ -37,6 +42,12 @@ from . import _scale as S
 
 RANKMASKS = 1 << 13
 EMPTY_ROW = 13  # the row used when the selecting mask is empty: all zeros
+#: Rows of the ``dup`` table: 78 two-pair rows (colex of the top two pair ranks), 13
+#: single-pair rows, and the no-pair row.
+TWO_PAIR_ROWS = 78
+SINGLE_PAIR_ROW = TWO_PAIR_ROWS          # + the pair's rank
+NO_PAIR_ROW = SINGLE_PAIR_ROW + 13       # 91
+DUP_ROWS = NO_PAIR_ROW + 1               # 92
 
 
 @dataclass(frozen=True)
@@ -44,11 +55,9 @@ class BitmaskTables:
     """The bitmask evaluator's tables (read-only NumPy arrays)."""
 
     flush: np.ndarray       # uint16[8192]: flush / straight flush of one suit lane (0 if < 5)
+    dup_row: np.ndarray     # uint32[8192]: [D] -> dup row * 8192 (see DUP_ROWS)
+    dup: np.ndarray         # uint16[92 * 8192]: [dup_row(D) + O] -> max(pairs, straight/high)
     row: np.ndarray         # uint32[8192]: rank of the highest bit * 8192, or 13 * 8192
-    pair_high: np.ndarray   # uint16[14 * 8192]: [row(D) + O] -> max(pair, straight/high card)
-    two_pair_info: np.ndarray  # uint32[8192]: [D] -> colex(top two) * 16 << 16 | top two bits
-    top_rank: np.ndarray    # uint8[8192]: rank of the highest bit (0 for an empty mask)
-    two_pair: np.ndarray    # uint16[79 * 16]: [info >> 16 + top_rank(O & ~top two)]
     trips: np.ndarray       # uint16[14 * 8192]: [row(T) + O] -> trips strength
     full_house: np.ndarray  # uint16[14 * 8192]: [row(T) + P] -> full house strength
     quads: np.ndarray       # uint16[14 * 8192]: [row(Q) + O] -> quads strength
@@ -66,9 +75,44 @@ def _rows_by_rank(fill, empty_row=0) -> np.ndarray:
     return out.reshape(-1).astype(np.uint16)
 
 
+def dup_row_table() -> np.ndarray:
+    """``dup_row[D]``: the ``dup`` row of the exact-pairs mask ``D``, times 8192 (any game)."""
+    allm = S._ALL
+    count = np.bitwise_count(allm)
+    top = S.bit_rank(S.highest_bit(allm))
+    rows = np.where(count >= 2, S.colex(S.top_bits(allm, 2)),
+                    np.where(count == 1, SINGLE_PAIR_ROW + np.maximum(top, 0), NO_PAIR_ROW))
+    return (rows * RANKMASKS).astype(np.uint32)
+
+
+def dup_table(two_pair, pair, high: np.ndarray) -> np.ndarray:
+    """The ``[92 * 8192]`` table of the best pair, two pair, straight or high card.
+
+    ``two_pair(pm, o)`` is the strength of the two pair ``pm`` (a 2-bit rank mask) with the
+    best kicker of ``o`` outside ``pm`` (0 where there is none); ``pair(r, o)`` the strength
+    of a pair of rank ``r`` with the best three kickers of ``o``; ``high`` the straight or
+    high card of every mask. Each row holds the max of its own candidate and ``high``: a
+    straight beats a pair or two pair that the same cards also make.
+    """
+    out = np.zeros((DUP_ROWS, RANKMASKS), dtype=np.int64)
+    for pm in S._ALL[np.bitwise_count(S._ALL) == 2]:
+        out[int(S.colex(pm))] = np.maximum(two_pair(int(pm), S._ALL), high)
+    for r in range(13):
+        out[SINGLE_PAIR_ROW + r] = np.maximum(pair(r, S._ALL), high)
+    out[NO_PAIR_ROW] = high
+    return out.reshape(-1).astype(np.uint16)
+
+
 def _pair_row(r: int, o: np.ndarray) -> np.ndarray:
     kick = S.top_bits(o & ~(1 << r), 3)
     return S.BASE[S.PAIR] + r * 220 + S.colex(S.remove_rank(kick, r)) + 1
+
+
+def _two_pair_row(pm: int, o: np.ndarray) -> np.ndarray:
+    kr = S.bit_rank(S.highest_bit(o & ~pm))
+    below = np.bitwise_count(pm & ((1 << np.maximum(kr, 0)) - 1))
+    strength = S.BASE[S.TWO_PAIR] + int(S.colex(pm)) * 11 + kr - below + 1
+    return np.where(kr >= 0, strength, 0)
 
 
 def _trips_row(r: int, o: np.ndarray) -> np.ndarray:
@@ -86,20 +130,6 @@ def _full_house_row(r: int, p: np.ndarray) -> np.ndarray:
     return np.where(pr >= 0, S.BASE[S.FULL_HOUSE] + r * 12 + pr - (pr > r) + 1, 0)
 
 
-def _two_pair_table() -> np.ndarray:
-    """[colex(pairs) * 16 + kicker rank] -> two pair strength; row 78 is zero."""
-    out = np.zeros((79, 16), dtype=np.int64)
-    pairs = S._ALL[np.bitwise_count(S._ALL) == 2]
-    for pm in pairs:
-        c2 = int(S.colex(pm))
-        for kr in range(13):
-            if pm >> kr & 1:
-                continue
-            below = int(np.bitwise_count(pm & ((1 << kr) - 1)))
-            out[c2, kr] = S.BASE[S.TWO_PAIR] + c2 * 11 + kr - below + 1
-    return out.reshape(-1).astype(np.uint16)
-
-
 def _readonly(**arrays: np.ndarray) -> dict[str, np.ndarray]:
     for a in arrays.values():
         a.flags.writeable = False
@@ -111,18 +141,12 @@ def bitmask_tables() -> BitmaskTables:
     """Generate (once) and return the bitmask evaluator's tables."""
     allm = S._ALL
     rank = S.bit_rank(S.highest_bit(allm))
-    top2 = S.top_bits(allm, 2)
-    has2 = np.bitwise_count(allm) >= 2
     high = S.five_distinct_strength(allm, flush=False)
     return BitmaskTables(**_readonly(
         flush=S.five_distinct_strength(allm, flush=True).astype(np.uint16),
+        dup_row=dup_row_table(),
+        dup=dup_table(_two_pair_row, _pair_row, high),
         row=(np.where(rank >= 0, rank, EMPTY_ROW) * RANKMASKS).astype(np.uint32),
-        # a pair and a straight can share 7 cards: the pair row keeps the better of the two
-        pair_high=_rows_by_rank(lambda r, o: np.maximum(_pair_row(r, o), high), high),
-        two_pair_info=(np.where(has2, S.colex(top2), 78) * 16 << 16
-                       | np.where(has2, top2, 0)).astype(np.uint32),
-        top_rank=np.maximum(rank, 0).astype(np.uint8),
-        two_pair=_two_pair_table(),
         trips=_rows_by_rank(_trips_row),
         full_house=_rows_by_rank(_full_house_row),
         quads=_rows_by_rank(_quads_row),

@@ -109,9 +109,12 @@ def evaluate(hands, *, game: str = "holdem", backend: str = "auto", invalid: str
 def finish(h: _inputs.Hands, out: np.ndarray, counts: np.ndarray, lo: int, hi: int,
            invalid: str) -> None:
     """Apply ``invalid`` to rows with a wrong card count or already known to be bad."""
-    wrong = (counts < lo) | (counts > hi)
-    if h.ids is not None:
-        wrong |= counts != h.ids.shape[1]  # a repeated card makes the mask short
+    if h.ids is not None and lo <= h.ids.shape[1] <= hi:
+        wrong = counts != h.ids.shape[1]  # a repeated card makes the mask short
+    else:
+        wrong = (counts < lo) | (counts > hi)
+        if h.ids is not None:
+            wrong |= counts != h.ids.shape[1]
     if h.bad is not None:
         wrong |= h.bad
     if not wrong.any():

@@ -52,7 +52,7 @@ from . import _inputs, cards
 from . import _scale as S
 from ._bitmask import evaluate_masks
 from ._numpy_backend import ids_to_masks, run_chunked
-from ._tables import EMPTY_ROW, RANKMASKS, BitmaskTables, bitmask_tables
+from ._tables import EMPTY_ROW, RANKMASKS, BitmaskTables, bitmask_tables, dup_table
 from .strength import tag
 
 __all__ = ["GAMES", "NUM_CLASSES", "CATEGORY_ORDER", "RANKS", "LOW_RANK_BITS", "STRAIGHTS",
@@ -176,9 +176,8 @@ def _rows(fill, empty) -> np.ndarray:
 def shortdeck_tables(game: str = "shortdeck") -> BitmaskTables:
     """The bitmask evaluator's tables for a short-deck game (generated once, ~0.2 s).
 
-    Same layout as :func:`gpu_eval._tables.bitmask_tables` (the rank-mask helpers ``row``,
-    ``two_pair_info`` and ``top_rank`` are shared); the strength tables hold short-deck
-    strengths.
+    Same layout as :func:`gpu_eval._tables.bitmask_tables` (the rank-mask helpers ``row``
+    and ``dup_row`` are shared); the strength tables hold short-deck strengths.
 
     Examples
     --------
@@ -211,23 +210,21 @@ def shortdeck_tables(game: str = "shortdeck") -> BitmaskTables:
                                 axis=1)
         return _strength(game, S.QUADS, digits)
 
-    # two pair: [colex(the two pair ranks, 13-bit) * 16 + kicker rank]; row 78 stays 0
-    two_pair = np.zeros((79, 16), dtype=np.int64)
-    for pm in S._ALL[np.bitwise_count(S._ALL) == 2]:
-        if pm & ~SHORT_BITS:
-            continue
-        hi, lo = int(pm).bit_length() - 1, (int(pm) & -int(pm)).bit_length() - 1
-        kick = np.arange(16)
-        ok = np.isin(kick, RANKS) & (kick != hi) & (kick != lo)
-        digits = np.stack([np.full(16, hi + 1), np.full(16, lo + 1), np.where(ok, kick + 1, 0)],
-                          axis=1)
-        two_pair[int(S.colex(pm))] = _strength(game, S.TWO_PAIR, digits)
+    def two_pair(pm, o):
+        hi, lo = pm.bit_length() - 1, (pm & -pm).bit_length() - 1
+        if hi not in RANKS or lo not in RANKS:
+            return zero(o)
+        kick = _digits_desc(o & SHORT_BITS & ~pm, 1)
+        digits = np.concatenate([np.full((len(o), 2), [hi + 1, lo + 1]), kick], axis=1)
+        return np.where(kick[:, 0] > 0, _strength(game, S.TWO_PAIR, digits), 0)
+
+    def pair_or_none(r, o):
+        return pair(r, o & SHORT_BITS) if r in RANKS else zero(o)
 
     return replace(
         bitmask_tables(),
         flush=_readonly(_five_distinct(game, allm, flush=True).astype(np.uint16)),
-        pair_high=_readonly(_rows(pair, high)),
-        two_pair=_readonly(two_pair.reshape(-1).astype(np.uint16)),
+        dup=_readonly(dup_table(two_pair, pair_or_none, high(allm))),
         trips=_readonly(_rows(trips, zero)),
         full_house=_readonly(_rows(full_house, zero)),
         quads=_readonly(_rows(quads, zero)),

@@ -3,30 +3,30 @@
 // Computes exactly what gpu_eval/_bitmask.py (_eval_chunk) computes, from the same tables
 // (gpu_eval/_tables.py, uploaded once per device): see _tables.py's docstring for the method.
 // From the four 13-bit suit lanes c, d, h, s of a hand mask (bit 16 * suit + rank):
-//   O = c|d|h|s  ranks present        X = c^d^h^s  ranks held an odd number of times
-//   P = (c&d)|(h&s)|((c^d)&(h^s))  ranks held at least twice
-//   Q = c&d&h&s quads,  T = P&X trips,  D = P&~X&~Q exact pairs
-// and every category contributes a candidate strength (0 when absent); the answer is the max.
+//   O = c|d|h|s  ranks present        P = (c&d)|(h&s)|((c^d)&(h^s))  ranks held at least twice
+//   three = (c&d&(h|s)) | (h&s&(c|d))  ranks held three or four times,  D = P&~three  pairs
+// The best pair, two pair, straight or high card is one load, dup[dup_row[D] + O]; only hands
+// with a rank held three or more times (under 10% of 7-card hands) read the trips, full house
+// and quads tables, and only hands with a five-card suit the flush table. Every candidate is a
+// genuine strength of the hand (0 when absent), so the answer is their max.
 #ifndef GE_BITMASK_CUH
 #define GE_BITMASK_CUH
 
 #include "ge_common.cuh"
 
 // Device pointers to the tables of gpu_eval._tables.BitmaskTables. The field order is a
-// contract with gpu_eval/_cuda.py (BITMASK_TABLE_ORDER), which writes 9 pointers into this
+// contract with gpu_eval/_cuda.py (BITMASK_TABLE_ORDER), which writes 7 pointers into this
 // struct in that order; tests/test_kernels_compile.py checks that the two agree.
 struct GeBitmaskTables {
-    const ge_u16* flush;          // [8192]       flush / straight flush of a suit lane (0 if < 5)
-    const ge_u32* row;            // [8192]       highest rank * 8192 (13 * 8192 if empty)
-    const ge_u16* pair_high;      // [14 * 8192]  [row(D) + O] -> max(pair, straight/high card)
-    const ge_u32* two_pair_info;  // [8192]       [D] -> colex(top two) * 16 << 16 | top two bits
-    const ge_u8* top_rank;        // [8192]       rank of the highest bit (0 if empty)
-    const ge_u16* two_pair;       // [79 * 16]    [(info >> 16) + top_rank(O & ~info)]
-    const ge_u16* trips;          // [14 * 8192]  [row(T) + O]
-    const ge_u16* full_house;     // [14 * 8192]  [row(T) + P]
-    const ge_u16* quads;          // [14 * 8192]  [row(Q) + O]
+    const ge_u16* flush;       // [8192]       flush / straight flush of a suit lane (0 if < 5)
+    const ge_u32* dup_row;     // [8192]       [D] -> dup row * 8192 (92 rows)
+    const ge_u16* dup;         // [92 * 8192]  [dup_row(D) + O] -> max(pairs, straight/high card)
+    const ge_u32* row;         // [8192]       highest rank * 8192 (13 * 8192 if empty)
+    const ge_u16* trips;       // [14 * 8192]  [row(T) + O]
+    const ge_u16* full_house;  // [14 * 8192]  [row(T) + P]
+    const ge_u16* quads;       // [14 * 8192]  [row(Q) + O]
 };
-#define GE_BITMASK_TABLE_COUNT 9
+#define GE_BITMASK_TABLE_COUNT 7
 
 // The per-device table pointers, written once by the loader (constant memory: every thread
 // reads the same few bytes, which the constant cache broadcasts).
@@ -74,26 +74,21 @@ GE_DEVICE ge_u32 ge_bitmask_eval(const GeBitmaskTables& t, ge_u64 mask) {
     const ge_u32 cd = c & d;
     const ge_u32 hs = h & s;
     const ge_u32 o = c | d | h | s;
-    const ge_u32 x = c ^ d ^ h ^ s;
-    const ge_u32 p = ((c ^ d) & (h ^ s)) | cd | hs;  // held at least twice
-    const ge_u32 q = cd & hs;                        // quads
-    const ge_u32 t3 = p & x;                         // trips
-    const ge_u32 dp = p & ~x & ~q;                   // exact pairs
+    const ge_u32 p = ((c ^ d) & (h ^ s)) | cd | hs;     // held at least twice
+    const ge_u32 three = (cd & (h | s)) | (hs & (c | d));  // held three or four times
 
-    // Pair, straight or high card.
-    ge_u32 best = GE_LDG(t.pair_high + (GE_LDG(t.row + dp) + o));
-    // Two pair: the top two pairs and the best remaining rank.
-    const ge_u32 info = GE_LDG(t.two_pair_info + dp);
-    const ge_u32 kick = o & ~info;
-    best = ge_max_u32(best, GE_LDG(t.two_pair + ((info >> 16) + GE_LDG(t.top_rank + kick))));
+    // Pair, two pair, straight or high card: one row per pair pattern, indexed by O.
+    ge_u32 best = GE_LDG(t.dup + (GE_LDG(t.dup_row + (p & ~three)) + o));
 
     // Trips, full houses and quads are rare (under 10% of 7-card hands): a branch saves
-    // three loads for the rest (the trips/quads tables are all zero in the empty row).
-    if (t3 | q) {
+    // their loads for the rest (the trips/quads tables are all zero in the empty row).
+    if (three) {
+        const ge_u32 x = c ^ d ^ h ^ s;  // odd counts
+        const ge_u32 t3 = p & x;         // trips
         const ge_u32 trow = GE_LDG(t.row + t3);
         best = ge_max_u32(best, GE_LDG(t.trips + (trow + o)));
         best = ge_max_u32(best, GE_LDG(t.full_house + (trow + p)));
-        best = ge_max_u32(best, GE_LDG(t.quads + (GE_LDG(t.row + q) + o)));
+        best = ge_max_u32(best, GE_LDG(t.quads + (GE_LDG(t.row + (cd & hs)) + o)));
     }
     // Flushes need a lane of five or more cards; the flush table is 0 for shorter lanes.
     if (__popc(c) >= 5 || __popc(d) >= 5 || __popc(h) >= 5 || __popc(s) >= 5) {

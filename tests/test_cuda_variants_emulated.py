@@ -95,16 +95,17 @@ def test_module_built_once_and_tables_uploaded_per_family(fake):
     for v, game in enumerate(CV.SHORTDECK_VARIANTS):
         tables = SD.shortdeck_tables(game).as_dict()
         for i, name in enumerate(_cuda.BITMASK_TABLE_ORDER):
-            np.testing.assert_array_equal(sd[v * 9 + i].get(), tables[name])
+            np.testing.assert_array_equal(sd[v * len(_cuda.BITMASK_TABLE_ORDER) + i].get(), tables[name])
     ge.evaluate_omaha("AsKs2c3d", "Qs Js Ts", backend="cuda")
     assert symbols["ge_omaha_tables"].tolist() == [t.data.ptr for t in state.uploaded["omaha"]]
     assert [t.dtype for t in state.uploaded["omaha"]] == [
         CV.OMAHA_TABLE_DTYPES[n] for n in CV.OMAHA_TABLE_ORDER]
     ge.evaluate("Ac Ad Ah As Jk", wild="joker", backend="cuda")
     wild = state.uploaded["wild"]
-    assert symbols["ge_bitmask_tables"].tolist() == [t.data.ptr for t in wild[:9]]
-    assert symbols["ge_wild_tables"].tolist() == [t.data.ptr for t in wild[9:]]
-    assert [t.dtype for t in wild[9:]] == [CV.WILD_TABLE_DTYPES[n] for n in W.WILD_TABLE_ORDER]
+    nb = len(_cuda.BITMASK_TABLE_ORDER)
+    assert symbols["ge_bitmask_tables"].tolist() == [t.data.ptr for t in wild[:nb]]
+    assert symbols["ge_wild_tables"].tolist() == [t.data.ptr for t in wild[nb:]]
+    assert [t.dtype for t in wild[nb:]] == [CV.WILD_TABLE_DTYPES[n] for n in W.WILD_TABLE_ORDER]
     assert CV.get_module(families=("omaha", "wild", "shortdeck")) is state
     assert len(state.uploaded) == 3
     with pytest.raises(ValueError, match="unknown table family"):
