@@ -297,18 +297,36 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[Optional[np
         st = np.empty((n, size), dtype=np.uint16)
         for p in range(n):
             evaluate_masks(hole[p] | board, st[p])
-        best = st.max(axis=0)
-        win = st == best
-        cnt = win.sum(axis=0, dtype=np.uint8)
-        got = win * share[cnt]  # pot units per player and sample
-        res = np.stack([np.count_nonzero(win & (cnt == 1), axis=1),
-                        np.count_nonzero(win & (cnt > 1), axis=1),
-                        got.sum(axis=1), (got * got).sum(axis=1)])
+        res = _heads_up_sample_totals(st, scale) if n == 2 else _sample_totals(st, share)
         with lock:
             np.add(total, res, out=total)
 
     _run(n_samples, block, SAMPLE_BLOCK, progress)
     return tuple(total)
+
+
+def _sample_totals(st: np.ndarray, share: np.ndarray) -> np.ndarray:
+    """``(4, n)`` wins, split pots, pot units and squared units of strengths ``st`` ``(n, S)``."""
+    best = st.max(axis=0)
+    win = st == best
+    cnt = win.sum(axis=0, dtype=np.uint8)
+    got = win * share[cnt]  # pot units per player and sample
+    return np.stack([np.count_nonzero(win & (cnt == 1), axis=1),
+                     np.count_nonzero(win & (cnt > 1), axis=1),
+                     got.sum(axis=1), (got * got).sum(axis=1)])
+
+
+def _heads_up_sample_totals(st: np.ndarray, scale: int) -> np.ndarray:
+    """:func:`_sample_totals` for two players, from two counts: a sample is a win for one
+    player (``scale`` units), or a split (``scale // 2`` units each)."""
+    a, b = st
+    won = np.count_nonzero(a > b)
+    tied = np.count_nonzero(a == b)
+    wins = np.array([won, a.size - won - tied], dtype=np.int64)
+    ties = np.array([tied, tied], dtype=np.int64)
+    half = scale // 2
+    return np.stack([wins, ties, wins * scale + ties * half,
+                     wins * scale * scale + ties * half * half])
 
 
 def _sample_matchups(rng: np.random.Generator, size: int, holes, cum_weights,

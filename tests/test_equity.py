@@ -352,6 +352,35 @@ def test_sampled_boards_avoid_used_cards():
     assert np.all(cards.mask_popcount(b) == 5) and np.all((b & used) == 0)
 
 
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5])
+def test_sampled_boards_are_uniform_over_the_allowed_subsets(k):
+    """Every k-subset of the deck minus each row's used cards is equally likely: a chi-square
+    test over all of them (pairs, single cards and whole-row rejection all take part)."""
+    from itertools import combinations
+    from math import comb
+
+    deck_ids = [0, 5, 9, 14, 22, 30, 41, 51]
+    deck = int(np.bitwise_or.reduce(cards._ID_TO_MASK[deck_ids]))
+    n = 20_000 * comb(7, k)
+    rng = np.random.default_rng(11)
+    # Half the rows may not use card 22, the other half may not use card 51.
+    used = np.where(np.arange(n) % 2 == 0, cards._ID_TO_MASK[22], cards._ID_TO_MASK[51])
+    b = _enumerate_boards.sample(rng, n, deck, k, used)
+    assert np.all(cards.mask_popcount(b) == k) and np.all((b & used) == 0)
+    assert np.all((b & ~np.uint64(deck)) == 0)
+    for half, banned in ((0, 22), (1, 51)):
+        allowed = [c for c in deck_ids if c != banned]
+        subsets = [int(np.bitwise_or.reduce(cards._ID_TO_MASK[list(s)]))
+                   for s in combinations(allowed, k)]
+        got = b[half::2]
+        counts = np.array([np.count_nonzero(got == s) for s in subsets])
+        assert counts.sum() == len(got)          # nothing outside the allowed subsets
+        expected = len(got) / len(subsets)
+        chi2 = float(((counts - expected) ** 2 / expected).sum())
+        dof = len(subsets) - 1
+        assert chi2 < dof + 6 * np.sqrt(2 * dof), (half, chi2, dof)
+
+
 @pytest.mark.parametrize("module", ["gpu_eval._equity", "gpu_eval._equity_numpy",
                                     "gpu_eval._enumerate_boards", "gpu_eval._progress"])
 def test_docstring_examples_run(module):
