@@ -1,4 +1,5 @@
-"""Equity benchmarks: gpu_eval (NumPy or CUDA) against eval7 in the same run.
+"""Equity benchmarks: gpu_eval (NumPy or CUDA) against eval7, pokerfast and poker-equity in
+the same run (each peer only when it is installed: ``pip install -e ".[bench]"``).
 
 Run from the repository root::
 
@@ -16,6 +17,11 @@ Cases
    boards; both ranges are suit-symmetric, so only one board in 24 is played), and Monte
    Carlo with 1,000,000 samples on both sides (eval7: ``py_all_hands_vs_range`` with the
    samples shared among the hero's 22 combos; eval7 has no exact range-vs-range preflop).
+
+Peers: ``pokerfast.equity.equity`` (OMPEval compiled in; all cores) for every exact case, and
+for Monte Carlo run to the standard error gpu_eval reached with its samples (its Monte Carlo
+stops on a target standard error, not a sample count); ``poker_equity`` (``exact_from_text``
+for cases 1 and 2, ``chunk_from_text`` with the same number of samples for Monte Carlo).
 
 The gpu_eval timings are warm (board lists cached, thread pool started): the first, cold run
 is printed separately. eval7 runs once or a few times (it is single-threaded and slow here).
@@ -79,12 +85,51 @@ def eval7_exact_loop(hero: str, villain: str) -> float:
     return (win + tie / 2) / n
 
 
+def _peer(name: str):
+    """The peer module, or None when it is not installed (or cannot run here)."""
+    try:
+        if name == "pokerfast":
+            from pokerfast import equity as pf_equity
+            return pf_equity if pf_equity.available() else None
+        if name == "poker_equity":
+            import poker_equity
+            return poker_equity
+        if name == "eval7":
+            import eval7
+            return eval7
+    except ImportError:
+        return None
+    raise ValueError(name)
+
+
+def peer_rows(case: str, players: list, rep: int, n: int, stderr: float,
+              exact_pe: bool) -> None:
+    """pokerfast and poker-equity on one case: exact, then Monte Carlo."""
+    pf, pe = _peer("pokerfast"), _peer("poker_equity")
+    if pf is not None:
+        med, ts, e = timed(lambda: pf.equity(players, threads=0), rep)
+        row(case, "pokerfast (OMPEval)", "exact", med, f"{e[0]:.6f}", min(ts))
+        med, ts, e = timed(lambda: pf.equity(players, exact=False, stdev=stderr, threads=0),
+                           rep)
+        row(case, "pokerfast (OMPEval)", f"monte carlo to stderr {stderr:.6f}", med,
+            f"{e[0]:.6f}", min(ts))
+    if pe is not None:
+        if exact_pe:
+            med, ts, r = timed(lambda: pe.exact_from_text("holdem", players), 1)
+            row(case, "poker-equity", "exact", med, f"{r['players'][0]['equity']:.6f}",
+                min(ts))
+        med, ts, r = timed(lambda: pe.chunk_from_text("holdem", players, samples=n), rep)
+        p0 = r["players"][0]
+        row(case, "poker-equity", f"monte carlo: {n:,} samples", med,
+            f"{p0['equity']:.6f} +- {p0['std_error']:.6f}", min(ts))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=7, help="runs per gpu_eval case (median)")
     ap.add_argument("--samples", type=int, default=1_000_000, help="Monte Carlo samples")
     ap.add_argument("--backend", default="numpy", help="gpu_eval backend")
-    ap.add_argument("--no-peers", action="store_true", help="skip eval7")
+    ap.add_argument("--no-peers", action="store_true", help="skip the peer libraries")
     ap.add_argument("--gpu-only", action="store_true", help="only the CUDA rows")
     args = ap.parse_args()
     rep, n, be = args.repeat, args.samples, args.backend
@@ -95,12 +140,11 @@ def main() -> None:
 
 def cpu_rows(args, rep: int, n: int, be: str) -> None:
     peers = not args.no_peers
-    try:
-        import eval7
-    except ImportError:
-        peers = False
+    eval7 = _peer("eval7") if peers else None
+    prep = min(rep, 3)  # peers' runs per case (the eval7 loop is slow)
     print(f"# {os.cpu_count()} CPU cores, gpu_eval backend={be}, median of {rep} runs "
-          f"(eval7: median of {min(rep, 3)})")
+          f"(peers: median of {prep}; installed: "
+          f"{', '.join(p for p in ('eval7', 'pokerfast', 'poker_equity') if _peer(p)) or 'none'})")
     print(f"{'case':<34} {'engine':<26} {'method':<40} {'median':>11} {'fastest':>11}   "
           f"equity of player 1")
     print("(gpu_eval's exact runs of cases 2 and 3 take the median of repeat // 2 and // 3)")
@@ -113,9 +157,13 @@ def cpu_rows(args, rep: int, n: int, be: str) -> None:
     med, ts, r = timed(lambda: equity(["AhKh", "QsQd"], backend=be, progress=False), rep)
     row(case, "gpu_eval", r.method, med, f"{r.equity[0]:.6f} (wins {r.wins[0]:,}, "
                                          f"ties {r.ties[0]:,})", min(ts))
-    if peers:
-        med, ts, e = timed(lambda: eval7_exact_loop("AhKh", "QsQd"), min(rep, 3))
+    if eval7 is not None:
+        med, ts, e = timed(lambda: eval7_exact_loop("AhKh", "QsQd"), prep)
         row(case, "eval7 evaluate() loop", "exact: 1,712,304 boards", med, f"{e:.6f}", min(ts))
+    if peers:
+        stderr = equity(["AhKh", "QsQd"], exact=False, samples=n, seed=1, backend=be,
+                        progress=False).stderr[0]
+        peer_rows(case, ["AhKh", "QsQd"], prep, n, stderr, exact_pe=True)
 
     # 2. Hand vs range.
     case = "AhKh vs QQ+,AKs preflop"
@@ -125,13 +173,15 @@ def cpu_rows(args, rep: int, n: int, be: str) -> None:
     med, ts, r = timed(lambda: equity(["AhKh", "QQ+,AKs"], exact=False, samples=n, seed=1,
                                      backend=be, progress=False), rep)
     row(case, "gpu_eval", r.method, med, f"{r.equity[0]:.6f} +- {r.stderr[0]:.6f}", min(ts))
-    if peers:
+    if eval7 is not None:
         hero = [eval7.Card("Ah"), eval7.Card("Kh")]
         villain = eval7.HandRange("QQ+,AKs").hands
         med, ts, e = timed(lambda: eval7.py_hand_vs_range_monte_carlo(hero, villain, [], n),
-                          min(rep, 3))
+                          prep)
         row(case, "eval7 hand_vs_range_mc", f"monte carlo: {n:,} samples", med, f"{e:.6f}",
             min(ts))
+    if peers:
+        peer_rows(case, ["AhKh", "QQ+,AKs"], prep, n, r.stderr[0], exact_pe=True)
 
     # 3. Range vs range.
     case = "QQ+,AKs vs 22+,A2s+,KTs+ preflop"
@@ -142,7 +192,9 @@ def cpu_rows(args, rep: int, n: int, be: str) -> None:
     med, ts, r = timed(lambda: equity([a, b], exact=False, samples=n, seed=1, backend=be,
                                      progress=False), rep)
     row(case, "gpu_eval", r.method, med, f"{r.equity[0]:.6f} +- {r.stderr[0]:.6f}", min(ts))
-    if peers:
+    if peers:  # poker-equity's exact range vs range would take minutes: Monte Carlo only
+        peer_rows(case, [a, b], prep, n, r.stderr[0], exact_pe=False)
+    if eval7 is not None:
         hero_r, vill_r = eval7.HandRange(a), eval7.HandRange(b)
         per_hand = max(1, n // len(hero_r.hands))
 
@@ -150,7 +202,7 @@ def cpu_rows(args, rep: int, n: int, be: str) -> None:
             eq = eval7.py_all_hands_vs_range(hero_r, vill_r, [], per_hand)
             return sum(eq.values()) / len(eq)  # unweighted mean over hero combos
 
-        med, ts, e = timed(eval7_range_vs_range, min(rep, 3))
+        med, ts, e = timed(eval7_range_vs_range, prep)
         row(case, "eval7 all_hands_vs_range", f"monte carlo: {per_hand * len(hero_r.hands):,}"
             f" samples", med, f"{e:.6f} (mean over hero combos)", min(ts))
 
