@@ -160,10 +160,11 @@ def cpu_rows(args, rep: int, n: int, be: str) -> None:
     if eval7 is not None:
         med, ts, e = timed(lambda: eval7_exact_loop("AhKh", "QsQd"), prep)
         row(case, "eval7 evaluate() loop", "exact: 1,712,304 boards", med, f"{e:.6f}", min(ts))
+    med, ts, r = timed(lambda: equity(["AhKh", "QsQd"], exact=False, samples=n, seed=1,
+                                     backend=be, progress=False), rep)
+    row(case, "gpu_eval", r.method, med, f"{r.equity[0]:.6f} +- {r.stderr[0]:.6f}", min(ts))
     if peers:
-        stderr = equity(["AhKh", "QsQd"], exact=False, samples=n, seed=1, backend=be,
-                        progress=False).stderr[0]
-        peer_rows(case, ["AhKh", "QsQd"], prep, n, stderr, exact_pe=True)
+        peer_rows(case, ["AhKh", "QsQd"], prep, n, r.stderr[0], exact_pe=True)
 
     # 2. Hand vs range.
     case = "AhKh vs QQ+,AKs preflop"

@@ -1,9 +1,9 @@
 """Lookup tables for the bitmask evaluator, generated from ``_scale`` (never copied).
 
 Every table is indexed by a 13-bit rank mask, or by ``row + mask`` where ``row`` is a row
-number times 8192 (``RANKMASKS``). They are generated once, on first use, in well under a second, and the
-same arrays feed the NumPy path and the CUDA kernels (which receive them as device arrays), so
-both backends compute bit-identical strengths.
+number times 8192 (``RANKMASKS``). They are generated once, on first use, in under a second,
+and the same arrays feed the NumPy path and the CUDA kernels (which receive them as device
+arrays), so both backends compute bit-identical strengths.
 
 The evaluation itself (see ``_bitmask.py`` and ``kernels/bitmask.cuh``), from the four 13-bit
 suit lanes c, d, h, s of a hand mask:

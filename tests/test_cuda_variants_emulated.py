@@ -92,10 +92,11 @@ def test_module_built_once_and_tables_uploaded_per_family(fake):
     symbols = state.module._symbols
     assert symbols["ge_shortdeck_tables"].tolist() == [t.data.ptr for t in sd]
     assert len(sd) == 2 * len(_cuda.BITMASK_TABLE_ORDER)
+    per_game = len(_cuda.BITMASK_TABLE_ORDER)
     for v, game in enumerate(CV.SHORTDECK_VARIANTS):
         tables = SD.shortdeck_tables(game).as_dict()
         for i, name in enumerate(_cuda.BITMASK_TABLE_ORDER):
-            np.testing.assert_array_equal(sd[v * len(_cuda.BITMASK_TABLE_ORDER) + i].get(), tables[name])
+            np.testing.assert_array_equal(sd[v * per_game + i].get(), tables[name])
     ge.evaluate_omaha("AsKs2c3d", "Qs Js Ts", backend="cuda")
     assert symbols["ge_omaha_tables"].tolist() == [t.data.ptr for t in state.uploaded["omaha"]]
     assert [t.dtype for t in state.uploaded["omaha"]] == [

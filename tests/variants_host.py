@@ -51,7 +51,7 @@ extern "C" void ge_host_set_tables(const void* const* bitmask, const void* const
 extern "C" void ge_host_set_bitmask(const void* p) {
     std::memcpy((void*)&ge_bitmask_tables, p, sizeof(ge_bitmask_tables));
 }
-extern "C" void ge_host_set_shortdeck(const void* p) {  // both variants: 2 x GE_BITMASK_TABLE_COUNT pointers
+extern "C" void ge_host_set_shortdeck(const void* p) {  // 2 x GE_BITMASK_TABLE_COUNT pointers
     std::memcpy((void*)ge_shortdeck_tables, p, sizeof(ge_shortdeck_tables));
 }
 extern "C" void ge_host_set_omaha(const void* p) {
