@@ -190,21 +190,27 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
     return Counts(wins, ties, units, valid, scale)
 
 
+def _row_counts(x: np.ndarray) -> np.ndarray:
+    """True values along the last axis of a bool array: packed to bits and popcounted, several
+    times faster than ``np.count_nonzero(x, axis=-1)``."""
+    return np.bitwise_count(np.packbits(x, axis=-1)).sum(axis=-1, dtype=np.int64)
+
+
 def _heads_up(a: np.ndarray, b: np.ndarray, check: bool, w: np.ndarray, t: np.ndarray,
               v: np.ndarray) -> None:
     """Two players' strengths ``(m, C)`` -> wins ``w``, ties ``t``, valid boards ``v``."""
     if check:
         va = a != 0
         vb = b != 0
-        # b valid and a > b implies a valid too; likewise for the other two counts.
-        w[:, 0] = np.count_nonzero((a > b) & vb, axis=1)
-        w[:, 1] = np.count_nonzero((b > a) & va, axis=1)
-        tie = np.count_nonzero((a == b) & va, axis=1)
-        v[:] = np.count_nonzero(va & vb, axis=1)
+        # b valid and a > b implies a valid too; a == b with a valid implies b valid.
+        w[:, 0] = _row_counts((a > b) & vb)
+        tie = _row_counts((a == b) & va)
+        va &= vb
+        v[:] = _row_counts(va)
     else:
-        w[:, 0] = np.count_nonzero(a > b, axis=1)
-        tie = np.count_nonzero(a == b, axis=1)
-        w[:, 1] = v - w[:, 0] - tie
+        w[:, 0] = _row_counts(a > b)
+        tie = _row_counts(a == b)
+    w[:, 1] = v - w[:, 0] - tie
     t[:, 0] = tie
     t[:, 1] = tie
 
@@ -217,11 +223,11 @@ def _multiway(s: np.ndarray, check: bool, share: np.ndarray, w: np.ndarray, t: n
     if check:
         ok = s.min(axis=1) != 0
         win &= ok[:, None, :]
-        v[:] = np.count_nonzero(ok, axis=1)
+        v[:] = _row_counts(ok)
     cnt = win.sum(axis=1, dtype=np.uint8)
     solo = (cnt == 1)[:, None, :]
-    w[:] = np.count_nonzero(win & solo, axis=2)
-    t[:] = np.count_nonzero(win & ~solo, axis=2)
+    w[:] = _row_counts(win & solo)
+    t[:] = _row_counts(win & ~solo)
     u[:] = (win * share[cnt][:, None, :]).sum(axis=2, dtype=np.int64)
 
 
