@@ -349,26 +349,33 @@ def _sample_matchups(rng: np.random.Generator, size: int, holes, cum_weights,
 
     def draw(p: int, m: int) -> np.ndarray:
         cw = cum_weights[p]
-        if uniform[p]:  # equal weights: a plain uniform pick
-            return holes[p][rng.integers(0, len(cw), size=m, dtype=np.int32)]
+        if uniform[p]:  # equal weights: a plain uniform pick (16-bit: ranges hold <= 1326)
+            return holes[p][rng.integers(0, len(cw), size=m, dtype=np.uint16)]
         pick = np.searchsorted(cw, rng.random(m) * cw[-1], side="right")
         return holes[p][np.minimum(pick, len(cw) - 1, out=pick)]
 
     if len(ranged) == 1:  # known hands are already out of the range: nothing to reject
         out[ranged[0]][:] = draw(ranged[0], size)
         return out
-    todo = np.arange(size)
+    todo = None  # the rows still to draw; None: all of them (the first round)
     stalled = 0
-    while todo.size:
-        acc = np.zeros(todo.size, dtype=np.uint64)
+    while True:
+        acc = None
         for p in ranged:
-            got = draw(p, todo.size)
-            out[p][todo] = got
-            acc |= got
+            got = draw(p, size if todo is None else todo.size)
+            if todo is None:
+                out[p][:] = got
+            else:
+                out[p][todo] = got
+            if acc is None:
+                acc = got.copy()
+            else:
+                acc |= got
         bad = np.bitwise_count(acc) != 2 * len(ranged)
         stalled = stalled + 1 if bad.all() else 0
         if stalled > 1000:
             raise ValueError("the players' ranges almost never fit together (no compatible "
                              "matchup found in 1000 rounds of draws)")
-        todo = todo[bad]
-    return out
+        todo = np.flatnonzero(bad) if todo is None else todo[bad]
+        if not todo.size:
+            return out
