@@ -354,6 +354,8 @@ def _sample_matchups(rng: np.random.Generator, size: int, holes, cum_weights,
         pick = np.searchsorted(cw, rng.random(m) * cw[-1], side="right")
         return holes[p][np.minimum(pick, len(cw) - 1, out=pick)]
 
+    if not ranged:  # known hands only (dealt players are drawn later)
+        return out
     if len(ranged) == 1:  # known hands are already out of the range: nothing to reject
         out[ranged[0]][:] = draw(ranged[0], size)
         return out
