@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval import _bitmask, _combinatorics, _phash, _scale
+from gpu_eval import _bitmask, _combinatorics, _phash
 from gpu_eval.cards import _ID_TO_MASK
 
 import reference
