@@ -231,6 +231,11 @@ def stabilizer(card_sets: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     >>> stabilizer([int(cards.to_mask("AhKh")), int(cards.to_mask("QsQd"))])
     ((0, 1, 2, 3), (0, 3, 2, 1))
     """
+    return _stabilizer(tuple(int(c) for c in card_sets))
+
+
+@lru_cache(maxsize=256)
+def _stabilizer(card_sets: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     sets = np.array(card_sets, dtype=np.uint64)
     return tuple(p for p in SUIT_PERMS if np.array_equal(permute_suits(sets, p), sets))
 

@@ -21,6 +21,14 @@ give the same totals when that permutation keeps the known hands, the board and 
 and maps every range onto itself (AhKh vs QsQd: swapping spades and diamonds; AA vs KK: all
 24 permutations), so only one board per orbit is evaluated, counted with its orbit's size.
 
+Preflop (no board card), the NumPy engine can count boards by *rank class* instead
+(:mod:`gpu_eval._rank_classes`): a board matters through its suits only where someone can make
+a flush, so the boards where nobody can are grouped by their multiset of five ranks (6,175
+classes), and the flush boards by suit, suited ranks and other ranks; one board per class is
+evaluated and counted with the class's size. That is about 41,000 evaluations per player and
+matchup instead of 1.7 million, the same integers, and :func:`equity` takes it when it is the
+cheaper of the two (few matchups; ``_equity_numpy.PREFLOP_CLASS_WORK``).
+
 A matchup's weight is the product of its combos' weights; ranges are averaged over compatible
 matchups by weight. Each matchup is played on the same number of boards (the completions that
 avoid its hole cards), reported as ``boards``.
@@ -655,19 +663,16 @@ def _exact_equity(prob: _Problem, eng, matchups: tuple[np.ndarray, np.ndarray],
     pool, inverse = np.unique(all_masks, return_inverse=True)
     offsets = np.cumsum([0] + [len(p.range) for p in prob.players[:-1]])
     pool_idx = inverse[idx + offsets[None, :]]
-    parts = _enumerate_boards.symmetric_completions(prob.deck_mask, prob.k, _group(prob))
-    total = sum(len(b) for b, _ in parts)
-    bar = Progress(total, "equity (exact)", unit="boards",
-                   enabled=wanted(progress, _seconds(work, eng)))
-    wins = ties = units = valid = 0
-    with bar:
-        for boards, mult in parts:
-            c = eng.showdown_counts(pool, pool_idx, boards, base=prob.board_mask, progress=bar)
-            wins = wins + mult * c.wins
-            ties = ties + mult * c.ties
-            units = units + mult * c.units
-            valid = valid + mult * c.valid
-            scale = c.scale
+    enabled = wanted(progress, _seconds(work, eng))
+    by_class = getattr(eng, "preflop_counts", None)
+    if by_class is not None and prob.k == 5 and len(w) * eng.PREFLOP_CLASS_WORK < work:
+        # No board card yet, and fewer matchups than symmetric boards would cost: boards
+        # counted by rank class (the same integers).
+        with Progress(len(w), "equity (exact)", unit="matchups", enabled=enabled) as bar:
+            c = by_class(pool, pool_idx, prob.deck_mask, progress=bar)
+        wins, ties, units, valid, scale = c.wins, c.ties, c.units, c.valid, c.scale
+    else:
+        wins, ties, units, valid, scale = _counts_by_board(prob, eng, pool, pool_idx, enabled)
     # Every matchup is played on the same number of boards (with symmetric boards only the
     # total over matchups is kept, so that is what is checked).
     assert valid.sum() == len(w) * per_matchup
@@ -681,6 +686,23 @@ def _exact_equity(prob: _Problem, eng, matchups: tuple[np.ndarray, np.ndarray],
                         stderr=_ro(np.zeros(n)), exact=True, boards=per_matchup, samples=None,
                         matchups=m, wins=_ro(wins.sum(axis=0)), ties=_ro(ties.sum(axis=0)),
                         method=method, **common)
+
+
+def _counts_by_board(prob: _Problem, eng, pool: np.ndarray, pool_idx: np.ndarray,
+                     enabled: bool) -> tuple:
+    """``(wins, ties, units, valid, scale)`` of every matchup over every completion of the
+    board, one board per suit-symmetry orbit, weighted by the orbit's size."""
+    parts = _enumerate_boards.symmetric_completions(prob.deck_mask, prob.k, _group(prob))
+    total = sum(len(b) for b, _ in parts)
+    wins = ties = units = valid = 0
+    with Progress(total, "equity (exact)", unit="boards", enabled=enabled) as bar:
+        for boards, mult in parts:
+            c = eng.showdown_counts(pool, pool_idx, boards, base=prob.board_mask, progress=bar)
+            wins = wins + mult * c.wins
+            ties = ties + mult * c.ties
+            units = units + mult * c.units
+            valid = valid + mult * c.valid
+    return wins, ties, units, valid, c.scale
 
 
 def _sampled_equity(prob: _Problem, eng, n_samples: int, entropy: int,

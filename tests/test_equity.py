@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import equity_reference as ref
-from gpu_eval import _backend, _enumerate_boards, _equity, _equity_numpy, cards
+from gpu_eval import _backend, _enumerate_boards, _equity, _equity_numpy, _rank_classes, cards
 from gpu_eval._progress import Progress, wanted
 from gpu_eval._equity import EquityResult, equity
 from gpu_eval.ranges import Range
@@ -319,6 +319,9 @@ def test_progress_class_draws_and_closes():
 def test_keyboard_interrupt_stops_cleanly(monkeypatch):
     real = _equity_numpy.evaluate_masks
     calls = {"n": 0}
+    many = ["AhKh", "22+,A2s+,KTs+"]
+    expected = equity(many, exact=True, progress=False).equity
+    monkeypatch.setattr(_equity_numpy, "PREFLOP_CLASS_WORK", 10**18)  # enumerate boards
 
     def flaky(masks, out=None):  # Ctrl-C arrives during the third evaluation of a run
         calls["n"] += 1
@@ -328,13 +331,23 @@ def test_keyboard_interrupt_stops_cleanly(monkeypatch):
 
     monkeypatch.setattr(_equity_numpy, "evaluate_masks", flaky)
     with pytest.raises(KeyboardInterrupt):
-        equity(["AhKh", "QsQd"], progress=False)
+        equity(many, exact=True, progress=False)
     calls["n"] = 0
     with pytest.raises(KeyboardInterrupt):
         equity(["AhKh", "QsQd"], exact=False, samples=300_000, seed=1, progress=True)
-    monkeypatch.setattr(_equity_numpy, "evaluate_masks", real)
-    # Nothing half-updated is left behind: the same call now gives the exact answer.
+
+    # The rank-class path (no board, few matchups) stops too.
+    def interrupted(masks, out=None):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_equity_numpy, "PREFLOP_CLASS_WORK", 0)  # count by rank class
+    monkeypatch.setattr(_rank_classes, "evaluate_masks", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        equity(["AhKh", "QQ+,AKs"], exact=True, progress=False)
+    monkeypatch.undo()
+    # Nothing half-updated is left behind: the same calls now give the exact answers.
     assert equity(["AhKh", "QsQd"]).wins[0] == 787_966
+    np.testing.assert_array_equal(equity(many, exact=True, progress=False).equity, expected)
 
 
 # --- pot units and docstrings ----------------------------------------------------------------
@@ -394,3 +407,50 @@ def test_fractions_of_brute_force_are_exact():
     wins, ties, shares, nb = ref.showdowns([ref.ids("2c3d"), ref.ids("4h5s")],
                                            ref.ids("As Ks Qs Js Ts"))
     assert nb == 1 and shares == [Fraction(1, 2), Fraction(1, 2)]
+
+
+# --- exact preflop by rank class (the NumPy fast path) ----------------------------------------
+
+@pytest.mark.parametrize("seed", range(8))
+def test_rank_classes_match_board_enumeration(seed):
+    """Counting boards by rank class gives the very integers that playing every board gives:
+    2 to 4 players, random hands (suited, paired, sharing suits), some dead cards."""
+    rng = np.random.default_rng(100 + seed)
+    n = (2, 2, 3, 4)[seed % 4]
+    ids = rng.permutation(52)[:2 * n + seed % 3]
+    holes = [int(cards.to_mask(ids[2 * p:2 * p + 2])) for p in range(n)]
+    deck = _enumerate_boards.FULL_DECK & ~int(cards.to_mask(ids))
+    wins, ties, units, boards = _rank_classes.matchup_counts(holes, deck)
+    c = _equity_numpy.showdown_counts(np.array(holes, dtype=np.uint64), np.arange(n)[None, :],
+                                      _enumerate_boards.completions(deck, 5))
+    assert boards == c.valid[0]
+    np.testing.assert_array_equal(wins, c.wins[0])
+    np.testing.assert_array_equal(ties, c.ties[0])
+    np.testing.assert_array_equal(units, c.units[0])
+
+
+def test_rank_classes_cover_flush_heavy_hands():
+    """Two suited hands of the same suit, and a hand holding two suits the other lacks."""
+    for a, b in (("AhKh", "QhJh"), ("7s6s", "As2s"), ("AhKd", "QhQd")):
+        holes = [int(cards.to_mask(a)), int(cards.to_mask(b))]
+        deck = _enumerate_boards.FULL_DECK & ~(holes[0] | holes[1])
+        w, t, _, boards = _rank_classes.matchup_counts(holes, deck)
+        c = _equity_numpy.showdown_counts(np.array(holes, dtype=np.uint64), np.array([[0, 1]]),
+                                          _enumerate_boards.completions(deck, 5))
+        assert boards == 1_712_304
+        np.testing.assert_array_equal(w, c.wins[0])
+        np.testing.assert_array_equal(t, c.ties[0])
+
+
+def test_equity_by_rank_class_equals_equity_by_board(monkeypatch):
+    players = ["AhKh", "QQ+,AKs"]
+    monkeypatch.setattr(_equity_numpy, "PREFLOP_CLASS_WORK", 0)  # count by rank class
+    fast = equity(players, exact=True, backend="numpy", progress=False)
+    monkeypatch.setattr(_equity_numpy, "PREFLOP_CLASS_WORK", 10**18)  # enumerate boards
+    slow = equity(players, exact=True, backend="numpy", progress=False)
+    assert fast.method == slow.method == "exact: 15 matchups x 1,712,304 boards"
+    np.testing.assert_allclose(fast.equity, slow.equity, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(fast.win, slow.win, rtol=0, atol=1e-12)
+    np.testing.assert_array_equal(fast.wins, slow.wins)
+    np.testing.assert_array_equal(fast.ties, slow.ties)
+    assert fast.wins.sum() + fast.ties.sum() // 2 == 15 * 1_712_304
