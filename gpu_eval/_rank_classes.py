@@ -30,6 +30,7 @@ from typing import Sequence
 import numpy as np
 
 from ._bitmask import evaluate_masks
+from ._tables import bitmask_tables
 
 #: Above this many matchups the board enumeration, which evaluates each combo once per board
 #: for all matchups together, is the cheaper way.
@@ -38,9 +39,6 @@ MAX_MATCHUPS = 64
 _POW5 = (5 ** np.arange(13)).astype(np.int64)            # a rank multiset's key: sum m_r 5^r
 _BINOM = np.array([[comb(a, m) for m in range(6)] for a in range(5)], dtype=np.int64)
 _RANK_BITS = np.arange(13, dtype=np.uint64)
-#: ``_CARD_BITS[s, r]``: the hand-mask bit of the card of rank r and suit s.
-_CARD_BITS = np.left_shift(np.uint64(1), np.uint64(16) * np.arange(4, dtype=np.uint64)[:, None]
-                           + _RANK_BITS[None, :])
 
 
 @lru_cache(maxsize=None)
@@ -113,36 +111,33 @@ def _plain_strengths(hole_ranks: tuple[int, ...]) -> np.ndarray:
 
 
 def _flush_classes(avail: np.ndarray, thresholds: Sequence[int]):
-    """The flush-board classes: per ``(suit, j)`` block, the suit, ``j``, board masks, boards
-    per class and each class's rank class."""
+    """The flush-board classes, per ``(suit, j)`` block: the suit, ``j``, the suited ranks of
+    each class (13-bit lanes), boards per class and each class's rank class. Classes are the
+    suited subsets (rows) times the multisets of other ranks (columns), flattened."""
     blocks = []
     for s in range(4):
         lane = int(sum(1 << r for r in range(13) if avail[s, r]))
         other = avail.sum(axis=0) - avail[s]  # cards of each rank outside suit s
-        # The first and second card of each rank outside suit s: a class's stand-in cards.
-        outside = avail.copy()
-        outside[s] = 0
-        nth = np.cumsum(outside, axis=0) * outside  # 1 for a rank's first such card, 2, ...
-        bits = _CARD_BITS * outside.astype(np.uint64)
-        firsts = np.where(nth == 1, bits, np.uint64(0)).sum(axis=0, dtype=np.uint64)
-        seconds = np.where(nth == 2, bits, np.uint64(0)).sum(axis=0, dtype=np.uint64)
         for j in range(thresholds[s], min(5, bin(lane).count("1")) + 1):
             lane_masks, classes = _suited_subsets(lane, j)
-            rest = _multisets(5 - j)
-            rest_count = np.prod(_BINOM[other[None, :], rest], axis=1)
+            rest_count = np.prod(_BINOM[other[None, :], _multisets(5 - j)], axis=1)
             keep = np.flatnonzero(rest_count)
-            rest, rest_count = rest[keep], rest_count[keep]
-            r_mask = (np.where(rest >= 1, firsts, np.uint64(0)).sum(axis=1, dtype=np.uint64)
-                      | np.where(rest >= 2, seconds, np.uint64(0)).sum(axis=1, dtype=np.uint64))
-            masks = ((lane_masks << np.uint64(16 * s))[:, None] | r_mask[None, :]).ravel()
-            counts = np.broadcast_to(rest_count, (len(lane_masks), len(keep))).ravel()
-            blocks.append((s, j, masks, counts, classes[:, keep].ravel()))
+            counts = np.broadcast_to(rest_count[keep], (len(lane_masks), len(keep))).ravel()
+            blocks.append((s, j, np.repeat(lane_masks, len(keep)), counts,
+                           classes[:, keep].ravel()))
     return blocks
 
 
 def _tally(strengths: np.ndarray, boards: np.ndarray, share: np.ndarray
            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Wins, split pots and split-pot units per player, each class counted ``boards`` times."""
+    if len(strengths) == 2:  # heads-up: two sums
+        a, b = strengths
+        won = int(boards[a > b].sum())
+        tied = int(boards[a == b].sum())
+        wins = np.array([won, int(boards.sum()) - won - tied], dtype=np.int64)
+        ties = np.array([tied, tied], dtype=np.int64)
+        return wins, ties, ties * share[2]
     best = strengths.max(axis=0)
     win = strengths == best
     cnt = win.sum(axis=0)
@@ -191,31 +186,28 @@ def matchup_counts(holes: Sequence[int], deck_mask: int
     # Rank classes: all boards with the multiset, less the flush boards among them.
     ranks5 = _rank_table()[0]
     plain = np.prod(_BINOM[avail.sum(axis=0)[None, :], ranks5], axis=1)
-    for _, _, _, counts, classes in blocks:
-        plain -= np.bincount(classes, weights=counts, minlength=len(ranks5)).astype(np.int64)
+    if blocks:
+        flushes = np.bincount(np.concatenate([b[4] for b in blocks]), minlength=len(ranks5),
+                              weights=np.concatenate([b[3] for b in blocks]))
+        plain -= np.rint(flushes).astype(np.int64)  # exact: sums far below 2**53
     assert (plain >= 0).all()
     live = np.flatnonzero(plain)
 
     # Every class's boards and strengths, rank classes first, then the flush-board blocks. On
-    # a flush board a player who cannot make a flush of the block's suit with its j suited
-    # cards plays the plain strength of the class's ranks; the others are evaluated.
+    # a flush board a player's strength is the better of his flush (straight flush) from the
+    # suited cards, 0 when he holds fewer than five of them, and the plain strength of the
+    # class's ranks (a full house or quads beat a flush). No board is evaluated.
+    flush = bitmask_tables().flush
     counts = np.concatenate([plain[live]] + [b[3] for b in blocks])
     strengths = np.empty((n, len(counts)), dtype=np.uint16)
     for p, h in enumerate(holes):
         strengths[p, :len(live)] = plain_st[p][live]
-        spans, boards_to_eval, at = [], [], len(live)
-        for s, j, masks, _, classes in blocks:
-            if suited[p][s] + j >= 5:
-                spans.append((at, at + len(masks)))
-                boards_to_eval.append(masks)
-            else:
-                strengths[p, at:at + len(masks)] = plain_st[p][classes]
-            at += len(masks)
-        if boards_to_eval:  # one call for all of the player's boards
-            got, done = evaluate_masks(np.concatenate(boards_to_eval) | np.uint64(h)), 0
-            for lo, hi in spans:
-                strengths[p, lo:hi] = got[done:done + hi - lo]
-                done += hi - lo
+        at = len(live)
+        for s, _, lanes, _, classes in blocks:
+            got = strengths[p, at:at + len(lanes)]
+            np.take(plain_st[p], classes, out=got)
+            np.maximum(got, flush[lanes | np.uint64((h >> (16 * s)) & 0x1FFF)], out=got)
+            at += len(lanes)
     wins, ties, units = _tally(strengths, counts, share)
     boards = int(counts.sum())
     assert boards == comb(bin(deck_mask).count("1"), 5)

@@ -336,12 +336,17 @@ def test_keyboard_interrupt_stops_cleanly(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         equity(["AhKh", "QsQd"], exact=False, samples=300_000, seed=1, progress=True)
 
-    # The rank-class path (no board, few matchups) stops too.
-    def interrupted(masks, out=None):
-        raise KeyboardInterrupt
+    # The rank-class path (no board, few matchups) stops too, here at its third matchup.
+    real_counts, seen = _rank_classes.matchup_counts, {"n": 0}
+
+    def interrupted(holes, deck):
+        seen["n"] += 1
+        if seen["n"] == 3:
+            raise KeyboardInterrupt
+        return real_counts(holes, deck)
 
     monkeypatch.setattr(_equity_numpy, "PREFLOP_CLASS_WORK", 0)  # count by rank class
-    monkeypatch.setattr(_rank_classes, "evaluate_masks", interrupted)
+    monkeypatch.setattr(_rank_classes, "matchup_counts", interrupted)
     with pytest.raises(KeyboardInterrupt):
         equity(["AhKh", "QQ+,AKs"], exact=True, progress=False)
     monkeypatch.undo()
