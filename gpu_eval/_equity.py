@@ -24,10 +24,11 @@ and maps every range onto itself (AhKh vs QsQd: swapping spades and diamonds; AA
 Preflop (no board card), the NumPy engine can count boards by *rank class* instead
 (:mod:`gpu_eval._rank_classes`): a board matters through its suits only where someone can make
 a flush, so the boards where nobody can are grouped by their multiset of five ranks (6,175
-classes), and the flush boards by suit, suited ranks and other ranks; one board per class is
-evaluated and counted with the class's size. That is about 41,000 evaluations per player and
-matchup instead of 1.7 million, the same integers, and :func:`equity` takes it when it is the
-cheaper of the two (few matchups; ``_equity_numpy.PREFLOP_CLASS_WORK``).
+classes), and the flush boards by suit, suited ranks and other ranks; each class is played
+once, from cached rank-only strengths and the flush table, and counted with its size. That is
+table lookups over about 41,000 classes per matchup instead of 1.7 million evaluations per
+player, giving the same integers, and :func:`equity` takes it when it is the cheaper of the
+two (few matchups; ``_equity_numpy.PREFLOP_CLASS_WORK``).
 
 A matchup's weight is the product of its combos' weights; ranges are averaged over compatible
 matchups by weight. Each matchup is played on the same number of boards (the completions that

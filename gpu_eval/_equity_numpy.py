@@ -334,8 +334,9 @@ def preflop_counts(pool: np.ndarray, matchups: np.ndarray, deck_mask: int, *,
     """:func:`showdown_counts` over every 5-card board of ``deck_mask``, by rank class.
 
     The same integers as ``showdown_counts(pool, matchups, completions(deck_mask, 5))``, from
-    about 41,000 evaluations per player and matchup instead of 1.7 million (see
-    :mod:`gpu_eval._rank_classes`); worth it for a few matchups (``PREFLOP_CLASS_WORK``).
+    table lookups over about 41,000 board classes per matchup instead of 1.7 million board
+    evaluations per player (see :mod:`gpu_eval._rank_classes`); worth it for a few matchups
+    (``PREFLOP_CLASS_WORK``).
 
     Examples
     --------

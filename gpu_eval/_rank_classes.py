@@ -8,16 +8,19 @@ so on any board at most one suit can matter, and the boards split into:
 * **flush boards**: some suit ``s`` holds ``j >= t_s`` of the five board cards. Such a board
   is fixed, up to suits that cannot matter, by ``s``, the ``j`` ranks of suit ``s`` and the
   multiset of the other ``5 - j`` ranks. That class holds ``prod_r C(a'_r, m_r)`` boards
-  (``a'_r``: cards of rank ``r`` left outside suit ``s``; ``m_r``: how many the class takes),
-  and they all play out alike, so one board per class is evaluated with the real hole cards.
+  (``a'_r``: cards of rank ``r`` left outside suit ``s``; ``m_r``: how many the class takes).
+  A player's strength there is the better of his flush (the flush table of his suit-``s``
+  ranks with the class's suited ranks, 0 under five cards) and his strength without flushes
+  on the class's ranks (a full house or quads beat a flush).
 * **every other board**: nobody can make a flush, so the result depends only on the multiset
   of the five board ranks. There are 6,175 such rank classes, each holding
-  ``prod_r C(a_r, m_r)`` boards minus its flush boards. Each is evaluated once per player, on
-  a stand-in hand with the same ranks and no flush.
+  ``prod_r C(a_r, m_r)`` boards minus its flush boards.
 
-For AhKh vs QsQd that is about 41,000 evaluations per player instead of 1,712,304. The counts
-are the exact integers that enumerating every board gives; the tests check the two against
-each other.
+A hand's strength without flushes depends only on its ranks: it is evaluated once per hole-rank
+pair and rank class (on a stand-in hand with those ranks and no flush) and cached. So a matchup
+costs table lookups over about 41,000 classes, and no board is evaluated: AhKh vs QsQd takes
+a few milliseconds instead of 1,712,304 evaluations per player. The counts are the exact
+integers that enumerating every board gives, and the tests check the two against each other.
 """
 
 from __future__ import annotations
