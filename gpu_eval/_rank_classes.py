@@ -95,11 +95,20 @@ def _suited_subsets(lane: int, j: int) -> tuple[np.ndarray, np.ndarray]:
     each subset joined with each multiset of ``5 - j`` other ranks: ``(S,)`` and ``(S, R)``."""
     ranks = [r for r in range(13) if lane >> r & 1]
     subsets = np.array(list(combinations(ranks, j)), dtype=np.intp).reshape(-1, j)
-    masks = np.bitwise_or.reduce(np.left_shift(np.uint64(1), subsets.astype(np.uint64)), axis=1)
+    masks = np.bitwise_or.reduce(np.left_shift(1, subsets), axis=1)  # intp: fast to index with
     keys = _POW5[subsets].sum(axis=1)[:, None] + (_multisets(5 - j) @ _POW5)[None, :]
     classes = _class_of(keys.ravel()).reshape(keys.shape)
     masks.flags.writeable = classes.flags.writeable = False
     return masks, classes
+
+
+@lru_cache(maxsize=1024)
+def _boards_per_rank_class(per_rank: tuple[int, ...]) -> np.ndarray:
+    """Boards with each 5-card rank multiset, ``prod_r C(a_r, m_r)``, when the deck holds
+    ``per_rank[r]`` cards of rank ``r``."""
+    out = np.prod(_BINOM[np.array(per_rank)[None, :], _rank_table()[0]], axis=1)
+    out.flags.writeable = False
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -187,10 +196,9 @@ def matchup_counts(holes: Sequence[int], deck_mask: int
     plain_st = [_plain_strengths(tuple(sorted(b % 16 for b in _bits(h)))) for h in holes]
 
     # Rank classes: all boards with the multiset, less the flush boards among them.
-    ranks5 = _rank_table()[0]
-    plain = np.prod(_BINOM[avail.sum(axis=0)[None, :], ranks5], axis=1)
+    plain = _boards_per_rank_class(tuple(int(x) for x in avail.sum(axis=0))).copy()
     if blocks:
-        flushes = np.bincount(np.concatenate([b[4] for b in blocks]), minlength=len(ranks5),
+        flushes = np.bincount(np.concatenate([b[4] for b in blocks]), minlength=len(plain),
                               weights=np.concatenate([b[3] for b in blocks]))
         plain -= np.rint(flushes).astype(np.int64)  # exact: sums far below 2**53
     assert (plain >= 0).all()
@@ -209,7 +217,7 @@ def matchup_counts(holes: Sequence[int], deck_mask: int
         for s, _, lanes, _, classes in blocks:
             got = strengths[p, at:at + len(lanes)]
             np.take(plain_st[p], classes, out=got)
-            np.maximum(got, flush[lanes | np.uint64((h >> (16 * s)) & 0x1FFF)], out=got)
+            np.maximum(got, flush[lanes | ((h >> (16 * s)) & 0x1FFF)], out=got)
             at += len(lanes)
     wins, ties, units = _tally(strengths, counts, share)
     boards = int(counts.sum())
