@@ -324,9 +324,9 @@ def _sample_totals(st: np.ndarray, share: np.ndarray) -> np.ndarray:
 
 #: What one matchup costs when exact preflop equity counts boards by rank class
 #: (:mod:`gpu_eval._rank_classes`), in the work units of board enumeration (an evaluation or a
-#: comparison; about 2.5 ms against 10 to 17 ns here). :func:`gpu_eval.equity` takes the cheaper
+#: comparison; 1 to 2.5 ms against 10 to 17 ns here). :func:`gpu_eval.equity` takes the cheaper
 #: way: few matchups favour classes, ranges that suit symmetry shrinks favour boards.
-PREFLOP_CLASS_WORK = 180_000
+PREFLOP_CLASS_WORK = 100_000
 
 
 def preflop_counts(pool: np.ndarray, matchups: np.ndarray, deck_mask: int, *,
