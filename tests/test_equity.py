@@ -459,3 +459,16 @@ def test_equity_by_rank_class_equals_equity_by_board(monkeypatch):
     np.testing.assert_array_equal(fast.wins, slow.wins)
     np.testing.assert_array_equal(fast.ties, slow.ties)
     assert fast.wins.sum() + fast.ties.sum() // 2 == 15 * 1_712_304
+
+
+def test_multiway_ranges_by_rank_class_equal_boards(monkeypatch):
+    """Three players with ranges and a dead card: both exact ways give the same integers."""
+    players, dead = ["AhKh", "QQ", "JTs"], "2c"
+    monkeypatch.setattr(_equity_numpy, "PREFLOP_CLASS_WORK", 0)  # count by rank class
+    fast = equity(players, dead=dead, exact=True, backend="numpy", progress=False)
+    monkeypatch.setattr(_equity_numpy, "PREFLOP_CLASS_WORK", 10**18)  # enumerate boards
+    slow = equity(players, dead=dead, exact=True, backend="numpy", progress=False)
+    assert fast.method == slow.method and fast.matchups == slow.matchups > 1
+    np.testing.assert_array_equal(fast.wins, slow.wins)
+    np.testing.assert_array_equal(fast.ties, slow.ties)
+    np.testing.assert_allclose(fast.equity, slow.equity, rtol=0, atol=1e-12)
