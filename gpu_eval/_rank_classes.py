@@ -35,10 +35,6 @@ import numpy as np
 from ._bitmask import evaluate_masks
 from ._tables import bitmask_tables
 
-#: Above this many matchups the board enumeration, which evaluates each combo once per board
-#: for all matchups together, is the cheaper way.
-MAX_MATCHUPS = 64
-
 _POW5 = (5 ** np.arange(13)).astype(np.int64)            # a rank multiset's key: sum m_r 5^r
 _BINOM = np.array([[comb(a, m) for m in range(6)] for a in range(5)], dtype=np.int64)
 _RANK_BITS = np.arange(13, dtype=np.uint64)
