@@ -659,7 +659,6 @@ def _exact_equity(prob: _Problem, eng, matchups: tuple[np.ndarray, np.ndarray],
                   per_matchup: int, work: float, progress: Optional[bool],
                   common: dict) -> EquityResult:
     idx, w = matchups
-    n = len(prob.players)
     all_masks = np.concatenate([p.range.masks for p in prob.players])
     pool, inverse = np.unique(all_masks, return_inverse=True)
     offsets = np.cumsum([0] + [len(p.range) for p in prob.players[:-1]])
@@ -674,6 +673,14 @@ def _exact_equity(prob: _Problem, eng, matchups: tuple[np.ndarray, np.ndarray],
         wins, ties, units, valid, scale = c.wins, c.ties, c.units, c.valid, c.scale
     else:
         wins, ties, units, valid, scale = _counts_by_board(prob, eng, pool, pool_idx, enabled)
+    return exact_result(wins, ties, units, valid, scale, w, per_matchup, **common)
+
+
+def exact_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, valid: np.ndarray,
+                 scale: int, w: np.ndarray, per_matchup: int, **common: Any) -> EquityResult:
+    """The :class:`EquityResult` of exact per-matchup counts ``(M, n)`` and matchup weights
+    ``w``; ``common`` holds the labels, backend, board and dead-card text. Shared by
+    :func:`equity` and :func:`gpu_eval.distributed.equity`."""
     # Every matchup is played on the same number of boards (with symmetric boards only the
     # total over matchups is kept, so that is what is checked).
     assert valid.sum() == len(w) * per_matchup
@@ -684,9 +691,9 @@ def _exact_equity(prob: _Problem, eng, matchups: tuple[np.ndarray, np.ndarray],
     what = f"{per_matchup:,} board{'s' * (per_matchup != 1)}"
     method = f"exact: {what}" if m == 1 else f"exact: {m:,} matchups x {what}"
     return EquityResult(equity=_ro(win + tie), win=_ro(win), tie=_ro(tie),
-                        stderr=_ro(np.zeros(n)), exact=True, boards=per_matchup, samples=None,
-                        matchups=m, wins=_ro(wins.sum(axis=0)), ties=_ro(ties.sum(axis=0)),
-                        method=method, **common)
+                        stderr=_ro(np.zeros(wins.shape[1])), exact=True, boards=per_matchup,
+                        samples=None, matchups=m, wins=_ro(wins.sum(axis=0)),
+                        ties=_ro(ties.sum(axis=0)), method=method, **common)
 
 
 def _counts_by_board(prob: _Problem, eng, pool: np.ndarray, pool_idx: np.ndarray,

@@ -510,20 +510,9 @@ def equity(client: Optional["Client"], players: Sequence[PlayerLike], board: Car
         res = _run(client, _exact_task, plan, spans, name="equity-exact", progress=progress,
                    reduce=True)
         wins, ties, units, valid = res.arrays
-        scale = _equity_numpy.pot_units(n)
-        # The single-process arithmetic (gpu_eval._equity._exact_equity), on the same ints.
-        assert valid.sum() == len(w) * per_matchup
-        total_w = w.sum()
-        win = (w @ (wins / per_matchup)) / total_w
-        tie = (w @ (units / (scale * per_matchup))) / total_w
-        m = len(w)
-        what = f"{per_matchup:,} board{'s' * (per_matchup != 1)}"
-        method = f"exact: {what}" if m == 1 else f"exact: {m:,} matchups x {what}"
-        return EquityResult(equity=_ro(win + tie), win=_ro(win), tie=_ro(tie),
-                            stderr=_ro(np.zeros(n)), exact=True, boards=per_matchup,
-                            samples=None, matchups=m, wins=_ro(wins.sum(axis=0)),
-                            ties=_ro(ties.sum(axis=0)), method=method,
-                            backend=_backend_name(res.backends), **common)
+        # The single-process arithmetic, on the same integers.
+        return _equity.exact_result(wins, ties, units, valid, _equity_numpy.pot_units(n), w,
+                                    per_matchup, backend=_backend_name(res.backends), **common)
 
     n_samples = samples if samples is not None else _equity._setting(eng, "DEFAULT_SAMPLES")
     entropy = _equity._entropy(seed)
