@@ -21,6 +21,7 @@ from math import comb
 import numpy as np
 
 from gpu_eval import _cuda
+from gpu_eval.bench import median_event_seconds
 from gpu_eval.cards import _ID_TO_MASK
 
 
@@ -36,17 +37,7 @@ def _random_ids(n: int, k: int, seed: int = 0) -> np.ndarray:
 
 def _event_ms(cupy, fn, repeats: int) -> float:
     """Median milliseconds of ``fn()`` between two CUDA events, after one warm-up call."""
-    fn()
-    cupy.cuda.Device().synchronize()
-    times = []
-    for _ in range(repeats):
-        start, stop = cupy.cuda.Event(), cupy.cuda.Event()
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(start, stop))
-    return statistics.median(times)
+    return median_event_seconds(fn, repeats) * 1e3
 
 
 def _wall_s(fn, repeats: int) -> float:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import platform
-import statistics
 import tempfile
 import time
 from math import comb
@@ -19,7 +18,7 @@ import numpy as np
 import gpu_eval as ge
 from gpu_eval import _combinatorics, _cuda
 from gpu_eval import statemachine as sm
-from gpu_eval.bench import median_rate, random_hands
+from gpu_eval.bench import median_event_seconds, median_rate, random_hands
 
 
 def sequential_hands(n: int, k: int) -> np.ndarray:
@@ -29,17 +28,7 @@ def sequential_hands(n: int, k: int) -> np.ndarray:
 
 
 def gpu_rate(fn, n: int, repeats: int, cupy) -> float:
-    fn()
-    cupy.cuda.Device().synchronize()
-    times = []
-    for _ in range(repeats):
-        start, stop = cupy.cuda.Event(), cupy.cuda.Event()
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        times.append(cupy.cuda.get_elapsed_time(start, stop) / 1e3)
-    return n / statistics.median(times)
+    return n / median_event_seconds(fn, repeats)
 
 
 def main() -> None:

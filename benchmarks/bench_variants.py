@@ -21,17 +21,7 @@ import numpy as np
 import gpu_eval as ge
 from gpu_eval import _backend, cards, omaha as omaha_mod, shortdeck as shortdeck_mod
 from gpu_eval import wild as wild_mod
-from gpu_eval.bench import random_hands
-
-
-def median_rate(fn, n: int, repeats: int) -> float:
-    fn()  # warm-up: tables, thread pool, caches
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return n / statistics.median(times)
+from gpu_eval.bench import median_event_seconds, median_rate, random_hands
 
 
 def row(name: str, rate: float, n: int, peer: float | None = None) -> None:
@@ -155,17 +145,7 @@ def gpu(n: int, repeats: int) -> None:
           f"{cupy.__version__}; module + tables ready in {time.perf_counter() - t0:.1f} s")
 
     def events(fn) -> float:
-        fn()
-        cupy.cuda.Device().synchronize()
-        times = []
-        for _ in range(repeats):
-            start, stop = cupy.cuda.Event(), cupy.cuda.Event()
-            start.record()
-            fn()
-            stop.record()
-            stop.synchronize()
-            times.append(cupy.cuda.get_elapsed_time(start, stop) * 1e-3)
-        return statistics.median(times)
+        return median_event_seconds(fn, repeats)
 
     def wall(fn) -> float:
         def run():

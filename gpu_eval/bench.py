@@ -55,6 +55,24 @@ def median_rate(fn: Callable[[], object], n: int, repeats: int) -> float:
     return n / statistics.median(times)
 
 
+def median_event_seconds(fn: Callable[[], object], repeats: int) -> float:
+    """Median seconds of ``fn()`` on the GPU, between two CUDA events on the current stream,
+    after one warm-up call (CuPy is imported here, so only on a machine with a GPU)."""
+    import cupy  # noqa: PLC0415 -- keep `import gpu_eval` (and this module) CuPy-free
+
+    fn()
+    cupy.cuda.Device().synchronize()
+    times = []
+    for _ in range(repeats):
+        start, stop = cupy.cuda.Event(), cupy.cuda.Event()
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        times.append(cupy.cuda.get_elapsed_time(start, stop) * 1e-3)
+    return statistics.median(times)
+
+
 def _peer_eval7(hands: np.ndarray) -> Optional[Callable[[], object]]:
     try:
         import eval7
