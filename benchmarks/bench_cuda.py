@@ -20,9 +20,9 @@ from math import comb
 
 import numpy as np
 
-from gpu_eval import _cuda
 from gpu_eval.bench import median_event_seconds
-from gpu_eval.cards import _ID_TO_MASK
+from gpu_eval.cards import ID_TO_MASK
+from gpu_eval.cuda import holdem
 
 
 def _random_ids(n: int, k: int, seed: int = 0) -> np.ndarray:
@@ -57,13 +57,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args(argv)
 
-    ok, reason = _cuda.cuda_available()
+    ok, reason = holdem.cuda_available()
     if not ok:
         print(f"bench_cuda: no GPU benchmark on this machine: {reason}")
         return 0
     import cupy
 
-    state = _cuda.get_module()
+    state = holdem.get_module()
     props = cupy.cuda.runtime.getDeviceProperties(state.device_id)
     name = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]
     print(f"device {state.device_id}: {name}, {state.sm_count} SMs, CuPy {cupy.__version__}, "
@@ -100,15 +100,15 @@ def main(argv: list[str] | None = None) -> int:
         base = _random_ids(1 << 21, k, seed=k)
         reps = -(-n // len(base))
         d_ids = cupy.tile(cupy.asarray(base), (reps, 1))[:n]
-        table = cupy.asarray(_ID_TO_MASK)
+        table = cupy.asarray(ID_TO_MASK)
         d_masks = table[d_ids[:, 0]]
         for j in range(1, k):
             d_masks |= table[d_ids[:, j]]
         for algorithm in ("bitmask", "perfect-hash"):
-            ms = _event_ms(cupy, lambda: _cuda.evaluate_masks_cuda(d_masks, algorithm=algorithm),
+            ms = _event_ms(cupy, lambda: holdem.evaluate_masks_cuda(d_masks, algorithm=algorithm),
                            args.repeats)
             row(f"device masks ({algorithm})", k, n, ms * 1e-3, n * (8 + 2))
-            ms = _event_ms(cupy, lambda: _cuda.evaluate_ids_cuda(d_ids, algorithm=algorithm),
+            ms = _event_ms(cupy, lambda: holdem.evaluate_ids_cuda(d_ids, algorithm=algorithm),
                            args.repeats)
             row(f"device ids ({algorithm})", k, n, ms * 1e-3, n * (k + 2))
         del d_ids, d_masks
@@ -117,16 +117,16 @@ def main(argv: list[str] | None = None) -> int:
     for k in (5, 7, 9):
         total = comb(52, k)
         reps = args.repeats if k < 9 else 1
-        ms = _event_ms(cupy, lambda: _cuda.enumerate_counts_cuda(k), reps)
+        ms = _event_ms(cupy, lambda: holdem.enumerate_counts_cuda(k), reps)
         row(f"enumerate all C(52,{k}) = {total:,}", k, total, ms * 1e-3, None)
 
     host_n = args.host_n
-    masks = np.bitwise_or.reduce(_ID_TO_MASK[_random_ids(1 << 20, 7, seed=1)], axis=1)
+    masks = np.bitwise_or.reduce(ID_TO_MASK[_random_ids(1 << 20, 7, seed=1)], axis=1)
     host_masks = np.tile(masks, -(-host_n // len(masks)))[:host_n]
-    s = _wall_s(lambda: _cuda.evaluate_masks_cuda(host_masks), min(3, args.repeats))
+    s = _wall_s(lambda: holdem.evaluate_masks_cuda(host_masks), min(3, args.repeats))
     row("NumPy masks streamed (in -> out)", 7, host_n, s, host_n * (8 + 2), h2d)
     host_ids = np.tile(_random_ids(1 << 20, 7, seed=2), (-(-host_n // (1 << 20)), 1))[:host_n]
-    s = _wall_s(lambda: _cuda.evaluate_ids_cuda(host_ids), min(3, args.repeats))
+    s = _wall_s(lambda: holdem.evaluate_ids_cuda(host_ids), min(3, args.repeats))
     row("NumPy ids streamed (in -> out)", 7, host_n, s, host_n * (7 + 2), h2d)
     print("\n(streamed rows: 'of D2D' is against the pinned host-to-device copy instead)")
     return 0

@@ -41,7 +41,7 @@ os.environ["PYTHONPATH"] = os.pathsep.join(
     [str(ROOT)] + [p for p in [os.environ.get("PYTHONPATH")] if p])  # for worker processes
 
 import gpu_eval.distributed as ged  # noqa: E402
-from gpu_eval import _backend  # noqa: E402
+from gpu_eval import backend_choice  # noqa: E402
 
 CASES = {
     "flop sweep AK vs QQ (exact)": lambda c, backend="auto": ged.flop_sweep(
@@ -102,7 +102,7 @@ def main() -> None:
 
 
 def gpu_sweep(repeat: int) -> None:
-    ok, why = _backend.cuda_status()
+    ok, why = backend_choice.cuda_status()
     if not ok:
         print(f"single-GPU flop sweep: skipped ({why})")
         return

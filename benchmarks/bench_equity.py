@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 from gpu_eval import ranges  # noqa: E402
-from gpu_eval._equity import equity  # noqa: E402
+from gpu_eval.equity_engine.api import equity  # noqa: E402
 
 
 def timed(fn, repeat: int):
@@ -240,9 +240,12 @@ def gpu_rows(rep: int, n: int, big: int = 1 << 29, heavy: bool = True) -> None:
     ``big``: samples of the Monte Carlo rate rows; ``heavy=False`` leaves out the range vs
     range exact case and the matrix (for a smoke run on an emulated device).
     """
-    from gpu_eval import _cuda, _cuda_equity as ce, _enumerate_boards as eb, cards
+    from gpu_eval import cards
+    from gpu_eval.cuda import equity as ce
+    from gpu_eval.cuda import holdem
+    from gpu_eval.equity_engine import enumerate_boards as eb
 
-    ok, why = _cuda.cuda_available()
+    ok, why = holdem.cuda_available()
     if not ok:
         print(f"# no CUDA rows: {why}")
         return
@@ -299,7 +302,7 @@ def gpu_rows(rep: int, n: int, big: int = 1 << 29, heavy: bool = True) -> None:
         return
     ce._MATRIX.clear()
     wall, span, (w, t, per_pair) = cuda_timed(ce.preflop_matrix_cuda, 1)
-    i, j = (int(ranges._INDEX[tuple(int(x) for x in cards.parse(h))]) for h in ("AhKh", "QsQd"))
+    i, j = (int(ranges.COMBO_INDEX[tuple(int(x) for x in cards.parse(h))]) for h in ("AhKh", "QsQd"))
     gpu_row("1326 x 1326 preflop matrix", "exact: 2,598,960 boards, 879,801 pairs", wall,
             span, f"AhKh vs QsQd: wins {w[i, j]:,}, ties {t[i, j]:,} of {per_pair:,}")
 

@@ -16,15 +16,16 @@ from math import comb
 import numpy as np
 
 import gpu_eval as ge
-from gpu_eval import _combinatorics, _cuda
-from gpu_eval import statemachine as sm
+from gpu_eval import combinatorics
 from gpu_eval.bench import median_event_seconds, median_rate, random_hands
+from gpu_eval.cuda import holdem
+from gpu_eval.evaluator import statemachine as sm
 
 
 def sequential_hands(n: int, k: int) -> np.ndarray:
     """``n`` consecutive hands of the colex enumeration, from the middle of it."""
     start = max(0, comb(52, k) // 2 - n // 2)
-    return _combinatorics.unrank(np.arange(start, start + min(n, comb(52, k))), k)
+    return combinatorics.unrank(np.arange(start, start + min(n, comb(52, k))), k)
 
 
 def gpu_rate(fn, n: int, repeats: int, cupy) -> float:
@@ -40,7 +41,7 @@ def main() -> None:
     parser.add_argument("--cards", type=int, nargs="+", default=[5, 7])
     args = parser.parse_args()
 
-    ok, reason = _cuda.cuda_available()
+    ok, reason = holdem.cuda_available()
     print(f"machine: {platform.processor() or platform.machine()}, Python "
           f"{platform.python_version()}; GPU: {reason if ok else 'none (' + reason + ')'}")
     cache = tempfile.mkdtemp(prefix="fsm_bench_")
@@ -92,7 +93,7 @@ def main() -> None:
                 rates = [gpu_rate(lambda t=t: sm.evaluate_fsm(d_ids, t, check=False), n,
                                   args.repeats, cupy) for t in tables.values()]
                 rows.append(("fsm cuda, unchecked", acc, rates))
-                r = gpu_rate(lambda: _cuda.evaluate_ids_cuda(d_ids), n, args.repeats, cupy)
+                r = gpu_rate(lambda: holdem.evaluate_ids_cuda(d_ids), n, args.repeats, cupy)
                 rows.append(("bitmask cuda (evaluate_ids_cuda)", acc, [r]))
                 del d_ids
                 cupy.get_default_memory_pool().free_all_blocks()

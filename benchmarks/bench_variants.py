@@ -19,9 +19,11 @@ import time
 import numpy as np
 
 import gpu_eval as ge
-from gpu_eval import _backend, cards, omaha as omaha_mod, shortdeck as shortdeck_mod
-from gpu_eval import wild as wild_mod
+from gpu_eval import backend_choice, cards
 from gpu_eval.bench import median_event_seconds, median_rate, random_hands
+from gpu_eval.games import omaha as omaha_mod
+from gpu_eval.games import shortdeck as shortdeck_mod
+from gpu_eval.games import wild as wild_mod
 
 
 def row(name: str, rate: float, n: int, peer: float | None = None) -> None:
@@ -109,7 +111,7 @@ def main() -> None:
                         help="hands per device-resident GPU run")
     parser.add_argument("--gpu-only", action="store_true", help="skip the NumPy rows")
     args = parser.parse_args()
-    ok, why = _backend.cuda_status()
+    ok, why = backend_choice.cuda_status()
     print(f"machine: {platform.processor() or platform.machine()}, Python "
           f"{platform.python_version()}; GPU: {'yes' if ok else 'no (' + why + ')'}")
     if args.gpu_only:
@@ -135,7 +137,7 @@ def gpu(n: int, repeats: int) -> None:
     """GPU rows (device-resident kernels, validated CuPy calls, streamed NumPy input)."""
     import cupy
 
-    from gpu_eval import _cuda_variants as CV
+    from gpu_eval.cuda import variants as CV
 
     t0 = time.perf_counter()
     state = CV.get_module(families=CV.FAMILIES)  # compile + upload outside the timings
@@ -168,7 +170,7 @@ def gpu(n: int, repeats: int) -> None:
         return np.tile(base, (-(-m // len(base)),) + (1,) * (base.ndim - 1))[:m]
 
     host_n = min(n, 1 << 24)
-    table = cupy.asarray(cards._ID_TO_MASK)
+    table = cupy.asarray(cards.ID_TO_MASK)
 
     def dev_masks(d_ids):
         m = table[d_ids[:, 0]]
@@ -226,7 +228,7 @@ def gpu(n: int, repeats: int) -> None:
     with_joker = base.copy()
     with_joker[::2, 0] = 52  # every other hand holds a joker
     d_ids = grow(with_joker)
-    masks = np.bitwise_or.reduce(wild_mod._ID_OR_JOKER_TO_MASK[with_joker], axis=1)
+    masks = np.bitwise_or.reduce(wild_mod.ID_OR_JOKER_TO_MASK[with_joker], axis=1)
     d_masks = grow(masks)
     d_jokers = grow((with_joker == 52).sum(axis=1).astype(np.uint8))
     for label, spec in (("1 joker in half the hands", "joker"), ("deuces wild", "2"),

@@ -12,27 +12,33 @@ from __future__ import annotations
 
 from importlib import import_module
 
-from . import cards
-from .evaluation import evaluate
-from .strength import (category, describe, from_cactus_kev, from_value, to_cactus_kev,
-                       to_value)
+from gpu_eval import cards
+from gpu_eval.evaluator.api import evaluate, evaluate_omaha
+from gpu_eval.strength import (
+    category,
+    describe,
+    from_cactus_kev,
+    from_value,
+    to_cactus_kev,
+    to_value,
+)
 
 __version__ = "0.1.0"
 
 __all__ = ["cards", "evaluate", "category", "describe", "to_cactus_kev", "from_cactus_kev",
            "to_value", "from_value", "Range", "equity", "equity_matrix", "preflop_table",
-           "EquityResult", "evaluate_omaha", "compare", "__version__"]
+           "EquityResult", "MatrixResult", "PreflopTable", "evaluate_omaha", "compare",
+           "__version__"]
 
 # Names served lazily from their modules, so `import gpu_eval` stays quick.
 _LAZY = {
     "Range": "gpu_eval.ranges",
-    "equity": "gpu_eval._equity",
-    "equity_matrix": "gpu_eval._equity",
-    "preflop_table": "gpu_eval._equity",
-    "EquityResult": "gpu_eval._equity",
-    "MatrixResult": "gpu_eval._equity",
-    "PreflopTable": "gpu_eval._equity",
-    "evaluate_omaha": "gpu_eval.omaha",
+    "equity": "gpu_eval.equity_engine.api",
+    "equity_matrix": "gpu_eval.equity_engine.api",
+    "preflop_table": "gpu_eval.equity_engine.api",
+    "EquityResult": "gpu_eval.equity_engine.api",
+    "MatrixResult": "gpu_eval.equity_engine.api",
+    "PreflopTable": "gpu_eval.equity_engine.api",
     "compare": "gpu_eval.showdown",
 }
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 import numpy as np
 
-from . import cards
-from .evaluation import evaluate
+from gpu_eval import cards
+from gpu_eval.evaluator.api import evaluate
 
 
 @dataclass
@@ -28,7 +28,7 @@ class Figure:
     n: int
     repeats: int
 
-    def row(self, peer: Optional[float]) -> str:
+    def row(self, peer: float | None) -> str:
         ratio = f"{self.hands_per_s / peer:8.1f}x" if peer else "         "
         return (f"{self.name:<38} {self.cards:>2}  {self.hands_per_s / 1e6:10.2f} M/s {ratio}"
                 f"  (n={self.n:,}, median of {self.repeats})")
@@ -73,7 +73,7 @@ def median_event_seconds(fn: Callable[[], object], repeats: int) -> float:
     return statistics.median(times)
 
 
-def _peer_eval7(hands: np.ndarray) -> Optional[Callable[[], object]]:
+def _peer_eval7(hands: np.ndarray) -> Callable[[], object] | None:
     try:
         import eval7
     except ImportError:
@@ -83,7 +83,7 @@ def _peer_eval7(hands: np.ndarray) -> Optional[Callable[[], object]]:
     return lambda: [eval7.evaluate(r) for r in rows]
 
 
-def _peer_phevaluator(hands: np.ndarray) -> Optional[Callable[[], object]]:
+def _peer_phevaluator(hands: np.ndarray) -> Callable[[], object] | None:
     try:
         from phevaluator import evaluate_cards
     except ImportError:

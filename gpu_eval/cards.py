@@ -15,7 +15,8 @@ Every function here is vectorised over NumPy arrays and validates what it is giv
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence, Union
+from collections.abc import Iterable, Sequence
+from typing import Union
 
 import numpy as np
 
@@ -55,7 +56,7 @@ _SEPARATORS = re.compile(r"[\s,]+")
 VALID_MASK_BITS = np.uint64(sum(0x1FFF << (16 * s) for s in range(4)))
 
 # Lookup tables from a card id to its other encodings.
-_ID_TO_MASK = np.array([1 << (16 * (i % 4) + i // 4) for i in range(52)], dtype=np.uint64)
+ID_TO_MASK = np.array([1 << (16 * (i % 4) + i // 4) for i in range(52)], dtype=np.uint64)
 _DEADHORSE_SUIT_BIT = (14, 13, 15, 16)  # c, d, h, s -> seed 000's S H C D bit layout
 _ID_TO_DEADHORSE = np.array(
     [(1 << _DEADHORSE_SUIT_BIT[i % 4]) | (1 << (i // 4)) for i in range(52)], dtype=np.int32
@@ -99,7 +100,7 @@ def parse_card(text: str, *, allow_joker: bool = False) -> int:
     return 4 * _RANK_ALIASES[m.group(1).upper()] + _SUIT_ALIASES[m.group(2).lower()]
 
 
-def _parse_hand_text(text: str, *, allow_joker: bool, where: str = "") -> list[int]:
+def parse_hand_text(text: str, *, allow_joker: bool, where: str = "") -> list[int]:
     """Split one hand's text (``"AsKd"``, ``"As Kd"``, ``"As,Kd"``) into card ids."""
     ids: list[int] = []
     for chunk in _SEPARATORS.split(text.strip()):
@@ -114,7 +115,7 @@ def _parse_hand_text(text: str, *, allow_joker: bool, where: str = "") -> list[i
     return ids
 
 
-def parse(text: Union[str, Iterable[str]], *, allow_joker: bool = False) -> np.ndarray:
+def parse(text: str | Iterable[str], *, allow_joker: bool = False) -> np.ndarray:
     """Parse card text into an array of card ids.
 
     Parameters
@@ -144,8 +145,8 @@ def parse(text: Union[str, Iterable[str]], *, allow_joker: bool = False) -> np.n
     [[0, 4], [50, 46]]
     """
     if isinstance(text, str):
-        ids = _parse_hand_text(text, allow_joker=allow_joker)
-        _check_no_duplicates(ids, text)
+        ids = parse_hand_text(text, allow_joker=allow_joker)
+        check_no_duplicates(ids, text)
         return np.array(ids, dtype=np.uint8)
     if isinstance(text, np.ndarray) and text.dtype.kind not in "UO":
         raise TypeError(f"parse() takes card text, got a {text.dtype} array; "
@@ -154,8 +155,8 @@ def parse(text: Union[str, Iterable[str]], *, allow_joker: bool = False) -> np.n
     for i, hand in enumerate(text):
         if not isinstance(hand, str):
             raise TypeError(f"hand {i}: expected card text, got {type(hand).__name__}")
-        ids = _parse_hand_text(hand, allow_joker=allow_joker, where=f" (row {i})")
-        _check_no_duplicates(ids, f"{hand!r} (row {i})")
+        ids = parse_hand_text(hand, allow_joker=allow_joker, where=f" (row {i})")
+        check_no_duplicates(ids, f"{hand!r} (row {i})")
         if rows and len(ids) != len(rows[0]):
             raise ValueError(f"hand {hand!r} (row {i}) has {len(ids)} cards but row 0 has "
                              f"{len(rows[0])}; use to_mask() for hands of mixed sizes")
@@ -165,7 +166,7 @@ def parse(text: Union[str, Iterable[str]], *, allow_joker: bool = False) -> np.n
     return np.array(rows, dtype=np.uint8)
 
 
-def _check_no_duplicates(ids: list[int], label: object) -> None:
+def check_no_duplicates(ids: list[int], label: object) -> None:
     seen = set()
     for c in ids:
         if c in seen and c != JOKER:
@@ -179,7 +180,7 @@ def _card_text(card_id: int) -> str:
     return RANKS[card_id // 4] + SUITS[card_id % 4]
 
 
-def format(cards: Union[np.ndarray, int, Sequence[int]], *, sep: str = "") -> Union[str, list]:
+def format(cards: np.ndarray | int | Sequence[int], *, sep: str = "") -> str | list:
     """Format card ids or hand masks back to text.
 
     Parameters
@@ -271,7 +272,7 @@ def to_mask(cards: HandsLike) -> np.ndarray:
     if ids.ndim not in (1, 2):
         raise ValueError(f"card ids must have shape (k,) or (N, k), got {ids.shape}")
     rows = ids.reshape(1, -1) if ids.ndim == 1 else ids
-    bits = _ID_TO_MASK[rows]
+    bits = ID_TO_MASK[rows]
     mask = np.bitwise_or.reduce(bits, axis=1) if rows.shape[1] else np.zeros(len(rows), np.uint64)
     counts = mask_popcount(mask)
     bad = np.flatnonzero(counts != rows.shape[1])
@@ -331,7 +332,7 @@ def from_mask(masks: np.ndarray) -> np.ndarray:
         raise ValueError(f"mask row {r} holds {counts[r]} cards but row 0 holds {counts[0]}")
     k = int(counts[0]) if flat.size else 0
     # Card id order is rank-major, so walk ids 0..51 and keep the bits that are set.
-    present = (flat[:, None] & _ID_TO_MASK[None, :]) != 0
+    present = (flat[:, None] & ID_TO_MASK[None, :]) != 0
     ids = np.nonzero(present)[1].astype(np.uint8).reshape(len(flat), k)
     return ids[0] if arr.ndim == 0 else ids
 

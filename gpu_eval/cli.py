@@ -15,7 +15,7 @@ import os
 import platform
 import sys
 import warnings
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -125,7 +125,7 @@ def _cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _cmd_equity(args: argparse.Namespace) -> int:
-    from gpu_eval._equity import equity
+    from gpu_eval.equity_engine.api import equity
 
     exact = True if args.exact else (False if args.samples else None)
     # None: the library draws a bar on stderr when the run is expected to be long.
@@ -140,11 +140,11 @@ def _cmd_equity(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from gpu_eval import _backend, bench
+    from gpu_eval import backend_choice, bench
 
-    backends = ["numpy"] + (["cuda"] if _backend.cuda_status()[0] else [])
+    backends = ["numpy"] + (["cuda"] if backend_choice.cuda_status()[0] else [])
     if args.backend != "auto":
-        _backend.resolve(args.backend)  # "cuda" without a device: a clear error now
+        backend_choice.resolve(args.backend)  # "cuda" without a device: a clear error now
         backends = [args.backend]
     print(f"machine: {platform.machine()}, Python {platform.python_version()}; "
           f"backends: {', '.join(backends)}")
@@ -155,9 +155,9 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 def _cmd_info(args: argparse.Namespace) -> int:
     import gpu_eval as ge
-    from gpu_eval import _backend
+    from gpu_eval import backend_choice
 
-    ok, why = _backend.cuda_status()
+    ok, why = backend_choice.cuda_status()
     info = {"gpu_eval": ge.__version__, "python": platform.python_version(),
             "numpy": np.__version__, "default_backend": "cuda" if ok else "numpy",
             "cuda": why}
@@ -244,7 +244,7 @@ def _one_line(text: str) -> str:
     return " ".join(str(text).split())
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``gpu-eval``; returns the exit status.
 
     Examples

@@ -22,7 +22,7 @@ so bad input raises the same ``ValueError`` / ``TypeError`` and the scheduler se
 The work is then cut into deterministic pieces:
 
 * exact equity, :func:`equity_matrix` and :func:`preflop_table`: slices ``[start, stop)`` of
-  the colex-ordered board completions (:mod:`gpu_eval._enumerate_boards`); each task unranks
+  the colex-ordered board completions (:mod:`gpu_eval.equity_engine.enumerate_boards`); each task unranks
   its own slice, so no board list crosses the network;
 * Monte Carlo: blocks of ``block_size`` samples (or sampled boards);
 * :func:`flop_sweep`: groups of flop classes;
@@ -60,7 +60,7 @@ needs to, so pass ``exact=True`` for big exact jobs there. Dask's nanny starts w
 ``MALLOC_TRIM_THRESHOLD_=65536``, which makes NumPy's temporaries 2-3x slower; the tasks
 set glibc's ``M_TOP_PAD`` to 64 MiB in their worker process once (see ``_tune_malloc``).
 The result arithmetic of :func:`equity`, :func:`equity_matrix` and :func:`preflop_table`
-repeats that of :mod:`gpu_eval._equity` on the same integer counts (the tests check that
+repeats that of :mod:`gpu_eval.equity_engine.api` on the same integer counts (the tests check that
 the two agree bit for bit).
 """
 
@@ -72,14 +72,27 @@ import os
 import pickle
 import sys
 import uuid
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from . import _backend, _combinatorics, _enumerate_boards, _equity, _equity_numpy, cards
-from ._equity import (CardsLike, EquityResult, MatrixResult, PlayerLike, PreflopTable, _ro)
+from gpu_eval import backend_choice, cards, combinatorics
+from gpu_eval.equity_engine import api as equity_api
+from gpu_eval.equity_engine import enumerate_boards, numpy_engine
+from gpu_eval.equity_engine.api import (
+    CardsLike,
+    EquityResult,
+    MatrixResult,
+    PlayerLike,
+    PreflopTable,
+    read_only,
+)
+from gpu_eval.games.registry import HOLDEM
+from gpu_eval.scale import NUM_STRENGTHS
+from gpu_eval.strength import CATEGORY_KEYS
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
@@ -105,7 +118,6 @@ _INLINE_BYTES = 1 << 18
 _FAN_IN = 8
 # Subsets up to this size come from one cached list; bigger ones are built piece by piece.
 _BASE_K = 4
-_N_STRENGTHS = 7463
 
 
 # ---------------------------------------------------------------------------------------------
@@ -144,7 +156,7 @@ def _blocks(total: int, size: int) -> list[tuple[int, int]]:
 def colex_masks(values: np.ndarray, k: int, start: int, stop: int) -> np.ndarray:
     """OR of ``values`` over the k-subsets number ``start .. stop - 1`` in colex order.
 
-    The same numbering as :func:`gpu_eval._combinatorics.subset_masks` (whose result this is
+    The same numbering as :func:`gpu_eval.combinatorics.subset_masks` (whose result this is
     a slice of) and ``unrank``, built without the whole list: subsets with top element ``t``
     are numbers ``C(t, k) .. C(t + 1, k) - 1``, each a (k-1)-subset of ``{0..t-1}`` plus
     ``t``, so a slice splits into a few slices one size smaller.
@@ -166,10 +178,10 @@ def colex_masks(values: np.ndarray, k: int, start: int, stop: int) -> np.ndarray
     Examples
     --------
     >>> from gpu_eval import cards
-    >>> from gpu_eval._combinatorics import subset_masks
-    >>> vals = cards._ID_TO_MASK
+    >>> from gpu_eval.combinatorics import subset_masks
+    >>> vals = cards.ID_TO_MASK
     >>> bool((colex_masks(vals, 7, 10**6, 10**6 + 5000)
-    ...       == cards.to_mask(_combinatorics.unrank(range(10**6, 10**6 + 5000), 7))).all())
+    ...       == cards.to_mask(combinatorics.unrank(range(10**6, 10**6 + 5000), 7))).all())
     True
     """
     vals = np.ascontiguousarray(values, dtype=np.uint64)
@@ -179,7 +191,7 @@ def colex_masks(values: np.ndarray, k: int, start: int, stop: int) -> np.ndarray
     if stop == start:
         return np.zeros(0, dtype=np.uint64)
     if k <= _BASE_K:
-        return _combinatorics.subset_masks(n, k, vals)[start:stop]
+        return combinatorics.subset_masks(n, k, vals)[start:stop]
     parts = []
     for t in range(k - 1, n):
         lo, hi = math.comb(t, k), math.comb(t + 1, k)
@@ -197,7 +209,7 @@ def _orbit_reps(boards: np.ndarray, group: tuple[tuple[int, ...], ...]
                 ) -> list[tuple[np.ndarray, int]]:
     """The boards that are the smallest of their ``group`` orbit, grouped by orbit size.
 
-    The same rule as :func:`gpu_eval._enumerate_boards.symmetric_completions`, applied to a
+    The same rule as :func:`gpu_eval.equity_engine.enumerate_boards.symmetric_completions`, applied to a
     slice: every orbit has exactly one smallest board, in exactly one slice, so summing
     ``orbit size x counts`` over the slices gives the full totals.
     """
@@ -206,7 +218,7 @@ def _orbit_reps(boards: np.ndarray, group: tuple[tuple[int, ...], ...]
     keep = np.ones(len(boards), dtype=bool)
     fixed_by = np.zeros(len(boards), dtype=np.uint8)
     for perm in group:
-        image = _enumerate_boards.permute_suits(boards, perm)
+        image = enumerate_boards.permute_suits(boards, perm)
         keep &= image >= boards
         fixed_by += image == boards
     orbit = len(group) // fixed_by[keep]
@@ -274,9 +286,9 @@ def _check_client(client: Any) -> None:
 
 
 def _check_common(backend: str, progress: Any, block_size: Any) -> None:
-    if backend not in _backend.BACKENDS:
+    if backend not in backend_choice.BACKENDS:
         raise ValueError(f"backend={backend!r}: expected one of "
-                         f"{', '.join(_backend.BACKENDS)}")
+                         f"{', '.join(backend_choice.BACKENDS)}")
     if progress is not None and not isinstance(progress, bool):
         raise TypeError(f"progress must be True or False, got {progress!r}")
     if block_size is not None and (isinstance(block_size, bool)
@@ -292,7 +304,7 @@ def _threads(client: Any) -> int:
     return max(1, sum(client.nthreads().values()))
 
 
-def _n_exact_tasks(client: Any, work: float, n_items: int, block_size: Optional[int]) -> int:
+def _n_exact_tasks(client: Any, work: float, n_items: int, block_size: int | None) -> int:
     """How many slices an exact job of ``work`` over ``n_items`` boards is cut into."""
     if block_size is not None:
         return max(1, -(-n_items // int(block_size)))
@@ -308,9 +320,9 @@ def _client_engine(backend: str):
     falls back to the NumPy settings; each task resolves ``backend`` again on its worker.
     """
     try:
-        return _equity._engine(backend)[0]
+        return equity_api.engine_for(backend)[0]
     except (RuntimeError, NotImplementedError):
-        return _equity_numpy
+        return numpy_engine
 
 
 def _backend_name(names: frozenset) -> str:
@@ -381,8 +393,8 @@ class _ExactPlan:
 def _exact_task(plan: _ExactPlan, start: int, stop: int) -> _Partial:
     """Counts of every matchup on board completions ``[start, stop)`` (orbit-weighted)."""
     _tune_malloc()
-    eng, name = _equity._engine(plan.backend)
-    boards = colex_masks(_enumerate_boards.deck_values(plan.deck_mask), plan.k, start, stop)
+    eng, name = equity_api.engine_for(plan.backend)
+    boards = colex_masks(enumerate_boards.deck_values(plan.deck_mask), plan.k, start, stop)
     m, n = plan.matchups.shape
     acc = [np.zeros((m, n), np.int64), np.zeros((m, n), np.int64),
            np.zeros((m, n), np.int64), np.zeros(m, np.int64)]
@@ -409,16 +421,16 @@ class _SamplePlan:
 def _sample_task(plan: _SamplePlan, block: int, size: int) -> _Partial:
     """One Monte Carlo block of :func:`equity`, on its own stream :func:`block_seed`."""
     _tune_malloc()
-    eng, name = _equity._engine(plan.backend)
+    eng, name = equity_api.engine_for(plan.backend)
     out = eng.sample_counts(plan.holes, plan.cum, plan.deck_mask, plan.base, plan.k, size,
                             block_seed(plan.entropy, block), dealt=plan.dealt)
     return _Partial(tuple(np.asarray(a, dtype=np.int64) for a in out), frozenset({name}))
 
 
-def equity(client: Optional["Client"], players: Sequence[PlayerLike], board: CardsLike = "",
-           dead: CardsLike = "", exact: Optional[bool] = None, samples: Optional[int] = None,
-           seed: Optional[int] = None, block_size: Optional[int] = None,
-           game: str = "holdem", backend: str = "auto", progress: Optional[bool] = False
+def equity(client: Client | None, players: Sequence[PlayerLike], board: CardsLike = "",
+           dead: CardsLike = "", exact: bool | None = None, samples: int | None = None,
+           seed: int | None = None, block_size: int | None = None,
+           game: str = HOLDEM, backend: str = "auto", progress: bool | None = False
            ) -> EquityResult:
     """:func:`gpu_eval.equity` on a Dask cluster.
 
@@ -463,14 +475,14 @@ def equity(client: Optional["Client"], players: Sequence[PlayerLike], board: Car
     >>> r.wins.tolist(), r.boards
     ([237, 753], 990)
     """
-    _equity._check_game(game)
-    samples = _equity._check_options(exact, samples, seed)
+    equity_api.check_equity_game(game)
+    samples = equity_api.check_options(exact, samples, seed)
     _check_common(backend, progress, block_size)
     _check_client(client)
-    prob = _equity._prepare(players, board, dead)
+    prob = equity_api.prepare(players, board, dead)
     eng = _client_engine(backend)
 
-    # The single-process choice of exact vs Monte Carlo (gpu_eval._equity.equity).
+    # The single-process choice of exact vs Monte Carlo (gpu_eval.equity_engine.api.equity).
     n = len(prob.players)
     r_deck = bin(prob.deck_mask).count("1")
     n_boards = math.comb(r_deck, prob.k)
@@ -479,25 +491,25 @@ def equity(client: Optional["Client"], players: Sequence[PlayerLike], board: Car
     weights = [p.range.weights for p in prob.players]
     upper = math.prod(len(m) for m in masks)
     matchups = None
-    limit = _equity._setting(eng, "EXACT_WORK_LIMIT")
+    limit = equity_api.engine_setting(eng, "EXACT_WORK_LIMIT")
     if exact is not False and (exact or upper * per_matchup <= 20 * limit):
-        matchups = _equity._enumerate_matchups(masks, weights, _equity.MAX_MATCHUPS)
+        matchups = equity_api.enumerate_matchups(masks, weights, equity_api.MAX_MATCHUPS)
         if matchups is None and exact:
-            raise ValueError(f"exact=True: more than {_equity.MAX_MATCHUPS:,} matchups to "
+            raise ValueError(f"exact=True: more than {equity_api.MAX_MATCHUPS:,} matchups to "
                              f"enumerate; pass exact=False for Monte Carlo")
     elif upper <= 2_000_000:
-        matchups = _equity._enumerate_matchups(masks, weights, _equity.MAX_MATCHUPS)
+        matchups = equity_api.enumerate_matchups(masks, weights, equity_api.MAX_MATCHUPS)
     if matchups is not None and len(matchups[0]) == 0:
-        raise _equity._no_matchup(prob)
+        raise equity_api.no_matchup_error(prob)
     run_exact, work, group = False, 0.0, ((0, 1, 2, 3),)
     if matchups is not None and exact is not False:
-        group = _equity._group(prob)
+        group = equity_api.symmetry_groups(prob)
         n_pool = len(np.unique(np.concatenate(masks)))
         work = (n_pool * n_boards + len(matchups[0]) * per_matchup) / len(group)
         run_exact = bool(exact) or work <= limit
     common = dict(labels=tuple(p.label for p in prob.players),
-                  board=_equity._cards_text(prob.board) if prob.board else "",
-                  dead=_equity._cards_text(prob.dead) if prob.dead else "")
+                  board=equity_api.cards_text(prob.board) if prob.board else "",
+                  dead=equity_api.cards_text(prob.dead) if prob.dead else "")
 
     if run_exact:
         assert matchups is not None
@@ -511,11 +523,11 @@ def equity(client: Optional["Client"], players: Sequence[PlayerLike], board: Car
                    reduce=True)
         wins, ties, units, valid = res.arrays
         # The single-process arithmetic, on the same integers.
-        return _equity.exact_result(wins, ties, units, valid, _equity_numpy.pot_units(n), w,
+        return equity_api.exact_result(wins, ties, units, valid, numpy_engine.pot_units(n), w,
                                     per_matchup, backend=_backend_name(res.backends), **common)
 
-    n_samples = samples if samples is not None else _equity._setting(eng, "DEFAULT_SAMPLES")
-    entropy = _equity._entropy(seed)
+    n_samples = samples if samples is not None else equity_api.engine_setting(eng, "DEFAULT_SAMPLES")
+    entropy = equity_api.entropy_of(seed)
     n_any = math.comb(r_deck, 2)
     dealt = [not p.fixed and len(p.range) == n_any
              and bool(np.all(p.range.weights == p.range.weights[0])) for p in prob.players]
@@ -526,7 +538,7 @@ def equity(client: Optional["Client"], players: Sequence[PlayerLike], board: Car
     res = _run(client, _sample_task, plan, blocks, name="equity-mc", progress=progress,
                reduce=True)
     wins, ties, units, units_sq = res.arrays
-    scale = _equity_numpy.pot_units(n)
+    scale = numpy_engine.pot_units(n)
     eq = units / (scale * n_samples)
     win = wins / n_samples
     tie = (units - wins * scale) / (scale * n_samples)
@@ -535,9 +547,9 @@ def equity(client: Optional["Client"], players: Sequence[PlayerLike], board: Car
         stderr = np.sqrt(np.maximum(var, 0) / n_samples)
     else:
         stderr = np.full(n, np.nan)
-    return EquityResult(equity=_ro(eq), win=_ro(win), tie=_ro(tie), stderr=_ro(stderr),
+    return EquityResult(equity=read_only(eq), win=read_only(win), tie=read_only(tie), stderr=read_only(stderr),
                         exact=False, boards=None, samples=n_samples, matchups=None,
-                        wins=_ro(wins), ties=_ro(ties), backend=_backend_name(res.backends),
+                        wins=read_only(wins), ties=read_only(ties), backend=_backend_name(res.backends),
                         method=f"monte carlo: {n_samples:,} samples", seed=entropy, **common)
 
 
@@ -552,57 +564,57 @@ class _PairPlan:
     deck_mask: int
     k: int
     base: int
-    entropy: Optional[int]  # None: exact (board slices); else sampled boards
+    entropy: int | None  # None: exact (board slices); else sampled boards
     backend: str
 
 
 def _pair_task(plan: _PairPlan, a: int, b: int) -> _Partial:
     """Exact: completions ``[a, b)``. Monte Carlo: block ``a`` of ``b`` sampled boards."""
     _tune_malloc()
-    eng, name = _equity._engine(plan.backend)
+    eng, name = equity_api.engine_for(plan.backend)
     if plan.entropy is None:
-        boards = colex_masks(_enumerate_boards.deck_values(plan.deck_mask), plan.k, a, b)
+        boards = colex_masks(enumerate_boards.deck_values(plan.deck_mask), plan.k, a, b)
     else:
         rng = np.random.default_rng(block_seed(plan.entropy, a))
-        boards = _enumerate_boards.sample(rng, b, plan.deck_mask, plan.k)
+        boards = enumerate_boards.sample(rng, b, plan.deck_mask, plan.k)
     c = eng.showdown_counts(plan.pool, plan.pairs, boards, base=plan.base)
     return _Partial((c.wins, c.ties, c.units, c.valid), frozenset({name}))
 
 
 def _pair_counts(client: Any, pool: np.ndarray, pairs: np.ndarray, deck: int, k: int,
-                 base: int, exact: Optional[bool], samples: Optional[int],
-                 seed: Optional[int], work: float, block_size: Optional[int], backend: str,
+                 base: int, exact: bool | None, samples: int | None,
+                 seed: int | None, work: float, block_size: int | None, backend: str,
                  progress: bool, what: str):
-    """The distributed ``gpu_eval._equity._pair_counts``.
+    """The distributed ``gpu_eval.equity_engine.api.pair_counts``.
 
     Returns ``(Counts, samples or None, method or None, seed or None, backend name)``.
     """
     eng = _client_engine(backend)
     run_exact = exact is True or (exact is None
-                                  and work <= _equity._setting(eng, "EXACT_WORK_LIMIT"))
-    n_boards = _enumerate_boards.count(deck, k)
+                                  and work <= equity_api.engine_setting(eng, "EXACT_WORK_LIMIT"))
+    n_boards = enumerate_boards.count(deck, k)
     if run_exact:
         n_used = method = entropy = None
         args = _spans(n_boards, _n_exact_tasks(client, work, n_boards, block_size))
     else:
-        n_used = samples if samples is not None else _equity._setting(
+        n_used = samples if samples is not None else equity_api.engine_setting(
             eng, "DEFAULT_TABLE_SAMPLES")
-        entropy = _equity._entropy(seed)
+        entropy = equity_api.entropy_of(seed)
         method = f"monte carlo: {n_used:,} sampled boards"
         args = _blocks(n_used, int(block_size or BOARD_BLOCK))
     plan = _PairPlan(pool, pairs, deck, k, base, entropy, backend)
     res = _run(client, _pair_task, plan, args, name=f"{what}-{'exact' if run_exact else 'mc'}",
                progress=progress, reduce=True)
     wins, ties, units, valid = res.arrays
-    counts = _equity_numpy.Counts(wins, ties, units, valid, _equity_numpy.pot_units(2))
+    counts = numpy_engine.Counts(wins, ties, units, valid, numpy_engine.pot_units(2))
     return counts, n_used, method, entropy, _backend_name(res.backends)
 
 
-def equity_matrix(client: Optional["Client"], range_a: PlayerLike, range_b: PlayerLike,
-                  board: CardsLike = "", dead: CardsLike = "", exact: Optional[bool] = None,
-                  samples: Optional[int] = None, seed: Optional[int] = None,
-                  block_size: Optional[int] = None, backend: str = "auto",
-                  progress: Optional[bool] = False) -> MatrixResult:
+def equity_matrix(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
+                  board: CardsLike = "", dead: CardsLike = "", exact: bool | None = None,
+                  samples: int | None = None, seed: int | None = None,
+                  block_size: int | None = None, backend: str = "auto",
+                  progress: bool | None = False) -> MatrixResult:
     """:func:`gpu_eval.equity_matrix` on a Dask cluster.
 
     Parameters
@@ -629,7 +641,7 @@ def equity_matrix(client: Optional["Client"], range_a: PlayerLike, range_b: Play
     ('exact: 27 pairs x 990 boards', 0.3519)
     >>> m = equity_matrix(client, "QQ+", "AK", exact=True)  # doctest: +SKIP
     """
-    samples = _equity._check_options(exact, samples, seed)
+    samples = equity_api.check_options(exact, samples, seed)
     _check_common(backend, progress, block_size)
     _check_client(client)
 
@@ -638,14 +650,14 @@ def equity_matrix(client: Optional["Client"], range_a: PlayerLike, range_b: Play
         return _pair_counts(client, pool, pairs, deck, k, base, exact, samples, seed, work,
                             block_size, backend, progress, "equity_matrix")
 
-    return _equity.matrix_result(range_a, range_b, board, dead, count_pairs)
+    return equity_api.matrix_result(range_a, range_b, board, dead, count_pairs)
 
 
-def preflop_table(client: Optional["Client"], exact: Optional[bool] = None,
-                  samples: Optional[int] = None, seed: Optional[int] = None,
-                  cells: Optional[Sequence[tuple[str, str]]] = None,
-                  block_size: Optional[int] = None, backend: str = "auto",
-                  progress: Optional[bool] = False) -> PreflopTable:
+def preflop_table(client: Client | None, exact: bool | None = None,
+                  samples: int | None = None, seed: int | None = None,
+                  cells: Sequence[tuple[str, str]] | None = None,
+                  block_size: int | None = None, backend: str = "auto",
+                  progress: bool | None = False) -> PreflopTable:
     """:func:`gpu_eval.preflop_table` on a Dask cluster.
 
     The suit-isomorphism classes of combo pairs are found here (as in a single process);
@@ -676,7 +688,7 @@ def preflop_table(client: Optional["Client"], exact: Optional[bool] = None,
     >>> round(t.cell("AA", "KK"), 4)  # doctest: +SKIP
     0.8195
     """
-    samples = _equity._check_options(exact, samples, seed)
+    samples = equity_api.check_options(exact, samples, seed)
     _check_common(backend, progress, block_size)
     _check_client(client)
 
@@ -685,7 +697,7 @@ def preflop_table(client: Optional["Client"], exact: Optional[bool] = None,
         return _pair_counts(client, pool, pairs, deck, k, base, exact, samples, seed, work,
                             block_size, backend, progress, "preflop_table")
 
-    return _equity.preflop_table_result(cells, count_pairs, "numpy")
+    return equity_api.preflop_table_result(cells, count_pairs, "numpy")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -697,10 +709,10 @@ def _flop_classes() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(flops, class_of, canonical)``: the 22,100 flop masks in colex order, the index of
     each one's class, and each class's canonical mask (the smallest of its 24 suit images),
     classes sorted by rank (high cards first)."""
-    flops = _combinatorics.subset_masks(52, 3)
+    flops = combinatorics.subset_masks(52, 3)
     canon = flops.copy()
-    for perm in _enumerate_boards.SUIT_PERMS:
-        np.minimum(canon, _enumerate_boards.permute_suits(flops, perm), out=canon)
+    for perm in enumerate_boards.SUIT_PERMS:
+        np.minimum(canon, enumerate_boards.permute_suits(flops, perm), out=canon)
     reps = np.unique(canon)
     ids = np.sort(_mask_ids(reps), axis=1)[:, ::-1]  # ranks high to low
     order = np.lexsort((reps, -(ids[:, 2] // 4), -(ids[:, 1] // 4), -(ids[:, 0] // 4)))
@@ -719,7 +731,7 @@ def _lookup(keys: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 def _mask_ids(masks: np.ndarray) -> np.ndarray:
     """``(N, 3)`` card ids of 3-card masks, increasing."""
-    bits = (masks[:, None] & cards._ID_TO_MASK[None, :]) != 0
+    bits = (masks[:, None] & cards.ID_TO_MASK[None, :]) != 0
     return np.nonzero(bits)[1].reshape(len(masks), -1).astype(np.uint8)
 
 
@@ -736,8 +748,8 @@ class _SweepPlan:
     flop_index: np.ndarray  # their colex index among the 22,100 flops (Monte Carlo streams)
     mult: np.ndarray  # flops of the class each one stands for
     offsets: np.ndarray  # class c plays flops[offsets[c]:offsets[c + 1]]
-    samples: Optional[int]  # None: exact over turn and river
-    entropy: Optional[int]
+    samples: int | None  # None: exact over turn and river
+    entropy: int | None
     backend: str
 
 
@@ -750,14 +762,14 @@ def _sweep_task(plan: _SweepPlan, c0: int, c1: int) -> tuple:
     times the number of flops F stands for.
     """
     _tune_malloc()
-    eng, name = _equity._engine(plan.backend)
+    eng, name = equity_api.engine_for(plan.backend)
     nc = c1 - c0
     num, den = np.zeros(nc), np.zeros(nc)
     units, shows = np.zeros(nc, np.int64), np.zeros(nc, np.int64)
     pm = plan.mask_a[plan.pair_a] | plan.mask_b[plan.pair_b]
     pw = plan.weight_a[plan.pair_a] * plan.weight_b[plan.pair_b]
-    scale = _equity_numpy.pot_units(2)
-    two = _combinatorics.subset_masks(52, 2)  # all turn-river pairs; filtered per flop
+    scale = numpy_engine.pot_units(2)
+    two = combinatorics.subset_masks(52, 2)  # all turn-river pairs; filtered per flop
     for c in range(c0, c1):
         for f in range(plan.offsets[c], plan.offsets[c + 1]):
             flop = plan.flops[f]
@@ -767,7 +779,7 @@ def _sweep_task(plan: _SweepPlan, c0: int, c1: int) -> tuple:
             if not keep.any():
                 continue  # no matchup fits with this flop: weight 0
             sa, sb, w = plan.pair_a[keep], plan.pair_b[keep], pw[keep]
-            deck = _enumerate_boards.FULL_DECK & ~(int(flop) | plan.dead_mask)
+            deck = enumerate_boards.FULL_DECK & ~(int(flop) | plan.dead_mask)
             if plan.samples is None:
                 pool, inv = np.unique(np.concatenate([plan.mask_a[sa], plan.mask_b[sb]]),
                                       return_inverse=True)
@@ -842,10 +854,10 @@ class FlopSweep:
     showdowns: np.ndarray
     overall: float
     exact: bool
-    samples: Optional[int]
+    samples: int | None
     backend: str
     method: str
-    seed: Optional[int] = None
+    seed: int | None = None
     dead: str = ""
 
     @property
@@ -914,20 +926,20 @@ class FlopSweep:
         if self.dead:
             head += f", dead {self.dead}"
         lines = [head, f"{self.labels[0]!r} vs {self.labels[1]!r}: "
-                       f"{_equity._pct(self.overall)} over {int(self.weights.sum()):,} flops "
+                       f"{equity_api.pct(self.overall)} over {int(self.weights.sum()):,} flops "
                        f"in {len(self.flops):,} classes"]
         ok = np.flatnonzero(self.matchup_weight > 0)
         if len(ok):
             order = ok[np.argsort(self.equity[ok], kind="stable")]
             for what, i in (("worst", order[0]), ("best", order[-1])):
-                lines.append(f"{what}: {self.flops[i]} {_equity._pct(self.equity[i])}")
+                lines.append(f"{what}: {self.flops[i]} {equity_api.pct(self.equity[i])}")
         return "\n".join(lines)
 
 
-def flop_sweep(client: Optional["Client"], range_a: PlayerLike, range_b: PlayerLike,
-               dead: CardsLike = "", exact: bool = True, samples: Optional[int] = None,
-               seed: Optional[int] = None, block_size: Optional[int] = None,
-               backend: str = "auto", progress: Optional[bool] = False) -> FlopSweep:
+def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
+               dead: CardsLike = "", exact: bool = True, samples: int | None = None,
+               seed: int | None = None, block_size: int | None = None,
+               backend: str = "auto", progress: bool | None = False) -> FlopSweep:
     """Equity of range A against range B on every flop, by suit-isomorphism class.
 
     The 22,100 flops fall into 1,755 classes under the 24 permutations of suits. On each
@@ -986,7 +998,7 @@ def flop_sweep(client: Optional["Client"], range_a: PlayerLike, range_b: PlayerL
     >>> s = flop_sweep(None, "AKs", "QQ")
     >>> len(s.flops), int(s.weights.sum()), s.method
     (1755, 22100, 'exact: 24 matchups x 990 turn-river boards per flop')
-    >>> r = _equity.equity(["AKs", "QQ"])
+    >>> r = equity_api.equity(["AKs", "QQ"])
     >>> bool(abs(s.overall - r.equity[0]) < 1e-12)
     True
     >>> int(s.units.sum()) == 10 * (2 * int(r.wins[0]) + int(r.ties[0]))
@@ -994,21 +1006,21 @@ def flop_sweep(client: Optional["Client"], range_a: PlayerLike, range_b: PlayerL
     """
     if not isinstance(exact, bool):
         raise TypeError(f"exact must be True or False, got {exact!r}")
-    samples = _equity._check_options(exact, samples, seed)
+    samples = equity_api.check_options(exact, samples, seed)
     _check_common(backend, progress, block_size)
     _check_client(client)
-    prob = _equity._prepare([range_a, range_b], "", dead)
+    prob = equity_api.prepare([range_a, range_b], "", dead)
     pa, pb = prob.players
     ia, ib = np.nonzero((pa.range.masks[:, None] & pb.range.masks[None, :]) == 0)
     if len(ia) == 0:
-        raise _equity._no_matchup(prob)
-    group = _equity._group(prob)
+        raise equity_api.no_matchup_error(prob)
+    group = equity_api.symmetry_groups(prob)
 
     # Played flops: one per orbit of the group that keeps the problem, inside each class.
     flops, class_of, reps = _flop_classes()
     gcanon = flops.copy()
     for perm in group:
-        np.minimum(gcanon, _enumerate_boards.permute_suits(flops, perm), out=gcanon)
+        np.minimum(gcanon, enumerate_boards.permute_suits(flops, perm), out=gcanon)
     played, first, mult = np.unique(gcanon, return_index=True, return_counts=True)
     pclass = class_of[first]
     order = np.lexsort((played, pclass))
@@ -1018,7 +1030,7 @@ def flop_sweep(client: Optional["Client"], range_a: PlayerLike, range_b: PlayerL
     entropy = None
     if not exact:
         n_samples = samples if samples is not None else 10_000
-        entropy = _equity._entropy(seed)
+        entropy = equity_api.entropy_of(seed)
     plan = _SweepPlan(pa.range.masks, pa.range.weights, pb.range.masks, pb.range.weights,
                       ia.astype(np.int32), ib.astype(np.int32), prob.dead_mask, played,
                       first, mult, offsets, n_samples, entropy, backend)
@@ -1044,21 +1056,17 @@ def flop_sweep(client: Optional["Client"], range_a: PlayerLike, range_b: PlayerL
     else:
         method = f"monte carlo: {n_samples:,} samples per flop"
     return FlopSweep(
-        labels=(pa.label, pb.label), flops=texts, flop_ids=_ro(ids),
-        weights=_ro(np.bincount(class_of, minlength=n_cls).astype(np.int64)),
-        matchup_weight=_ro(den), equity=_ro(eq), units=_ro(units), showdowns=_ro(shows),
+        labels=(pa.label, pb.label), flops=texts, flop_ids=read_only(ids),
+        weights=read_only(np.bincount(class_of, minlength=n_cls).astype(np.int64)),
+        matchup_weight=read_only(den), equity=read_only(eq), units=read_only(units), showdowns=read_only(shows),
         overall=overall, exact=exact, samples=n_samples,
         backend=_backend_name(frozenset(p[4] for p in parts)), method=method, seed=entropy,
-        dead=_equity._cards_text(prob.dead) if prob.dead else "")
+        dead=equity_api.cards_text(prob.dead) if prob.dead else "")
 
 
 # ---------------------------------------------------------------------------------------------
 # evaluation_counts()
 # ---------------------------------------------------------------------------------------------
-
-_CATEGORY_NAMES = ("high card", "pair", "two pair", "trips", "straight", "flush",
-                   "full house", "quads", "straight flush")
-
 
 @dataclass(frozen=True, eq=False)
 class EvaluationCounts:
@@ -1098,9 +1106,9 @@ class EvaluationCounts:
     @property
     def categories(self) -> np.ndarray:
         """Hands per category, ``int64[9]``: 0 high card .. 8 straight flush."""
-        from .strength import category
+        from gpu_eval.strength import category
 
-        cat = category(np.arange(1, _N_STRENGTHS))
+        cat = category(np.arange(1, NUM_STRENGTHS))
         return np.bincount(cat, weights=self.counts[1:], minlength=9).astype(np.int64)
 
     def category_counts(self) -> dict[str, int]:
@@ -1112,33 +1120,33 @@ class EvaluationCounts:
         40
         """
         c = self.categories
-        return {_CATEGORY_NAMES[i]: int(c[i]) for i in range(8, -1, -1)}
+        return {CATEGORY_KEYS[i]: int(c[i]) for i in range(8, -1, -1)}
 
 
 def _eval_counts_task(_: None, k: int, start: int, stop: int, backend: str) -> _Partial:
     _tune_malloc()
-    where = _backend.resolve(backend)
+    where = backend_choice.resolve(backend)
     if where == "cuda":
-        from ._cuda import enumerate_counts_cuda  # imports CuPy
+        from gpu_eval.cuda.holdem import enumerate_counts_cuda  # imports CuPy
 
         return _Partial((enumerate_counts_cuda(k, start, stop),), frozenset({"cuda"}))
-    from ._bitmask import evaluate_masks
+    from gpu_eval.evaluator.bitmask import evaluate_masks
 
-    hist = np.zeros(_N_STRENGTHS, dtype=np.int64)
+    hist = np.zeros(NUM_STRENGTHS, dtype=np.int64)
     for s in range(start, stop, _EVAL_CHUNK):
-        masks = colex_masks(cards._ID_TO_MASK, k, s, min(stop, s + _EVAL_CHUNK))
-        hist += np.bincount(evaluate_masks(masks), minlength=_N_STRENGTHS)
+        masks = colex_masks(cards.ID_TO_MASK, k, s, min(stop, s + _EVAL_CHUNK))
+        hist += np.bincount(evaluate_masks(masks), minlength=NUM_STRENGTHS)
     return _Partial((hist,), frozenset({"numpy"}))
 
 
-def evaluation_counts(client: Optional["Client"], k: int = 7, slices: Optional[int] = None,
-                      start: int = 0, stop: Optional[int] = None, backend: str = "auto",
-                      progress: Optional[bool] = False) -> EvaluationCounts:
+def evaluation_counts(client: Client | None, k: int = 7, slices: int | None = None,
+                      start: int = 0, stop: int | None = None, backend: str = "auto",
+                      progress: bool | None = False) -> EvaluationCounts:
     """Evaluate every k-card hand (or a slice of them) and count each strength.
 
-    The C(52, k) hands are numbered in colex order (:func:`gpu_eval._combinatorics.unrank`);
+    The C(52, k) hands are numbered in colex order (:func:`gpu_eval.combinatorics.unrank`);
     each task unranks the start of its slice and walks it (on a GPU worker,
-    ``gpu_eval._cuda.enumerate_counts_cuda``; on NumPy, the bitmask evaluator), and the
+    ``gpu_eval.cuda.holdem.enumerate_counts_cuda``; on NumPy, the bitmask evaluator), and the
     integer histograms are summed, so the counts do not depend on how the work is cut.
 
     Parameters
@@ -1190,9 +1198,9 @@ def evaluation_counts(client: Optional["Client"], k: int = 7, slices: Optional[i
         slices = max(-(-n // (1 << 22)), 2 * _threads(client) if client is not None else 1)
     spans = [(k, start + a, start + b, backend) for a, b in _spans(n, slices)] if n else []
     if not spans:
-        counts = np.zeros(_N_STRENGTHS, dtype=np.int64)
-        return EvaluationCounts(k, start, stop, _ro(counts), 0, "numpy")
+        counts = np.zeros(NUM_STRENGTHS, dtype=np.int64)
+        return EvaluationCounts(k, start, stop, read_only(counts), 0, "numpy")
     res = _run(client, _eval_counts_task, None, spans,
                name=f"evaluation_counts-k{k}", progress=progress, reduce=True)
-    return EvaluationCounts(k, start, stop, _ro(res.arrays[0]), len(spans),
+    return EvaluationCounts(k, start, stop, read_only(res.arrays[0]), len(spans),
                             _backend_name(res.backends))

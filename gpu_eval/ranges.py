@@ -38,11 +38,12 @@ from __future__ import annotations
 
 import math
 import re
-from typing import NoReturn, Optional, Sequence, Union
+from collections.abc import Sequence
+from typing import NoReturn, Union
 
 import numpy as np
 
-from . import cards
+from gpu_eval import cards
 
 __all__ = ["Range", "preflop_order", "chen_score"]
 
@@ -55,19 +56,19 @@ _N_COMBOS = 1326
 
 # All 1326 combos, higher id first, rows in descending (high, low) order: the canonical order
 # that every Range keeps, so equal ranges have equal arrays.
-_ALL = np.array([(h, lo) for h in range(51, 0, -1) for lo in range(h - 1, -1, -1)],
+ALL_COMBOS = np.array([(h, lo) for h in range(51, 0, -1) for lo in range(h - 1, -1, -1)],
                 dtype=np.uint8)
-_ALL.setflags(write=False)
-_INDEX = np.full((52, 52), -1, dtype=np.int64)  # (card, card) -> row of _ALL, either order
-_INDEX[_ALL[:, 0], _ALL[:, 1]] = np.arange(_N_COMBOS)
-_INDEX[_ALL[:, 1], _ALL[:, 0]] = np.arange(_N_COMBOS)
-_ALL_MASKS = cards.to_mask(_ALL)
-_ALL_MASKS.setflags(write=False)
+ALL_COMBOS.setflags(write=False)
+COMBO_INDEX = np.full((52, 52), -1, dtype=np.int64)  # (card, card) -> row of ALL_COMBOS, either order
+COMBO_INDEX[ALL_COMBOS[:, 0], ALL_COMBOS[:, 1]] = np.arange(_N_COMBOS)
+COMBO_INDEX[ALL_COMBOS[:, 1], ALL_COMBOS[:, 0]] = np.arange(_N_COMBOS)
+ALL_COMBO_MASKS = cards.to_mask(ALL_COMBOS)
+ALL_COMBO_MASKS.setflags(write=False)
 
 _PAIR, _SUITED, _OFFSUIT = 0, 1, 2
 
 
-def _class_name(hi: int, lo: int, kind: int) -> str:
+def class_name(hi: int, lo: int, kind: int) -> str:
     return _RANKS[hi] + _RANKS[lo] + ("", "s", "o")[kind]
 
 
@@ -77,16 +78,16 @@ for _hi in range(12, -1, -1):
     for _lo in range(_hi, -1, -1):
         _CLASS_KEYS += [(_hi, _lo, _PAIR)] if _hi == _lo else [(_hi, _lo, _SUITED),
                                                                   (_hi, _lo, _OFFSUIT)]
-_CLASS_NAMES = [_class_name(*k) for k in _CLASS_KEYS]
+CLASS_NAMES = [class_name(*k) for k in _CLASS_KEYS]
 _CLASS_ID = {k: i for i, k in enumerate(_CLASS_KEYS)}
 
-_rank_hi = _ALL[:, 0] // 4
-_rank_lo = _ALL[:, 1] // 4
+_rank_hi = ALL_COMBOS[:, 0] // 4
+_rank_lo = ALL_COMBOS[:, 1] // 4
 _kind = np.where(_rank_hi == _rank_lo, _PAIR,
-                 np.where(_ALL[:, 0] % 4 == _ALL[:, 1] % 4, _SUITED, _OFFSUIT))
-_COMBO_CLASS = np.array([_CLASS_ID[(int(h), int(lo), int(k))]
+                 np.where(ALL_COMBOS[:, 0] % 4 == ALL_COMBOS[:, 1] % 4, _SUITED, _OFFSUIT))
+COMBO_CLASS = np.array([_CLASS_ID[(int(h), int(lo), int(k))]
                          for h, lo, k in zip(_rank_hi, _rank_lo, _kind)], dtype=np.int64)
-_CLASS_COMBOS = [np.flatnonzero(_COMBO_CLASS == c) for c in range(len(_CLASS_KEYS))]
+_CLASS_COMBOS = [np.flatnonzero(COMBO_CLASS == c) for c in range(len(_CLASS_KEYS))]
 del _hi, _lo, _rank_hi, _rank_lo, _kind
 
 # ---------------------------------------------------------------------------------------------
@@ -112,7 +113,7 @@ def _chen_raw(hi: int, lo: int, kind: int) -> float:
     return score
 
 
-def _parse_class_name(text: str) -> tuple[int, int, int]:
+def parse_class_name(text: str) -> tuple[int, int, int]:
     t = text.strip().upper().replace("10", "T")
     m = re.fullmatch(r"([2-9TJQKA])([2-9TJQKA])([SO]?)", t)
     if m is None:
@@ -132,7 +133,7 @@ def _parse_class_name(text: str) -> tuple[int, int, int]:
     return hi, lo, _SUITED if m.group(3) == "S" else _OFFSUIT
 
 
-def chen_score(hand_class: str, *, rounded: bool = True) -> Union[int, float]:
+def chen_score(hand_class: str, *, rounded: bool = True) -> int | float:
     """Bill Chen's preflop score of a hand class.
 
     High card points A=10, K=8, Q=7, J=6, T..2 half their face value (T=5 .. 2=1). A pair
@@ -168,7 +169,7 @@ def chen_score(hand_class: str, *, rounded: bool = True) -> Union[int, float]:
     if not isinstance(hand_class, str):
         raise TypeError(f"hand class must be text such as 'AKs', got "
                         f"{type(hand_class).__name__}")
-    raw = _chen_raw(*_parse_class_name(hand_class))
+    raw = _chen_raw(*parse_class_name(hand_class))
     return math.floor(raw + 0.5) if rounded else raw
 
 
@@ -177,11 +178,11 @@ def _compute_preflop_order() -> tuple[str, ...]:
         hi, lo, kind = k
         # Ties: pairs, then suited before offsuit, then higher top card, then higher kicker.
         return (-math.floor(_chen_raw(hi, lo, kind) + 0.5), kind, -hi, -lo)
-    return tuple(_class_name(*k) for k in sorted(_CLASS_KEYS, key=key))
+    return tuple(class_name(*k) for k in sorted(_CLASS_KEYS, key=key))
 
 
 _PREFLOP_ORDER = _compute_preflop_order()
-_PREFLOP_CLASS_IDS = np.array([_CLASS_NAMES.index(n) for n in _PREFLOP_ORDER], dtype=np.int64)
+_PREFLOP_CLASS_IDS = np.array([CLASS_NAMES.index(n) for n in _PREFLOP_ORDER], dtype=np.int64)
 _PREFLOP_CUMULATIVE = np.cumsum([len(_CLASS_COMBOS[c]) for c in _PREFLOP_CLASS_IDS])
 
 
@@ -285,7 +286,7 @@ def _expand_token(token: str) -> np.ndarray:
             ids = cards.parse(token)
         except ValueError as exc:
             raise _TokenError(str(exc)) from None
-        return np.array([_INDEX[ids[0], ids[1]]])
+        return np.array([COMBO_INDEX[ids[0], ids[1]]])
 
     t = token.upper().replace("10", "T")
     m = _PLAIN_RE.fullmatch(t)
@@ -355,7 +356,7 @@ def _parse_into(w: np.ndarray, spec: str, where: str = "") -> None:
 
     n = len(spec)
     pos = 0
-    group: Optional[tuple[float, int, str]] = None  # (weight, position, text) of an open '('
+    group: tuple[float, int, str] | None = None  # (weight, position, text) of an open '('
     while True:
         m = _SEP_RE.match(spec, pos)
         if m:
@@ -497,7 +498,7 @@ class Range:
 
     __slots__ = ("_w", "_spec", "_removed", "_rows", "_combos", "_weights", "_masks")
 
-    def __init__(self, spec: Union[str, "Range", Sequence[str]]) -> None:
+    def __init__(self, spec: str | Range | Sequence[str]) -> None:
         if isinstance(spec, Range):
             self._set(spec._w, spec._spec, spec._removed)
             return
@@ -518,27 +519,27 @@ class Range:
                             f"use Range.from_combos)")
         self._set(w, label, 0)
 
-    def _set(self, w: np.ndarray, spec: Optional[str], removed: int) -> None:
+    def _set(self, w: np.ndarray, spec: str | None, removed: int) -> None:
         self._w = w
         self._w.setflags(write=False)
         self._spec = spec
         self._removed = removed
         self._rows = np.flatnonzero(w)
-        self._combos = _ALL[self._rows]
+        self._combos = ALL_COMBOS[self._rows]
         self._weights = w[self._rows]
-        self._masks = _ALL_MASKS[self._rows]
+        self._masks = ALL_COMBO_MASKS[self._rows]
         for a in (self._rows, self._combos, self._weights, self._masks):
             a.setflags(write=False)
 
     @classmethod
-    def _from_dense(cls, w: np.ndarray, spec: Optional[str], removed: int) -> "Range":
+    def _from_dense(cls, w: np.ndarray, spec: str | None, removed: int) -> Range:
         r = object.__new__(cls)
         r._set(w, spec, removed)
         return r
 
     @classmethod
-    def from_combos(cls, ids: Union[np.ndarray, Sequence[Sequence[int]]],
-                    weights: Optional[Union[np.ndarray, Sequence[float]]] = None) -> "Range":
+    def from_combos(cls, ids: np.ndarray | Sequence[Sequence[int]],
+                    weights: np.ndarray | Sequence[float] | None = None) -> Range:
         """Build a range from an ``(M, 2)`` array of card ids.
 
         Parameters
@@ -583,12 +584,12 @@ class Range:
         if same.size:
             r = int(same[0])
             raise ValueError(f"combo row {r} uses card {cards.format(a[r, :1])} twice")
-        rows = _INDEX[a[:, 0], a[:, 1]]
+        rows = COMBO_INDEX[a[:, 0], a[:, 1]]
         order = np.argsort(rows, kind="stable")
         dup = np.flatnonzero(np.diff(rows[order]) == 0)
         if dup.size:
             i, j = sorted((int(order[dup[0]]), int(order[dup[0] + 1])))
-            raise ValueError(f"combo {cards.format(_ALL[rows[i]])} appears twice "
+            raise ValueError(f"combo {cards.format(ALL_COMBOS[rows[i]])} appears twice "
                              f"(rows {i} and {j})")
         if weights is None:
             wts = np.ones(len(a))
@@ -641,7 +642,7 @@ class Range:
         return self._masks
 
     @property
-    def spec(self) -> Optional[str]:
+    def spec(self) -> str | None:
         """The range text it was built from (list items joined by ``", "``), or None.
 
         Examples
@@ -695,15 +696,15 @@ class Range:
         >>> Range("AK, 0.5(QQ)").without("Ah").classes()
         {'AKs': (3, 3.0), 'AKo': (9, 9.0), 'QQ': (6, 3.0)}
         """
-        cls_ids = _COMBO_CLASS[self._rows]
-        counts = np.bincount(cls_ids, minlength=len(_CLASS_NAMES))
-        totals = np.bincount(cls_ids, weights=self._weights, minlength=len(_CLASS_NAMES))
-        return {_CLASS_NAMES[c]: (int(counts[c]), float(totals[c]))
+        cls_ids = COMBO_CLASS[self._rows]
+        counts = np.bincount(cls_ids, minlength=len(CLASS_NAMES))
+        totals = np.bincount(cls_ids, weights=self._weights, minlength=len(CLASS_NAMES))
+        return {CLASS_NAMES[c]: (int(counts[c]), float(totals[c]))
                 for c in np.flatnonzero(counts)}
 
     # -- card removal -----------------------------------------------------------------------
 
-    def without(self, dead: DeadLike, *, allow_empty: bool = False) -> "Range":
+    def without(self, dead: DeadLike, *, allow_empty: bool = False) -> Range:
         """A new range without the combos that use any of the `dead` cards.
 
         Parameters
@@ -734,7 +735,7 @@ class Range:
         """
         mask = _dead_mask(dead)
         w = self._w.copy()
-        w[(_ALL_MASKS & np.uint64(mask)) != 0] = 0
+        w[(ALL_COMBO_MASKS & np.uint64(mask)) != 0] = 0
         if not allow_empty and not w.any():
             raise ValueError(f"range {self._label()} is empty after removing "
                              f"{_mask_text(mask)}")
@@ -762,7 +763,7 @@ class Range:
                 raise TypeError(f"expected a hand such as 'AhKh' or two card ids, got {hand!r}")
         if ids.shape != (2,) or not ((ids >= 0) & (ids <= 51)).all() or ids[0] == ids[1]:
             raise ValueError(f"{hand!r} is not a two-card hand such as 'AhKh'")
-        return bool(self._w[_INDEX[int(ids[0]), int(ids[1])]] > 0)
+        return bool(self._w[COMBO_INDEX[int(ids[0]), int(ids[1])]] > 0)
 
     def __eq__(self, other: object) -> bool:
         """Equal when both hold the same combos with the same weights (spec text ignored).

@@ -7,7 +7,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .strength import _check_game, _tag_of, strength_dtype
+from gpu_eval.games.registry import HOLDEM
+from gpu_eval.strength import check_game, strength_dtype, tag_of
 
 __all__ = ["compare", "Showdown"]
 
@@ -105,12 +106,12 @@ def _common_game(strengths) -> str | None:
         dtype = getattr(item, "dtype", None)
         if dtype is None:
             continue  # Python ints, nested lists: no game to check
-        tagged = _tag_of(item)
+        tagged = tag_of(item)
         if tagged is None:
             if dtype != np.uint16:
                 continue  # e.g. int64 arrays: no claim either way
-            tagged = "holdem"  # plain uint16 strengths are hold'em's
-        found.setdefault(_check_game(tagged), tagged)
+            tagged = HOLDEM  # plain uint16 strengths are hold'em's
+        found.setdefault(check_game(tagged), tagged)
     if len(found) > 1:
         games = ", ".join(repr(g) for g in found.values())
         raise ValueError(f"compare() got strengths of different games ({games}, read from "

@@ -1,14 +1,14 @@
 """Reading strengths: category, description, Cactus Kev ranks and the seed's 30-bit value.
 
 Every hold'em strength 1..7462 is one hand class. The table of classes is built here from the
-definition of the scale in ``_scale`` (never from an evaluator), and the seed 000 value
+definition of the scale in ``gpu_eval.scale`` (never from an evaluator), and the seed 000 value
 ``category << 26 | important << 13 | kickers`` is derived for each: a bijection that orders the
 classes exactly as ``strength`` does (the tests check it).
 
 ``category`` and ``describe`` also read the other games' scales, chosen by ``game=``: Omaha
 uses the hold'em scale; ``"shortdeck"`` / ``"shortdeck-triton"`` have 1..1404
-(``gpu_eval.shortdeck``); ``"wild"`` (``evaluate(..., wild=...)``) is hold'em plus five of a
-kind, 7463..7475 (``gpu_eval.wild``). A strength outside the named game's scale raises.
+(``gpu_eval.games.shortdeck``); ``"wild"`` (``evaluate(..., wild=...)``) is hold'em plus five of a
+kind, 7463..7475 (``gpu_eval.games.wild``). A strength outside the named game's scale raises.
 
 **The game tag.** Strengths on a scale other than hold'em's carry their game in the dtype:
 ``evaluate(..., game="shortdeck")`` returns ``np.dtype(np.uint16, metadata={"game":
@@ -30,36 +30,38 @@ CuPy arrays cannot carry metadata: strengths computed on the GPU from CuPy input
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
-from . import _scale as S
+from gpu_eval import scale as S
+from gpu_eval.games import registry
+from gpu_eval.games.registry import HOLDEM, WILD, strength_dtype, tag_of
 
 __all__ = ["category", "describe", "to_cactus_kev", "from_cactus_kev", "to_value", "from_value",
-           "CATEGORY_NAMES", "strength_dtype", "game_of"]
+           "CATEGORY_NAMES", "CATEGORY_KEYS", "strength_dtype", "game_of"]
 
 CATEGORY_NAMES = ("High Card", "Pair", "Two Pair", "Three of a Kind", "Straight", "Flush",
                   "Full House", "Four of a Kind", "Straight Flush", "Five of a Kind")
+#: Short names of the categories, as keys of count tables (``EvaluationCounts.category_counts``).
+CATEGORY_KEYS = ("high card", "pair", "two pair", "trips", "straight", "flush", "full house",
+                 "quads", "straight flush", "five of a kind")
 _RANK_NAMES = ("Two", "Three", "Four", "Five", "Six", "Seven", "Eight", "Nine", "Ten", "Jack",
                "Queen", "King", "Ace")
 _PLURALS = ("Twos", "Threes", "Fours", "Fives", "Sixes", "Sevens", "Eights", "Nines", "Tens",
             "Jacks", "Queens", "Kings", "Aces")
-# Each game's strengths are on one of these scales (see _scale_values); never mix them.
-_GAMES = {"holdem": "holdem", "omaha": "holdem", "omaha5": "holdem", "omaha6": "holdem",
-          "shortdeck": "shortdeck", "shortdeck-triton": "shortdeck-triton", "wild": "wild"}
 
 
 def _decompress(kc: np.ndarray, r: int) -> np.ndarray:
-    """Inverse of ``_scale.remove_rank``: open a gap at bit ``r``."""
+    """Inverse of ``gpu_eval.scale.remove_rank``: open a gap at bit ``r``."""
     low = (1 << r) - 1
     return (kc & low) | ((kc & ~low) << 1)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _class_values() -> np.ndarray:
     """``VALUE[strength]`` (uint32) for strengths 0..7462 (0 -> 0), in the scale's own order."""
-    allm = S._ALL
+    allm = S.ALL_RANK_MASKS
     by_pop = {k: allm[np.bitwise_count(allm) == k] for k in range(6)}
     sub12 = {k: v[v < (1 << 12)] for k, v in by_pop.items()}
     five = S.top_bits(allm, 5)[S.FIVE_RANK_INDEX >= 0]  # colex order, straights excluded
@@ -83,69 +85,31 @@ def _class_values() -> np.ndarray:
     return values
 
 
-@lru_cache(maxsize=None)
+@cache
 def _scale_values(scale: str) -> np.ndarray:
     """``VALUE[strength]`` of every class of a scale: hold'em, a short deck, or wild cards
     (hold'em plus the 13 five-of-a-kind classes on top, 7463..7475)."""
-    if scale == "holdem":
+    if scale == HOLDEM:
         return _class_values()
-    if scale == "wild":
+    if scale == WILD:
         five = np.array([S.FIVE_OF_A_KIND << 26 | (1 << r) << 13 for r in range(13)])
         values = np.concatenate([_class_values(), five]).astype(np.uint32)
         values.flags.writeable = False
         return values
-    from .shortdeck import class_values  # noqa: PLC0415 -- its tables load on demand
+    from gpu_eval.games.shortdeck import class_values  # noqa: PLC0415 -- its tables load on demand
     return class_values(scale)
 
 
-@lru_cache(maxsize=None)
-def _category_table(scale: str = "holdem") -> np.ndarray:
+@cache
+def _category_table(scale: str = HOLDEM) -> np.ndarray:
     cat = (_scale_values(scale) >> 26).astype(np.uint8)
     cat.flags.writeable = False
     return cat
 
 
-def _check_game(game: str) -> str:
+def check_game(game: str) -> str:
     """The scale ``game``'s strengths are on; ``ValueError`` for an unknown game."""
-    if game not in _GAMES:
-        raise ValueError(f"game {game!r} has no strength scale here; known: {', '.join(_GAMES)}")
-    return _GAMES[game]
-
-
-_PLAIN = np.dtype(np.uint16)
-_TAGGED = {g: np.dtype(np.uint16, metadata={"game": g})
-           for g, scale in _GAMES.items() if scale != "holdem"}
-
-
-def strength_dtype(game: str) -> np.dtype:
-    """The dtype of ``game``'s strengths: plain ``uint16`` for hold'em and Omaha (the hold'em
-    scale), ``uint16`` tagged with ``metadata={"game": game}`` for the other scales.
-
-    Examples
-    --------
-    >>> strength_dtype("holdem") == np.uint16, strength_dtype("holdem").metadata
-    (True, None)
-    >>> strength_dtype("shortdeck").metadata
-    mappingproxy({'game': 'shortdeck'})
-    """
-    _check_game(game)
-    return _TAGGED.get(game, _PLAIN)
-
-
-def tag(strengths: np.ndarray, game: str, scalar: bool = False) -> np.ndarray:
-    """``strengths`` (a ``uint16`` NumPy array) viewed with ``game``'s dtype; with ``scalar``,
-    its one element as a 0-d array (a 0-d array keeps the tag, a NumPy scalar would not)."""
-    dtype = strength_dtype(game)
-    if dtype is _PLAIN:
-        return strengths[0] if scalar else strengths
-    out = strengths.view(dtype)
-    return out.reshape(()) if scalar else out
-
-
-def _tag_of(strength) -> str | None:
-    """The game in ``strength``'s dtype metadata, or None (also for objects without a dtype)."""
-    meta = getattr(getattr(strength, "dtype", None), "metadata", None)
-    return meta.get("game") if meta else None
+    return registry.check_scale(game)
 
 
 def game_of(strength) -> str:
@@ -160,26 +124,26 @@ def game_of(strength) -> str:
     >>> game_of(ge.evaluate("As Ks Qs Js Ts"))
     'holdem'
     """
-    return _tag_of(strength) or "holdem"
+    return tag_of(strength) or HOLDEM
 
 
 def _resolve_game(strength, game: str | None) -> str:
     """The game whose scale ``strength`` is read on: ``game``, or the dtype's tag when
     ``game`` is None (hold'em without one). A ``game`` contradicting the tag raises."""
-    tagged = _tag_of(strength)
+    tagged = tag_of(strength)
     if game is None:
-        game = tagged or "holdem"
-        _check_game(game)
+        game = tagged or HOLDEM
+        check_game(game)
         return game
-    scale = _check_game(game)
-    if tagged is not None and _check_game(tagged) != scale:
+    scale = check_game(game)
+    if tagged is not None and check_game(tagged) != scale:
         raise ValueError(f"these strengths are {tagged!r} strengths (their dtype says so), but "
                          f"game={game!r} was passed: the two games have different strength "
                          f"scales; pass game={tagged!r} or leave game= out")
     return game
 
 
-def _as_strength(strength, *, allow_zero: bool = False, scale: str = "holdem") -> np.ndarray:
+def _as_strength(strength, *, allow_zero: bool = False, scale: str = HOLDEM) -> np.ndarray:
     arr = np.asarray(strength)
     if arr.dtype.kind not in "iu":
         raise TypeError(f"strengths must be integers, got dtype {arr.dtype}")
@@ -188,7 +152,7 @@ def _as_strength(strength, *, allow_zero: bool = False, scale: str = "holdem") -
     bad = (arr < low) | (arr > top)
     if bad.any():
         where = tuple(int(w) for w in np.argwhere(bad)[0]) if arr.ndim else ()
-        name = "hold'em" if scale == "holdem" else repr(scale)
+        name = "hold'em" if scale == HOLDEM else repr(scale)
         raise ValueError(f"strength {int(arr[where])} at index {where} is outside the {name} "
                          f"scale {low}..{top} (a strength from another game?)")
     return arr.astype(np.int64)
@@ -224,7 +188,7 @@ def category(strength, game: str | None = None) -> np.ndarray:
     >>> category(ge.evaluate("6s 7s 8s 9s As", game="shortdeck")).tolist()   # the dtype's game
     8
     """
-    scale = _check_game(_resolve_game(strength, game))
+    scale = check_game(_resolve_game(strength, game))
     return _category_table(scale)[_as_strength(strength, scale=scale)]
 
 
@@ -235,7 +199,7 @@ def to_value(strength, game: str | None = None) -> np.ndarray:
     as kicker); kickers are the remaining ranks that play. Straights carry their five rank
     bits, the wheel as ``0b1111`` (ace low). On the hold'em scale higher values are better
     hands; on the short-deck scales values order classes by category number, not by the
-    game's category order (see ``gpu_eval.shortdeck.class_values``), and five of a kind
+    game's category order (see ``gpu_eval.games.shortdeck.class_values``), and five of a kind
     (``"wild"``) is category 9. ``game`` as for :func:`category`.
 
     Examples
@@ -244,11 +208,11 @@ def to_value(strength, game: str | None = None) -> np.ndarray:
     >>> int(to_value(ge.evaluate("5c Ad 5h 2c Ac")))   # Aces and Fives, Two kicker
     167837697
     """
-    scale = _check_game(_resolve_game(strength, game))
+    scale = check_game(_resolve_game(strength, game))
     return _scale_values(scale)[_as_strength(strength, scale=scale)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _value_index(scale: str) -> tuple[np.ndarray, np.ndarray]:
     """``(sorted values, their strengths)`` of a scale, for inverting :func:`to_value`."""
     values = _scale_values(scale).astype(np.int64)
@@ -272,19 +236,19 @@ def from_value(value, game: str | None = None) -> np.ndarray:
     arr = np.asarray(value)
     if arr.dtype.kind not in "iu":
         raise TypeError(f"values must be integers, got dtype {arr.dtype}")
-    game = "holdem" if game is None else game
-    scale = _check_game(game)
+    game = HOLDEM if game is None else game
+    scale = check_game(game)
     values, strengths = _value_index(scale)
     a = arr.astype(np.int64)
     pos = np.searchsorted(values, a).clip(0, len(values) - 1)
     bad = (values[pos] != a) | (a <= 0)
     if bad.any():
         where = tuple(int(w) for w in np.argwhere(bad)[0]) if a.ndim else ()
-        name = "" if scale == "holdem" else f"{game!r} "
+        name = "" if scale == HOLDEM else f"{game!r} "
         raise ValueError(f"{int(a[where])} at index {where} is not the value of any {name}"
                          f"hand class")
     out = np.asarray(strengths[pos], dtype=np.uint16)
-    if strength_dtype(game) is _PLAIN:
+    if strength_dtype(game).metadata is None:
         return out[()]  # as before: a NumPy scalar for a scalar value
     return out.view(strength_dtype(game))  # a 0-d array for a scalar: it keeps the tag
 
@@ -301,7 +265,7 @@ def to_cactus_kev(strength, game: str | None = None) -> np.ndarray:
     [1, 7462]
     """
     game = _resolve_game(strength, game)
-    if _check_game(game) != "holdem":
+    if check_game(game) != HOLDEM:
         raise ValueError(f"Cactus Kev ranks exist for hold'em-scale strengths only; these are "
                          f"{game!r} strengths")
     return (S.NUM_CLASSES + 1 - _as_strength(strength)).astype(np.uint16)
@@ -357,8 +321,8 @@ def _describe_one(value: int) -> str:
     return f"Four of a Kind, {ims[0]}, {kickers} kicker"
 
 
-@lru_cache(maxsize=None)
-def _descriptions(scale: str = "holdem") -> tuple[str, ...]:
+@cache
+def _descriptions(scale: str = HOLDEM) -> tuple[str, ...]:
     return ("no valid hand",) + tuple(_describe_one(int(v)) for v in _scale_values(scale)[1:])
 
 
@@ -392,7 +356,7 @@ def describe(strength, game: str | None = None):
     >>> describe(7475, game="wild")                                   # untagged: say the game
     'Five of a Kind, Aces'
     """
-    scale = _check_game(_resolve_game(strength, game))
+    scale = check_game(_resolve_game(strength, game))
     arr = _as_strength(strength, allow_zero=True, scale=scale)
     names = _descriptions(scale)
     if arr.ndim == 0:

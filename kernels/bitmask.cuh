@@ -1,7 +1,7 @@
 // bitmask.cuh -- the bitmask hand evaluator, device side.
 //
-// Computes exactly what gpu_eval/_bitmask.py (_eval_chunk) computes, from the same tables
-// (gpu_eval/_tables.py, uploaded once per device): see _tables.py's docstring for the method.
+// Computes exactly what gpu_eval/evaluator/bitmask.py (_eval_chunk) computes, from the same tables
+// (gpu_eval/evaluator/tables.py, uploaded once per device): see gpu_eval.evaluator.tables.py's docstring for the method.
 // From the four 13-bit suit lanes c, d, h, s of a hand mask (bit 16 * suit + rank):
 //   O = c|d|h|s  ranks present        P = (c&d)|(h&s)|((c^d)&(h^s))  ranks held at least twice
 //   three = (c&d&(h|s)) | (h&s&(c|d))  ranks held three or four times,  D = P&~three  pairs
@@ -14,8 +14,8 @@
 
 #include "ge_common.cuh"
 
-// Device pointers to the tables of gpu_eval._tables.BitmaskTables. The field order is a
-// contract with gpu_eval/_cuda.py (BITMASK_TABLE_ORDER), which writes 7 pointers into this
+// Device pointers to the tables of gpu_eval.evaluator.tables.BitmaskTables. The field order is a
+// contract with gpu_eval/cuda/holdem.py (BITMASK_TABLE_ORDER), which writes 7 pointers into this
 // struct in that order; tests/test_kernels_compile.py checks that the two agree.
 struct GeBitmaskTables {
     const ge_u16* flush;       // [8192]       flush / straight flush of a suit lane (0 if < 5)

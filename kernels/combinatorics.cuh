@@ -1,6 +1,6 @@
 // combinatorics.cuh -- colex-ordered k-subsets of the 52 cards, device side.
 //
-// The numbering is gpu_eval/_combinatorics.py's: subset number i is found by the
+// The numbering is gpu_eval/combinatorics.py's: subset number i is found by the
 // combinatorial number system (for j = k..1, element j is the largest c with C(c, j) <= i,
 // then i -= C(c, j)), so a slice [start, stop) names the same hands on every backend.
 // binom is that module's BINOM table, uint64 [53][10] row-major: binom[10 * n + k] = C(n, k).

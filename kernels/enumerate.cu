@@ -1,5 +1,5 @@
 // enumerate.cu -- exhaustive enumeration: per-strength counts over a slice of the
-// colex-ordered k-subsets of the 52 cards (numbering of gpu_eval/_combinatorics.py).
+// colex-ordered k-subsets of the 52 cards (numbering of gpu_eval/combinatorics.py).
 //
 // Each thread takes runs of `run` consecutive subset numbers (grid-stride over runs): it
 // unranks the first one, then steps to the next subset with the cheap colex successor, so

@@ -1,4 +1,4 @@
-// fsm.cu -- hand evaluation by walking a finite-state-machine table (gpu_eval/statemachine.py).
+// fsm.cu -- hand evaluation by walking a finite-state-machine table (gpu_eval/evaluator/statemachine.py).
 //
 // The table is one flat uint32 array. A state occupies 52 consecutive slots starting at its
 // base; the slot for card id c holds the base of the next state or, for the last card of a

@@ -1,7 +1,7 @@
 // host_shim.h -- lets the CUDA device code in this directory compile as plain C++ (g++/clang++).
 //
 // gpu_eval tests its kernels on machines without a GPU by compiling the very same sources as a
-// host shared library (gpu_eval/_hostbuild.py). This header supplies what nvcc/NVRTC would:
+// host shared library (tests/emulation/hostbuild.py). This header supplies what nvcc/NVRTC would:
 // the execution-space keywords, the thread-index built-ins and the integer intrinsics the
 // kernels use. A "launch" on the host runs the kernel body with blockDim = 1, so
 // __syncthreads() is a no-op and __shared__ memory is simply per-OS-thread storage (several
@@ -27,7 +27,7 @@ struct ge_dim3 {
     unsigned int x, y, z;
 };
 
-// Set by the host launcher (gpu_eval/_hostbuild.py's C++ wrapper) before calling a kernel.
+// Set by the host launcher (tests/emulation/hostbuild.py's C++ wrapper) before calling a kernel.
 inline thread_local ge_dim3 threadIdx = {0, 0, 0};
 inline thread_local ge_dim3 blockIdx = {0, 0, 0};
 inline thread_local ge_dim3 blockDim = {1, 1, 1};

@@ -1,6 +1,6 @@
 // omaha.cuh -- Omaha (4 to 6 hole cards, 3 to 5 board cards) on the device.
 //
-// Computes exactly what gpu_eval/omaha.py (_eval_chunk) computes, from the same tables (see
+// Computes exactly what gpu_eval/games/omaha.py (_eval_chunk) computes, from the same tables (see
 // the module docstring there): the best hand of exactly two hole cards and three board cards.
 //   * non-flush: the board's rank multiset, numbered by a perfect hash (each card adds a
 //     base-5 weight of its rank; two tables turn the two halves of the sum into a dense index),
@@ -16,7 +16,7 @@
 #include "ge_common.cuh"
 #include "bitmask.cuh"
 
-// Field order is a contract with gpu_eval.omaha.OmahaTables (its field order) and the tests.
+// Field order is a contract with gpu_eval.games.omaha.OmahaTables (its field order) and the tests.
 struct GeOmahaTables {
     const ge_u32* card_weight;     // [52]       base-5 weight of the card's rank, split in halves
     const ge_u32* board_lo;        // [5^7]      low half of the sum -> index within its size

@@ -1,6 +1,6 @@
 // phash.cuh -- the perfect-hash hand evaluator (seed 001's quinary hash), device side.
 //
-// Computes exactly what gpu_eval/_phash.py's evaluate_masks computes, from the same tables:
+// Computes exactly what gpu_eval/evaluator/phash.py's evaluate_masks computes, from the same tables:
 //   * flush: FLUSH[c] | FLUSH[d] | FLUSH[h] | FLUSH[s] (0 for a lane of fewer than 5 cards);
 //   * rank counts: SPREAD[lane] puts rank bit r at bit 3r, so the four lanes summed give
 //     13 packed 3-bit rank counts;
@@ -13,7 +13,7 @@
 
 #include "ge_common.cuh"
 
-// Field order is a contract with gpu_eval/_cuda.py (PHASH_TABLE_ORDER) and _hostbuild.py.
+// Field order is a contract with gpu_eval/cuda/holdem.py (PHASH_TABLE_ORDER) and tests/emulation/hostbuild.py.py.
 struct GePhashTables {
     const ge_u16* flush;    // [8192]  flush / straight flush of one suit lane
     const ge_u16* noflush;  // [sum over k = 5..9 of the count vectors]  strength by hash

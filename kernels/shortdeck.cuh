@@ -1,7 +1,7 @@
 // shortdeck.cuh -- short deck (6+) hold'em on the device: the bitmask evaluator of
 // bitmask.cuh run with short-deck tables.
 //
-// Short deck needs no evaluator of its own: gpu_eval/shortdeck.py generates tables with the
+// Short deck needs no evaluator of its own: gpu_eval/games/shortdeck.py generates tables with the
 // layout of GeBitmaskTables whose entries are short-deck strengths (1..1404; A-6-7-8-9 is a
 // straight, a flush beats a full house, and under Triton rules trips beat a straight), and
 // ge_bitmask_eval reads them exactly as it reads the hold'em tables. Cards below 6 are
@@ -12,7 +12,7 @@
 #include "ge_common.cuh"
 #include "bitmask.cuh"
 
-// [0] "shortdeck", [1] "shortdeck-triton" (gpu_eval.shortdeck.GAMES order); each written
+// [0] "shortdeck", [1] "shortdeck-triton" (gpu_eval.games.shortdeck.GAMES order); each written
 // pointer by pointer like ge_bitmask_tables.
 #define GE_SHORTDECK_VARIANTS 2
 GE_CONSTANT GeBitmaskTables ge_shortdeck_tables[GE_SHORTDECK_VARIANTS];

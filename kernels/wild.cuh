@@ -1,6 +1,6 @@
 // wild.cuh -- wild cards (jokers, wild ranks, the bug) on the device.
 //
-// Computes exactly what gpu_eval/wild.py computes, from the same tables (see the module
+// Computes exactly what gpu_eval/games/wild.py computes, from the same tables (see the module
 // docstring there). With w wild cards besides the natural cards' hand mask:
 //   * w == 0: the hold'em bitmask evaluator;
 //   * five of a kind (7463..7475) when some rank has count + w >= 5 (aces when w >= 5);
@@ -16,7 +16,7 @@
 #include "bitmask.cuh"
 #include "phash.cuh"
 
-// Field order is a contract with gpu_eval.wild.wild_device_tables() and the tests.
+// Field order is a contract with gpu_eval.games.wild.wild_device_tables() and the tests.
 struct GeWildTables {
     const ge_u16* rank_best;      // [...]       by (w, n) block and hash of the counts
     const ge_u32* offset;         // [50]        block of (w, n) at 10 * w + n

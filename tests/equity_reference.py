@@ -16,6 +16,7 @@ import numpy as np
 
 from gpu_eval import cards
 from gpu_eval.ranges import Range
+
 from reference import best_key
 
 

@@ -1,4 +1,4 @@
-"""Reference figures (from DESIGN.md) and helpers shared by the kernel tests."""
+"""Reference figures (from docs/architecture.md, "Reference figures") and helpers shared by the kernel tests."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ from math import comb
 
 import numpy as np
 
-from gpu_eval import _bitmask, _combinatorics, _scale
-from gpu_eval.cards import _ID_TO_DEADHORSE, _ID_TO_MASK
+from gpu_eval import combinatorics, scale
+from gpu_eval.cards import _ID_TO_DEADHORSE, ID_TO_MASK
+from gpu_eval.evaluator import bitmask
 
 # Hands per category, high card (0) .. straight flush (8).
 FIVE_CARD_CATEGORY_COUNTS = [1302540, 1098240, 123552, 54912, 10200, 5108, 3744, 624, 40]
@@ -21,19 +22,19 @@ NUM_STRENGTHS = 7463
 def categories_from_histogram(hist: np.ndarray) -> list[int]:
     """Hands per category from a per-strength histogram (strength 0 must be empty)."""
     assert hist[0] == 0
-    base = np.array(_scale.BASE)
+    base = np.array(scale.BASE)
     cat = np.searchsorted(base, np.arange(1, NUM_STRENGTHS), side="left") - 1
     return np.bincount(cat, weights=hist[1:], minlength=9).astype(np.int64).tolist()
 
 
 def numpy_seven_card_histogram() -> np.ndarray:
     """Per-strength counts over all 133,784,560 seven-card hands with the NumPy evaluator."""
-    six = _combinatorics.subset_masks(51, 6)
+    six = combinatorics.subset_masks(51, 6)
     hist = np.zeros(NUM_STRENGTHS, dtype=np.int64)
     buf = np.empty(len(six), dtype=np.uint16)
     for top in range(6, 52):
         n = comb(top, 6)
-        s = _bitmask.evaluate_masks(six[:n] | _ID_TO_MASK[top], out=buf[:n])
+        s = bitmask.evaluate_masks(six[:n] | ID_TO_MASK[top], out=buf[:n])
         hist += np.bincount(s, minlength=NUM_STRENGTHS)
     return hist
 
@@ -44,7 +45,7 @@ def random_hands(rng: np.random.Generator, n: int, k: int) -> np.ndarray:
 
 
 def ids_to_masks(ids: np.ndarray) -> np.ndarray:
-    return np.bitwise_or.reduce(_ID_TO_MASK[ids], axis=1)
+    return np.bitwise_or.reduce(ID_TO_MASK[ids], axis=1)
 
 
 def ids_to_deadhorse(ids: np.ndarray) -> np.ndarray:
@@ -53,7 +54,7 @@ def ids_to_deadhorse(ids: np.ndarray) -> np.ndarray:
 
 def slice_masks(k: int, start: int, stop: int) -> np.ndarray:
     """Hand masks of colex subsets [start, stop) of size k, via NumPy's ``unrank``."""
-    return ids_to_masks(_combinatorics.unrank(np.arange(start, stop, dtype=np.uint64), k))
+    return ids_to_masks(combinatorics.unrank(np.arange(start, stop, dtype=np.uint64), k))
 
 
 def bad_batches() -> dict:

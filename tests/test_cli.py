@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 import gpu_eval as ge
-from gpu_eval import _backend, _progress
+from gpu_eval import backend_choice, progress
 from gpu_eval.cli import main
 
-CUDA_OK = _backend.cuda_status()[0]
+CUDA_OK = backend_choice.cuda_status()[0]
 
 
 def run(capsys, *argv):
@@ -92,7 +92,7 @@ def test_eval_shortdeck(capsys):
 
 
 def test_eval_omaha_board(capsys):
-    pytest.importorskip("gpu_eval.omaha")
+    pytest.importorskip("gpu_eval.games.omaha")
     status, out, err = run(capsys, "eval", "--game", "omaha", "AsKsQdJd", "--board", "Ts9s2s")
     assert status == 0, err
     assert "Flush, Ace high" in out  # As Ks + Ts 9s 2s, exactly two from the hand
@@ -167,7 +167,7 @@ def test_equity_progress_bar(capsys, monkeypatch):
     status, out, err = run(capsys, *argv)
     assert status == 0 and err == ""
     # ...a long one does (made "long" here by lowering the threshold), on stderr only.
-    monkeypatch.setattr(_progress, "AUTO_SECONDS", -1.0)
+    monkeypatch.setattr(progress, "AUTO_SECONDS", -1.0)
     status, out_long, err = run(capsys, *argv)
     assert status == 0 and out_long == out
     assert "equity (exact)" in err and err.rstrip().endswith("done")
@@ -280,9 +280,9 @@ def test_help_is_not_an_error(capsys):
 def test_long_exact_warning_is_one_line(capsys, monkeypatch):
     """A warning that an exact run is long prints as one 'warning:' line, not a traceback
     of warnings' source lines."""
-    from gpu_eval import _equity_numpy
+    from gpu_eval.equity_engine import numpy_engine
 
-    monkeypatch.setattr(_equity_numpy, "RATE", 1.0)  # every run now "takes minutes"
+    monkeypatch.setattr(numpy_engine, "RATE", 1.0)  # every run now "takes minutes"
     status, out, err = run(capsys, "equity", "AhKh", "QsQd", "--board", "2c7d9s", "--exact",
                            "--no-progress")
     assert status == 0 and out.startswith("exact: 990 boards")

@@ -1,4 +1,4 @@
-"""gpu_eval._cuda's Python logic against an emulated CuPy that runs the real kernels on the CPU.
+"""gpu_eval.cuda.holdem's Python logic against an emulated CuPy that runs the real kernels on the CPU.
 
 The CUDA backend cannot run without a GPU, but everything it does around the kernels can:
 this swaps in tests/fake_cupy.py (device arrays are NumPy arrays, launches call the kernels
@@ -15,44 +15,46 @@ from math import comb
 import numpy as np
 import pytest
 
-from gpu_eval import _bitmask, _cuda, _hostbuild
+from gpu_eval.cuda import holdem
+from gpu_eval.evaluator import bitmask
 
 import kernel_refs as R
+from emulation import hostbuild
 
 
 @pytest.fixture
 def fake(monkeypatch):
     try:
-        _hostbuild.load()
-    except _hostbuild.HostBuildUnavailableError as exc:
+        hostbuild.load()
+    except hostbuild.HostBuildUnavailableError as exc:
         pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-    import fake_cupy
+    from emulation import fake_cupy
 
     monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
-    monkeypatch.setattr(_cuda, "_STATES", {})
-    _cuda.cuda_available.cache_clear()
+    monkeypatch.setattr(holdem, "_STATES", {})
+    holdem.cuda_available.cache_clear()
     fake_cupy.launches.clear()
     yield fake_cupy
-    _cuda.cuda_available.cache_clear()
+    holdem.cuda_available.cache_clear()
 
 
 @pytest.fixture(scope="module")
 def hands7():
     ids = R.random_hands(np.random.default_rng(7), 50_000, 7)
     masks = R.ids_to_masks(ids)
-    return ids, masks, _bitmask.evaluate_masks(masks)
+    return ids, masks, bitmask.evaluate_masks(masks)
 
 
 def test_module_is_built_once_and_tables_uploaded(fake):
-    assert _cuda.cuda_available() == (True, "1 CUDA device(s); device 0: Emulated")
-    state = _cuda.get_module()
-    assert _cuda.get_module(0) is state
-    assert state.module.options == _cuda.module_options()
-    assert state.module.code == _cuda.module_source()
+    assert holdem.cuda_available() == (True, "1 CUDA device(s); device 0: Emulated")
+    state = holdem.get_module()
+    assert holdem.get_module(0) is state
+    assert state.module.options == holdem.module_options()
+    assert state.module.code == holdem.module_source()
     # The constant struct holds the addresses of the uploaded tables, in struct order.
     assert state.module._symbols["ge_bitmask_tables"].tolist() == [t.data.ptr for t in state.tables]
     assert [t.dtype for t in state.tables] == [
-        _cuda.BITMASK_TABLE_DTYPES[n] for n in _cuda.BITMASK_TABLE_ORDER]
+        holdem.BITMASK_TABLE_DTYPES[n] for n in holdem.BITMASK_TABLE_ORDER]
     # 2 SMs x 6 blocks: 40 registers x 256 threads x 6 fit in the 65536 registers of an SM.
     assert state.blocks_per_sm["ge_eval_masks"] == 6
     assert state.grid("ge_eval_masks", 10) == 1
@@ -62,13 +64,13 @@ def test_module_is_built_once_and_tables_uploaded(fake):
 
 def test_device_arrays_in_device_arrays_out(fake, hands7):
     ids, masks, ref = hands7
-    got = _cuda.evaluate_masks_cuda(fake.asarray(masks.reshape(100, 500)))
+    got = holdem.evaluate_masks_cuda(fake.asarray(masks.reshape(100, 500)))
     assert isinstance(got, fake.ndarray) and got.shape == (100, 500)
     np.testing.assert_array_equal(got.get().reshape(-1), ref)
-    got = _cuda.evaluate_ids_cuda(fake.asarray(ids))
+    got = holdem.evaluate_ids_cuda(fake.asarray(ids))
     assert isinstance(got, fake.ndarray) and got.dtype == np.uint16
     np.testing.assert_array_equal(got.get(), ref)
-    got = _cuda.evaluate_deadhorse_cuda(fake.asarray(R.ids_to_deadhorse(ids)))
+    got = holdem.evaluate_deadhorse_cuda(fake.asarray(R.ids_to_deadhorse(ids)))
     np.testing.assert_array_equal(got.get(), ref)
 
 
@@ -77,12 +79,12 @@ def test_host_arrays_streamed(fake, hands7, chunk_rows):
     ids, masks, ref = hands7
     if chunk_rows == 1:  # one launch per row: keep it short
         ids, masks, ref = ids[:1001], masks[:1001], ref[:1001]
-    got = _cuda.evaluate_masks_cuda(masks, chunk_rows=chunk_rows)
+    got = holdem.evaluate_masks_cuda(masks, chunk_rows=chunk_rows)
     assert isinstance(got, np.ndarray) and got.dtype == np.uint16
     np.testing.assert_array_equal(got, ref)
-    np.testing.assert_array_equal(_cuda.evaluate_ids_cuda(ids, chunk_rows=chunk_rows), ref)
+    np.testing.assert_array_equal(holdem.evaluate_ids_cuda(ids, chunk_rows=chunk_rows), ref)
     np.testing.assert_array_equal(
-        _cuda.evaluate_deadhorse_cuda(R.ids_to_deadhorse(ids), chunk_rows=chunk_rows), ref)
+        holdem.evaluate_deadhorse_cuda(R.ids_to_deadhorse(ids), chunk_rows=chunk_rows), ref)
     n_launch = len(fake.launches)
     expected = 3 * -(-len(ref) // (chunk_rows or len(ref)))
     assert n_launch == expected
@@ -91,55 +93,55 @@ def test_host_arrays_streamed(fake, hands7, chunk_rows):
 @pytest.mark.parametrize("chunk_rows", [None, 7_777])
 def test_perfect_hash_kernels(fake, hands7, chunk_rows):
     ids, masks, ref = hands7
-    got = _cuda.evaluate_masks_cuda(fake.asarray(masks), algorithm="perfect-hash")
+    got = holdem.evaluate_masks_cuda(fake.asarray(masks), algorithm="perfect-hash")
     np.testing.assert_array_equal(got.get(), ref)
     np.testing.assert_array_equal(
-        _cuda.evaluate_ids_cuda(ids, algorithm="perfect-hash", chunk_rows=chunk_rows), ref)
+        holdem.evaluate_ids_cuda(ids, algorithm="perfect-hash", chunk_rows=chunk_rows), ref)
     np.testing.assert_array_equal(
-        _cuda.evaluate_deadhorse_cuda(R.ids_to_deadhorse(ids), algorithm="perfect-hash",
+        holdem.evaluate_deadhorse_cuda(R.ids_to_deadhorse(ids), algorithm="perfect-hash",
                                       chunk_rows=chunk_rows), ref)
     assert {name for name, _, _ in fake.launches} == {
         "ge_phash_eval_masks", "ge_phash_eval_ids", "ge_phash_eval_deadhorse"}
-    state = _cuda.get_module()
+    state = holdem.get_module()
     assert state.module._symbols["ge_phash_tables"].tolist() == [
         t.data.ptr for t in state.phash_tables]
     with pytest.raises(ValueError, match="algorithm="):
-        _cuda.evaluate_masks_cuda(masks, algorithm="fast")
+        holdem.evaluate_masks_cuda(masks, algorithm="fast")
 
 
 def test_empty_inputs(fake):
-    assert _cuda.evaluate_masks_cuda(np.zeros(0, np.uint64)).shape == (0,)
-    assert _cuda.evaluate_ids_cuda(np.zeros((0, 5), np.uint8)).shape == (0,)
-    assert _cuda.evaluate_masks_cuda(fake.asarray(np.zeros(0, np.uint64))).shape == (0,)
+    assert holdem.evaluate_masks_cuda(np.zeros(0, np.uint64)).shape == (0,)
+    assert holdem.evaluate_ids_cuda(np.zeros((0, 5), np.uint8)).shape == (0,)
+    assert holdem.evaluate_masks_cuda(fake.asarray(np.zeros(0, np.uint64))).shape == (0,)
     assert fake.launches == []
 
 
 def test_bad_shapes(fake):
     with pytest.raises(ValueError, match="k = 5..9"):
-        _cuda.evaluate_ids_cuda(np.zeros((3, 4), np.uint8))
+        holdem.evaluate_ids_cuda(np.zeros((3, 4), np.uint8))
     with pytest.raises(ValueError, match="k = 5..9"):
-        _cuda.evaluate_deadhorse_cuda(np.zeros(7, np.int32))
+        holdem.evaluate_deadhorse_cuda(np.zeros(7, np.int32))
     with pytest.raises(ValueError, match="k must be"):
-        _cuda.enumerate_counts_cuda(4)
+        holdem.enumerate_counts_cuda(4)
     with pytest.raises(ValueError, match="start <= stop"):
-        _cuda.enumerate_counts_cuda(5, 10, comb(52, 5) + 1)
+        holdem.enumerate_counts_cuda(5, 10, comb(52, 5) + 1)
 
 
 def test_enumeration(fake, monkeypatch):
-    five = _bitmask.evaluate_masks(R.slice_masks(5, 0, comb(52, 5)))
-    got = _cuda.enumerate_counts_cuda(5)
+    five = bitmask.evaluate_masks(R.slice_masks(5, 0, comb(52, 5)))
+    got = holdem.enumerate_counts_cuda(5)
     assert got.dtype == np.int64
     np.testing.assert_array_equal(got, np.bincount(five, minlength=R.NUM_STRENGTHS))
     assert R.categories_from_histogram(got) == R.FIVE_CARD_CATEGORY_COUNTS
     # Slices, split into several launches.
-    monkeypatch.setattr(_cuda, "_ENUM_LAUNCH_MAX", 10_007)
+    monkeypatch.setattr(holdem, "_ENUM_LAUNCH_MAX", 10_007)
     for k in (6, 8, 9):
         total = comb(52, k)
         for start, stop in [(0, 30_000), (total - 25_000, total), (123_456, 150_001)]:
             fake.launches.clear()
-            ref = np.bincount(_bitmask.evaluate_masks(R.slice_masks(k, start, stop)),
+            ref = np.bincount(bitmask.evaluate_masks(R.slice_masks(k, start, stop)),
                               minlength=R.NUM_STRENGTHS)
-            np.testing.assert_array_equal(_cuda.enumerate_counts_cuda(k, start, stop), ref)
+            np.testing.assert_array_equal(holdem.enumerate_counts_cuda(k, start, stop), ref)
             assert len(fake.launches) == -(-(stop - start) // 10_007)
 
 
@@ -165,18 +167,18 @@ def test_real_cupy_has_what_the_emulation_stands_in_for():
 def test_unavailable_backend_says_why(monkeypatch):
     """Without CuPy the error names the install command; the real state is reported as is."""
     monkeypatch.setitem(sys.modules, "cupy", None)  # makes `import cupy` raise ImportError
-    _cuda.cuda_available.cache_clear()
+    holdem.cuda_available.cache_clear()
     try:
-        ok, reason = _cuda.cuda_available()
+        ok, reason = holdem.cuda_available()
         assert not ok
         assert "pip install gpu-eval[cuda13]" in reason
-        with pytest.raises(_cuda.CudaUnavailableError, match="needs CuPy"):
-            _cuda.evaluate_masks_cuda(np.zeros(1, np.uint64))
+        with pytest.raises(holdem.CudaUnavailableError, match="needs CuPy"):
+            holdem.evaluate_masks_cuda(np.zeros(1, np.uint64))
     finally:
-        _cuda.cuda_available.cache_clear()
+        holdem.cuda_available.cache_clear()
 
 
-# --- gpu_eval._cuda.evaluate: the validated entry point, against the NumPy backend -------
+# --- gpu_eval.cuda.holdem.evaluate: the validated entry point, against the NumPy backend -------
 
 def _numpy_evaluate(hands, **kw):
     import gpu_eval as ge
@@ -185,17 +187,17 @@ def _numpy_evaluate(hands, **kw):
 
 
 def _same_outcome(fake, hands, device: bool, **kw):
-    """_cuda.evaluate and the NumPy backend give the same strengths, or the same error."""
+    """cuda.holdem.evaluate and the NumPy backend give the same strengths, or the same error."""
     host_hands = hands
     arg = fake.asarray(hands) if device else hands
     try:
         want = _numpy_evaluate(host_hands, **kw)
     except (ValueError, TypeError) as exc:
         with pytest.raises(type(exc)) as got:
-            _cuda.evaluate(arg, **kw)
+            holdem.evaluate(arg, **kw)
         assert str(got.value) == str(exc)
         return None
-    got = _cuda.evaluate(arg, **kw)
+    got = holdem.evaluate(arg, **kw)
     if device:
         assert isinstance(got, fake.ndarray)
         got = got.get()
@@ -216,20 +218,20 @@ def test_evaluate_matches_numpy_backend(fake, case, device, invalid):
 
 def test_evaluate_text_and_algorithms(fake):
     hands = ["AsKsQsJsTs2c3d", "7c5d4h3s2c", "AhAd5c5s2h"]
-    np.testing.assert_array_equal(_cuda.evaluate(hands), _numpy_evaluate(hands))
-    assert int(_cuda.evaluate("As Ks Qs Js Ts 2c 3d", algorithm="perfect-hash")) == 7462
+    np.testing.assert_array_equal(holdem.evaluate(hands), _numpy_evaluate(hands))
+    assert int(holdem.evaluate("As Ks Qs Js Ts 2c 3d", algorithm="perfect-hash")) == 7462
     with pytest.raises(ValueError, match="game"):
-        _cuda.evaluate(hands, game="razz")
+        holdem.evaluate(hands, game="razz")
     with pytest.raises(ValueError, match="encoding"):
-        _cuda.evaluate(fake.asarray(np.zeros((1, 5), np.uint8)), encoding="bits")
+        holdem.evaluate(fake.asarray(np.zeros((1, 5), np.uint8)), encoding="bits")
 
 
 def test_public_evaluate_dispatches_here(fake, monkeypatch, hands7):
-    """gpu_eval.evaluate(backend="cuda" | "auto") reaches _cuda.evaluate with its keywords."""
+    """gpu_eval.evaluate(backend="cuda" | "auto") reaches holdem.evaluate with its keywords."""
     import gpu_eval as ge
 
     ids, masks, ref = hands7
-    _cuda.cuda_available.cache_clear()  # _backend.cuda_status delegates to it
+    holdem.cuda_available.cache_clear()  # backend_choice.cuda_status delegates to it
     try:
         got = ge.evaluate(fake.asarray(ids), backend="auto")
         assert isinstance(got, fake.ndarray)
@@ -240,4 +242,4 @@ def test_public_evaluate_dispatches_here(fake, monkeypatch, hands7):
         assert {n for n, _, _ in fake.launches} >= {"ge_ids_to_masks", "ge_eval_masks",
                                                      "ge_phash_eval_masks"}
     finally:
-        _cuda.cuda_available.cache_clear()  # _backend.cuda_status delegates to it
+        holdem.cuda_available.cache_clear()  # backend_choice.cuda_status delegates to it

@@ -1,7 +1,7 @@
 """The CUDA equity engine without a GPU: kernels/equity.cu under NVRTC, and its device code run
 on the CPU (tests/equity_host.py) against the NumPy engine and a NumPy twin of its generator.
 
-Most tests go through gpu_eval._cuda_equity itself with tests/fake_cupy.py standing in for
+Most tests go through gpu_eval.cuda.equity itself with tests/fake_cupy.py standing in for
 CuPy: launches run the kernels (built as host C++) with the grid and block sizes the engine
 chose, so the engine's chunking, launch arithmetic and argument types are checked too.
 """
@@ -18,14 +18,19 @@ from math import comb
 import numpy as np
 import pytest
 
-from gpu_eval import _backend, _bitmask, _cuda, _cuda_equity as ce, _enumerate_boards as eb
-from gpu_eval import _equity, _equity_numpy, _nvrtc, cards, ranges
-from gpu_eval._progress import Progress
+from gpu_eval import backend_choice, cards, ranges
+from gpu_eval.cuda import equity as ce
+from gpu_eval.cuda import holdem, nvrtc
+from gpu_eval.equity_engine import api as equity_api
+from gpu_eval.equity_engine import enumerate_boards as eb
+from gpu_eval.equity_engine import numpy_engine
+from gpu_eval.evaluator import bitmask
+from gpu_eval.progress import Progress
 
 try:
-    _nvrtc.nvrtc_version()
+    nvrtc.nvrtc_version()
     NVRTC_SKIP = ""
-except _nvrtc.NvrtcUnavailableError as exc:
+except nvrtc.NvrtcUnavailableError as exc:
     NVRTC_SKIP = str(exc)
 needs_nvrtc = pytest.mark.skipif(bool(NVRTC_SKIP), reason=NVRTC_SKIP)
 
@@ -33,7 +38,7 @@ needs_nvrtc = pytest.mark.skipif(bool(NVRTC_SKIP), reason=NVRTC_SKIP)
 @pytest.fixture(scope="module")
 def host():
     """The equity kernels built for the CPU (skips when there is no C++ compiler)."""
-    import equity_host
+    from emulation import equity_host
 
     try:
         return equity_host.load()
@@ -42,9 +47,9 @@ def host():
 
 
 def _equity_host_error():
-    from gpu_eval import _hostbuild
+    from emulation import hostbuild
 
-    return _hostbuild.HostBuildUnavailableError
+    return hostbuild.HostBuildUnavailableError
 
 
 class _FakeEquityKernel:
@@ -65,14 +70,14 @@ class _FakeEquityModule:
 
     def __init__(self, code, options, host, launches):
         self.code, self.options, self.host, self.launches = code, options, host, launches
-        self.symbol = np.zeros(len(_cuda.BITMASK_TABLE_ORDER), dtype=np.uint64)
+        self.symbol = np.zeros(len(holdem.BITMASK_TABLE_ORDER), dtype=np.uint64)
 
     def get_function(self, name):
         assert name in ce.KERNELS, name
         return _FakeEquityKernel(name, self.host, self.launches)
 
     def get_global(self, name):
-        import fake_cupy
+        from emulation import fake_cupy
 
         assert name == "ge_bitmask_tables"
         return fake_cupy._MemoryPointer(self.symbol,
@@ -82,7 +87,7 @@ class _FakeEquityModule:
 @pytest.fixture
 def fake(monkeypatch, host):
     """CuPy replaced by tests/fake_cupy.py, whose equity module runs the host-built kernels."""
-    import fake_cupy
+    from emulation import fake_cupy
 
     launches = []
     plain = fake_cupy.RawModule
@@ -104,15 +109,15 @@ def fake(monkeypatch, host):
 
 
 def _clear_caches():
-    _cuda.cuda_available.cache_clear()
-    getattr(_backend.cuda_status, "cache_clear", lambda: None)()
+    holdem.cuda_available.cache_clear()
+    getattr(backend_choice.cuda_status, "cache_clear", lambda: None)()
 
 
 def _exact_problem(players, board="", dead=""):
-    """``(pool, matchups, boards, base)`` as gpu_eval._equity's exact engine builds them."""
-    prob = _equity._prepare(players, board, dead)
+    """``(pool, matchups, boards, base)`` as gpu_eval.equity_engine.api's exact engine builds them."""
+    prob = equity_api.prepare(players, board, dead)
     masks = [p.range.masks for p in prob.players]
-    idx, _ = _equity._enumerate_matchups(masks, [p.range.weights for p in prob.players],
+    idx, _ = equity_api.enumerate_matchups(masks, [p.range.weights for p in prob.players],
                                          10**6)
     pool, inverse = np.unique(np.concatenate(masks), return_inverse=True)
     offsets = np.cumsum([0] + [len(m) for m in masks[:-1]])
@@ -141,7 +146,7 @@ def test_kernel_file_is_compiled_by_the_generic_nvrtc_test():
 def test_module_assembles_for_sm90_with_every_kernel():
     """The module CuPy builds on an H200, through ptxas (register or shared-memory overflows
     fail here), exporting every kernel the engine looks up and nothing else."""
-    cubin = _nvrtc.compile_cubin(ce.module_source(), arch="sm_90",
+    cubin = nvrtc.compile_cubin(ce.module_source(), arch="sm_90",
                                  options=("-ftz=true", "--device-as-default-execution-space"))
     assert cubin[:4] == b"\x7fELF"
     entries = set(re.findall(rb"\.text\.(ge_\w+)", cubin))
@@ -176,8 +181,8 @@ def test_device_philox_equals_numpy_twin(host):
 
 
 def _mc_setup(players, board="", dead=""):
-    """What gpu_eval._equity hands sample_counts: holes, cum weights, deck, base, k, dealt."""
-    prob = _equity._prepare(players, board, dead)
+    """What gpu_eval.equity_engine.api hands sample_counts: holes, cum weights, deck, base, k, dealt."""
+    prob = equity_api.prepare(players, board, dead)
     holes = [p.range.masks for p in prob.players]
     cum = [None if p.fixed else np.cumsum(p.range.weights) for p in prob.players]
     n_any = comb(bin(prob.deck_mask).count("1"), 2)
@@ -254,8 +259,8 @@ def test_weighted_picks_follow_the_weights():
 def _numpy_counts_from_draws(holes, boards, base):
     """Per-player (wins, ties, units, units_sq) of given deals, with the NumPy evaluator."""
     n = holes.shape[1]
-    scale = _equity_numpy.pot_units(n)
-    st = np.stack([_bitmask.evaluate_masks(holes[:, p] | boards | np.uint64(base))
+    scale = numpy_engine.pot_units(n)
+    st = np.stack([bitmask.evaluate_masks(holes[:, p] | boards | np.uint64(base))
                    for p in range(n)])
     win = st == st.max(axis=0)
     cnt = win.sum(axis=0)
@@ -277,7 +282,7 @@ def test_sample_counts_are_those_of_the_twin_draws(fake, case):
     for g, w in zip(got, want):
         assert g.dtype == np.int64
         np.testing.assert_array_equal(g, w)
-    assert got[2].sum() == n_samples * _equity_numpy.pot_units(len(players))
+    assert got[2].sum() == n_samples * numpy_engine.pot_units(len(players))
 
 
 def test_sample_counts_do_not_depend_on_the_launch(fake, monkeypatch, host):
@@ -308,13 +313,13 @@ def test_sample_counts_raise_when_ranges_never_fit(fake, monkeypatch):
     (["AA", "KK", "random"], "2c 7d 9s Jh"),
 ])
 def test_monte_carlo_lands_within_four_standard_errors(fake, players, board):
-    exact = _equity.equity(players, board=board, exact=True, backend="numpy")
-    mc = _equity.equity(players, board=board, exact=False, samples=200_000, seed=11,
+    exact = equity_api.equity(players, board=board, exact=True, backend="numpy")
+    mc = equity_api.equity(players, board=board, exact=False, samples=200_000, seed=11,
                         backend="cuda")
     assert mc.backend == "cuda" and not mc.exact and mc.samples == 200_000
     assert np.all(np.abs(mc.equity - exact.equity) < 4 * mc.stderr)
     assert np.all(mc.stderr > 0) and abs(mc.equity.sum() - 1) < 1e-12
-    again = _equity.equity(players, board=board, exact=False, samples=200_000, seed=11,
+    again = equity_api.equity(players, board=board, exact=False, samples=200_000, seed=11,
                            backend="cuda")
     np.testing.assert_array_equal(again.equity, mc.equity)
 
@@ -335,7 +340,7 @@ EXACT_CASES = {
 def test_showdown_counts_equal_the_numpy_engine(fake, case):
     players, board = EXACT_CASES[case]
     pool, mu, boards, base = _exact_problem(players, board)
-    want = _equity_numpy.showdown_counts(pool, mu, boards, base=base)
+    want = numpy_engine.showdown_counts(pool, mu, boards, base=base)
     got = ce.showdown_counts(pool, mu, boards, base=base)
     _same_counts(got, want)
     assert want.wins.sum() > 0
@@ -344,8 +349,8 @@ def test_showdown_counts_equal_the_numpy_engine(fake, case):
 
 
 def test_acceptance_figure_preflop(fake):
-    """DESIGN's exact AhKh vs QsQd preflop figure through the whole CUDA engine."""
-    r = _equity.equity(["AhKh", "QsQd"], backend="cuda")
+    """The published exact AhKh vs QsQd preflop figure (README) through the whole CUDA engine."""
+    r = equity_api.equity(["AhKh", "QsQd"], backend="cuda")
     assert r.backend == "cuda" and r.boards == 1_712_304
     assert r.wins.tolist() == [787_966, 917_606] and r.ties.tolist() == [6_732, 6_732]
 
@@ -353,7 +358,7 @@ def test_acceptance_figure_preflop(fake):
 def test_showdown_counts_in_chunks_with_progress(fake, monkeypatch):
     players, board = EXACT_CASES["ranges vs ranges, flop"]
     pool, mu, boards, base = _exact_problem(players, board)
-    want = _equity_numpy.showdown_counts(pool, mu, boards, base=base)
+    want = numpy_engine.showdown_counts(pool, mu, boards, base=base)
     ld = len(pool) + (len(pool) & 1)
     monkeypatch.setattr(ce, "STRENGTH_BYTES", 2 * ld * 300)  # 300 boards per chunk
     fake.launches.clear()
@@ -370,7 +375,7 @@ def test_showdown_counts_on_sampled_boards_with_collisions(fake):
     pool = cards.to_mask(["AsAh", "KsKh", "QdJd", "7c2d", "AdKd"])
     mu = np.array([[0, 1], [0, 2], [1, 3], [2, 4], [3, 4], [1, 0]])
     boards = eb.sample(np.random.default_rng(3), 3000, eb.FULL_DECK, 5)
-    want = _equity_numpy.showdown_counts(pool, mu, boards)
+    want = numpy_engine.showdown_counts(pool, mu, boards)
     _same_counts(ce.showdown_counts(pool, mu, boards), want)
     assert (want.valid < 3000).all()
 
@@ -395,7 +400,7 @@ def test_colex_boards_equal_board_arrays(fake, host):
                              base, nb, s_col, ld)
         np.testing.assert_array_equal(s_arr, s_col)
         full = boards[first:first + nb, None] | np.uint64(base)
-        want = _bitmask.evaluate_masks((pool[None, :] | full).reshape(-1)).reshape(nb, 3)
+        want = bitmask.evaluate_masks((pool[None, :] | full).reshape(-1)).reshape(nb, 3)
         np.testing.assert_array_equal(np.asarray(s_arr).reshape(nb, ld)[:, :3], want)
 
 
@@ -403,24 +408,24 @@ def test_public_equity_on_the_cuda_engine(fake):
     cases = [(["AhKh", "QsQd"], "2c 7d 9s", ""), (["AA", "KK, AKs"], "Kd 7c 2h", ""),
              (["AhKh", "QQ+,AKs", "JTs"], "Qc 7d 2h 3s", "4c")]
     for players, board, dead in cases:
-        want = _equity.equity(players, board=board, dead=dead, backend="numpy")
-        got = _equity.equity(players, board=board, dead=dead, backend="cuda")
+        want = equity_api.equity(players, board=board, dead=dead, backend="numpy")
+        got = equity_api.equity(players, board=board, dead=dead, backend="cuda")
         assert got.backend == "cuda" and got.exact and got.method == want.method
         np.testing.assert_array_equal(got.wins, want.wins)
         np.testing.assert_array_equal(got.ties, want.ties)
         np.testing.assert_allclose(got.equity, want.equity, rtol=0, atol=1e-15)
-    auto = _equity.equity(["AhKh", "QsQd"], board="2c 7d 9s", backend="auto")
+    auto = equity_api.equity(["AhKh", "QsQd"], board="2c 7d 9s", backend="auto")
     assert auto.backend == "cuda"
 
 
 def test_equity_matrix_and_table_on_the_cuda_engine(fake):
-    want = _equity.equity_matrix("AKs", "QQ, JTs", board="Qc 7d 2h", backend="numpy")
-    got = _equity.equity_matrix("AKs", "QQ, JTs", board="Qc 7d 2h", backend="cuda")
+    want = equity_api.equity_matrix("AKs", "QQ, JTs", board="Qc 7d 2h", backend="numpy")
+    got = equity_api.equity_matrix("AKs", "QQ, JTs", board="Qc 7d 2h", backend="cuda")
     np.testing.assert_array_equal(np.isnan(got.matrix), np.isnan(want.matrix))
     np.testing.assert_allclose(got.matrix, want.matrix, rtol=0, atol=1e-15, equal_nan=True)
-    mc = _equity.equity_matrix("AKs", "QQ, JTs", board="Qc 7d 2h", exact=False, samples=3000,
+    mc = equity_api.equity_matrix("AKs", "QQ, JTs", board="Qc 7d 2h", exact=False, samples=3000,
                                seed=2, backend="cuda")
-    mc_np = _equity.equity_matrix("AKs", "QQ, JTs", board="Qc 7d 2h", exact=False,
+    mc_np = equity_api.equity_matrix("AKs", "QQ, JTs", board="Qc 7d 2h", exact=False,
                                   samples=3000, seed=2, backend="numpy")
     np.testing.assert_allclose(mc.matrix, mc_np.matrix, rtol=0, atol=1e-15, equal_nan=True)
 
@@ -430,9 +435,9 @@ def test_equity_matrix_and_table_on_the_cuda_engine(fake):
 def test_pair_matrix_equals_brute_force_on_a_small_deck(fake):
     """All 91 hands of a 14-card deck (two pair tiles) over its 2,002 five-card boards."""
     deck_ids = [0, 1, 5, 9, 12, 16, 20, 24, 30, 33, 40, 45, 48, 51]
-    deck = int(np.bitwise_or.reduce(cards._ID_TO_MASK[deck_ids]))
+    deck = int(np.bitwise_or.reduce(cards.ID_TO_MASK[deck_ids]))
     ids = eb.deck_ids(deck)
-    hands = np.array([int(cards._ID_TO_MASK[a] | cards._ID_TO_MASK[b])
+    hands = np.array([int(cards.ID_TO_MASK[a] | cards.ID_TO_MASK[b])
                       for i, a in enumerate(ids) for b in ids[:i]], dtype=np.uint64)
     fake.launches.clear()
     bar = Progress(comb(14, 5), "test", enabled=True, stream=__import__("io").StringIO())
@@ -442,7 +447,7 @@ def test_pair_matrix_equals_brute_force_on_a_small_deck(fake):
     assert w.dtype == t.dtype == np.uint32 and w.shape == (91, 91)
     ok = (hands[:, None] & hands[None, :]) == 0
     ia, ib = np.nonzero(ok)
-    ref = _equity_numpy.showdown_counts(hands, np.column_stack([ia, ib]), eb.completions(deck, 5))
+    ref = numpy_engine.showdown_counts(hands, np.column_stack([ia, ib]), eb.completions(deck, 5))
     assert (ref.valid == per_pair).all()
     np.testing.assert_array_equal(w[ia, ib], ref.wins[:, 0])
     np.testing.assert_array_equal(t[ia, ib], ref.ties[:, 0])
@@ -453,10 +458,10 @@ def test_pair_kernel_upper_tiles_on_sampled_boards(host):
     """ge_eq_pairs itself: 130 hands (3 tiles, a ragged last one), 1,000 random boards split
     over 7 board slices, against brute force; pairs that share a card count as if apart."""
     rng = np.random.default_rng(8)
-    hands = np.unique(ranges._ALL_MASKS[rng.choice(1326, 130, replace=False)])
+    hands = np.unique(ranges.ALL_COMBO_MASKS[rng.choice(1326, 130, replace=False)])
     n_hands, ld = len(hands), 192
     boards = eb.sample(rng, 1000, eb.FULL_DECK, 5)
-    st = _bitmask.evaluate_masks((hands[None, :] | boards[:, None]).reshape(-1))
+    st = bitmask.evaluate_masks((hands[None, :] | boards[:, None]).reshape(-1))
     st = st.reshape(len(boards), n_hands)
     st[(hands[None, :] & boards[:, None]) != 0] = 0
     s = np.zeros((len(boards), ld), np.uint16)
@@ -483,7 +488,7 @@ def test_preflop_pair_counts_come_from_the_matrix(fake, monkeypatch):
     pool = np.unique(cards.to_mask(["AhAs", "KsKh", "KsKd", "KsKc", "KhKd", "KhKc", "KdKc"]))
     pairs = np.array([[i, j] for i in range(len(pool)) for j in range(len(pool))
                       if not pool[i] & pool[j]])
-    ref = _equity_numpy.showdown_counts(pool, pairs, eb.completions(eb.FULL_DECK, 5))
+    ref = numpy_engine.showdown_counts(pool, pairs, eb.completions(eb.FULL_DECK, 5))
     rows = ce._combo_rows(pool)
     w = np.zeros((1326, 1326), np.uint32)
     t = np.zeros((1326, 1326), np.uint32)
@@ -493,15 +498,15 @@ def test_preflop_pair_counts_come_from_the_matrix(fake, monkeypatch):
     assert ce.preflop_pair_counts(pool, pairs) is None  # too few pairs for the matrix
     monkeypatch.setattr(ce, "PREFLOP_MATRIX_MIN_PAIRS", 1)
     _same_counts(ce.preflop_pair_counts(pool, pairs), ref)
-    got = _equity.equity_matrix("AhAs", "KK", backend="cuda")
-    want = _equity.equity_matrix("AhAs", "KK", backend="numpy")
+    got = equity_api.equity_matrix("AhAs", "KK", backend="cuda")
+    want = equity_api.equity_matrix("AhAs", "KK", backend="numpy")
     assert got.backend == "cuda" and got.exact
     np.testing.assert_allclose(got.matrix, want.matrix, rtol=0, atol=1e-15)
     assert not any(n == "ge_eq_showdown_2" for n, _, _ in fake.launches)
 
 
 def test_finish_pair_matrix_fills_the_lower_tiles():
-    hands = ranges._ALL_MASKS[:200]
+    hands = ranges.ALL_COMBO_MASKS[:200]
     rng = np.random.default_rng(1)
     w = rng.integers(0, 1000, (200, 200))
     t = rng.integers(0, 50, (200, 200))
@@ -516,20 +521,20 @@ def test_finish_pair_matrix_fills_the_lower_tiles():
 
 def test_combo_rows():
     rows = ce._combo_rows(cards.to_mask(["AsAh", "3c2c"]))
-    assert rows.tolist() == [int(ranges._INDEX[51, 50]), int(ranges._INDEX[4, 0])]
+    assert rows.tolist() == [int(ranges.COMBO_INDEX[51, 50]), int(ranges.COMBO_INDEX[4, 0])]
     with pytest.raises(ValueError, match="two-card"):
         ce._combo_rows(cards.to_mask(["AsAhKs"]))
 
 
 def test_engine_is_picked_for_cuda(monkeypatch):
-    monkeypatch.setattr(_backend, "resolve", lambda backend, *inputs: "cuda")
-    eng, name = _equity._engine("cuda")
+    monkeypatch.setattr(backend_choice, "resolve", lambda backend, *inputs: "cuda")
+    eng, name = equity_api.engine_for("cuda")
     assert eng is ce and name == "cuda"
-    assert _equity._setting(eng, "EXACT_WORK_LIMIT") == ce.EXACT_WORK_LIMIT
+    assert equity_api.engine_setting(eng, "EXACT_WORK_LIMIT") == ce.EXACT_WORK_LIMIT
 
 
 def test_importing_the_engine_does_not_import_cupy():
-    code = ("import sys, gpu_eval._cuda_equity, gpu_eval._equity; "
+    code = ("import sys, gpu_eval.cuda.equity, gpu_eval.equity_engine.api; "
             "assert 'cupy' not in sys.modules, 'cupy was imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
 

@@ -1,4 +1,4 @@
-"""The CUDA equity engine on a real GPU, against the NumPy engine (DESIGN: testing 3).
+"""The CUDA equity engine on a real GPU, against the NumPy engine (docs/architecture.md: testing, way 3).
 
 Every test here is skipped, with the reason, unless CuPy imports and sees a CUDA device.
 """
@@ -10,11 +10,14 @@ import time
 import numpy as np
 import pytest
 
-from gpu_eval import _cuda, _cuda_equity as ce, _enumerate_boards as eb, _equity_numpy
 from gpu_eval import cards, ranges
-from gpu_eval._equity import equity, equity_matrix, preflop_table
+from gpu_eval.cuda import equity as ce
+from gpu_eval.cuda import holdem
+from gpu_eval.equity_engine import enumerate_boards as eb
+from gpu_eval.equity_engine import numpy_engine
+from gpu_eval.equity_engine.api import equity, equity_matrix, preflop_table
 
-OK, REASON = _cuda.cuda_available()
+OK, REASON = holdem.cuda_available()
 pytestmark = pytest.mark.skipif(not OK, reason=REASON)
 
 
@@ -48,10 +51,10 @@ def test_exact_equity_equals_numpy(players, board, dead):
 
 def test_showdown_counts_on_sampled_boards_equal_numpy():
     rng = np.random.default_rng(4)
-    pool = np.unique(ranges._ALL_MASKS[rng.choice(1326, 150, replace=False)])
+    pool = np.unique(ranges.ALL_COMBO_MASKS[rng.choice(1326, 150, replace=False)])
     pairs = np.argwhere((pool[:, None] & pool[None, :]) == 0)  # ~19,000 pairs
     boards = eb.sample(rng, 10_000, eb.FULL_DECK, 5)
-    want = _equity_numpy.showdown_counts(pool, pairs, boards)
+    want = numpy_engine.showdown_counts(pool, pairs, boards)
     got = ce.showdown_counts(pool, pairs, boards)
     for name in ("wins", "ties", "units", "valid"):
         np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
@@ -106,7 +109,7 @@ def test_monte_carlo_within_four_standard_errors(players, board, samples):
 def _numpy_pair(a: str, b: str) -> tuple[int, int, int]:
     pool = cards.to_mask([a, b])
     deck = eb.FULL_DECK & ~int(pool[0] | pool[1])
-    c = _equity_numpy.showdown_counts(pool, np.array([[0, 1]]), eb.completions(deck, 5))
+    c = numpy_engine.showdown_counts(pool, np.array([[0, 1]]), eb.completions(deck, 5))
     return int(c.wins[0, 0]), int(c.wins[0, 1]), int(c.ties[0, 0])
 
 
@@ -116,7 +119,7 @@ def test_preflop_matrix_cells_equal_numpy():
     seconds = time.perf_counter() - t0
     print(f"1326 x 1326 preflop matrix: {seconds:.2f} s")
     assert per_pair == 1_712_304 and w.shape == t.shape == (1326, 1326)
-    row = {h: int(ranges._INDEX[tuple(int(c) for c in cards.parse(h))])
+    row = {h: int(ranges.COMBO_INDEX[tuple(int(c) for c in cards.parse(h))])
            for h in ("AhKh", "QsQd", "AsAh", "KsKh", "7c2d", "AhKd", "5s4s", "AdAc", "Td9d",
                      "9c8c")}
     assert (int(w[row["AhKh"], row["QsQd"]]), int(t[row["AhKh"], row["QsQd"]])) == (787_966,
@@ -125,7 +128,7 @@ def test_preflop_matrix_cells_equal_numpy():
         wa, wb, tie = _numpy_pair(a, b)
         i, j = row[a], row[b]
         assert (int(w[i, j]), int(w[j, i]), int(t[i, j]), int(t[j, i])) == (wa, wb, tie, tie)
-    apart = (ranges._ALL_MASKS[:, None] & ranges._ALL_MASKS[None, :]) == 0
+    apart = (ranges.ALL_COMBO_MASKS[:, None] & ranges.ALL_COMBO_MASKS[None, :]) == 0
     total = w.astype(np.int64) + w.T + t
     assert (total[apart] == per_pair).all() and (w[~apart] == 0).all()
     assert seconds < 60  # target on an H200: under 10 s

@@ -1,4 +1,4 @@
-"""gpu_eval._cuda_variants (short deck, Omaha, wild cards on CUDA) without a GPU.
+"""gpu_eval.cuda.variants (short deck, Omaha, wild cards on CUDA) without a GPU.
 
 tests/fake_cupy.py stands in for CuPy: device arrays are NumPy arrays and each launch runs
 the variant kernels built for the host (tests/variants_host.py), with the tables uploaded
@@ -17,29 +17,32 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval import _cuda, _cuda_variants as CV, _hostbuild, _nvrtc
-from gpu_eval import shortdeck as SD, wild as W
+from gpu_eval.cuda import holdem, nvrtc
+from gpu_eval.cuda import variants as CV
+from gpu_eval.games import shortdeck as SD
+from gpu_eval.games import wild as W
 
 import variant_cases as VC
+from emulation import hostbuild
 
 
 @pytest.fixture
 def fake(monkeypatch):
     try:
-        import variants_host
+        from emulation import variants_host
         variants_host.load()
-        _hostbuild.load()
-    except _hostbuild.HostBuildUnavailableError as exc:
+        hostbuild.load()
+    except hostbuild.HostBuildUnavailableError as exc:
         pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-    import fake_cupy
+    from emulation import fake_cupy
 
     monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
-    monkeypatch.setattr(_cuda, "_STATES", {})
+    monkeypatch.setattr(holdem, "_STATES", {})
     monkeypatch.setattr(CV, "_STATES", {})
-    _cuda.cuda_available.cache_clear()
+    holdem.cuda_available.cache_clear()
     fake_cupy.launches.clear()
     yield fake_cupy
-    _cuda.cuda_available.cache_clear()
+    holdem.cuda_available.cache_clear()
     # The host builds share ge_bitmask_tables (a process-wide symbol): point it back at
     # long-lived tables before this test's "device" copies go away.
     variants_host.load()._set_tables()
@@ -83,7 +86,7 @@ def test_module_built_once_and_tables_uploaded_per_family(fake):
     state = CV.get_module()
     assert CV.get_module(0) is state and state.uploaded == {}
     assert state.module.code == CV.module_source()
-    assert state.module.options == _cuda.module_options()
+    assert state.module.options == holdem.module_options()
     ge.evaluate("As Ks Qs Js Ts", game="shortdeck", backend="cuda")
     assert set(state.uploaded) == {"shortdeck"}
     sd = state.uploaded["shortdeck"]
@@ -91,11 +94,11 @@ def test_module_built_once_and_tables_uploaded_per_family(fake):
     assert state.uploaded["shortdeck"] is sd  # not uploaded again
     symbols = state.module._symbols
     assert symbols["ge_shortdeck_tables"].tolist() == [t.data.ptr for t in sd]
-    assert len(sd) == 2 * len(_cuda.BITMASK_TABLE_ORDER)
-    per_game = len(_cuda.BITMASK_TABLE_ORDER)
+    assert len(sd) == 2 * len(holdem.BITMASK_TABLE_ORDER)
+    per_game = len(holdem.BITMASK_TABLE_ORDER)
     for v, game in enumerate(CV.SHORTDECK_VARIANTS):
         tables = SD.shortdeck_tables(game).as_dict()
-        for i, name in enumerate(_cuda.BITMASK_TABLE_ORDER):
+        for i, name in enumerate(holdem.BITMASK_TABLE_ORDER):
             np.testing.assert_array_equal(sd[v * per_game + i].get(), tables[name])
     ge.evaluate_omaha("AsKs2c3d", "Qs Js Ts", backend="cuda")
     assert symbols["ge_omaha_tables"].tolist() == [t.data.ptr for t in state.uploaded["omaha"]]
@@ -103,7 +106,7 @@ def test_module_built_once_and_tables_uploaded_per_family(fake):
         CV.OMAHA_TABLE_DTYPES[n] for n in CV.OMAHA_TABLE_ORDER]
     ge.evaluate("Ac Ad Ah As Jk", wild="joker", backend="cuda")
     wild = state.uploaded["wild"]
-    nb = len(_cuda.BITMASK_TABLE_ORDER)
+    nb = len(holdem.BITMASK_TABLE_ORDER)
     assert symbols["ge_bitmask_tables"].tolist() == [t.data.ptr for t in wild[:nb]]
     assert symbols["ge_wild_tables"].tolist() == [t.data.ptr for t in wild[nb:]]
     assert [t.dtype for t in wild[nb:]] == [CV.WILD_TABLE_DTYPES[n] for n in W.WILD_TABLE_ORDER]
@@ -114,8 +117,9 @@ def test_module_built_once_and_tables_uploaded_per_family(fake):
 
 
 def test_orders_match_the_structs():
-    import variants_host
-    from gpu_eval import omaha as O
+    from gpu_eval.games import omaha as O
+
+    from emulation import variants_host
 
     assert CV.OMAHA_TABLE_ORDER == variants_host.OMAHA_TABLE_ORDER
     assert CV.OMAHA_TABLE_ORDER == tuple(O.OmahaTables.__dataclass_fields__)
@@ -129,18 +133,18 @@ def test_orders_match_the_structs():
 
 def test_module_source_compiles_for_sm90():
     try:
-        _nvrtc.nvrtc_version()
-    except _nvrtc.NvrtcUnavailableError as exc:
+        nvrtc.nvrtc_version()
+    except nvrtc.NvrtcUnavailableError as exc:
         pytest.skip(str(exc))
     src = CV.module_source()
-    assert _nvrtc.source_hash() in src
-    ptx = _nvrtc.compile_ptx(src, arch="compute_90", name="variants_module.cu")
+    assert nvrtc.source_hash() in src
+    ptx = nvrtc.compile_ptx(src, arch="compute_90", name="variants_module.cu")
     for kernel in CV.KERNELS:
         assert f".entry {kernel}" in ptx, kernel
     for symbol in ("ge_shortdeck_tables", "ge_omaha_tables", "ge_wild_tables",
                    "ge_bitmask_tables"):
         assert symbol in ptx
-    cubin = _nvrtc.compile_cubin(src, arch="sm_90", name="variants_module.cu")  # + ptxas
+    cubin = nvrtc.compile_cubin(src, arch="sm_90", name="variants_module.cu")  # + ptxas
     assert cubin[:4] == b"\x7fELF"
 
 
@@ -294,7 +298,7 @@ def test_streamed_in_chunks(fake, chunk_rows):
     ids = VC.deal(rng, n, 7)
     ids[::2, 3] = VC.JOKER
     spec = W.parse_wild(["joker", "5"])
-    masks = np.bitwise_or.reduce(W._ID_OR_JOKER_TO_MASK[ids], axis=1)
+    masks = np.bitwise_or.reduce(W.ID_OR_JOKER_TO_MASK[ids], axis=1)
     jokers = (ids == VC.JOKER).sum(axis=1).astype(np.uint8)
     want = ge.evaluate(ids, wild=["joker", "5"], backend="numpy")
     fake.launches.clear()

@@ -13,12 +13,14 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval import _cuda, _cuda_variants as CV
-from gpu_eval import shortdeck as SD, wild as W
+from gpu_eval.cuda import holdem
+from gpu_eval.cuda import variants as CV
+from gpu_eval.games import shortdeck as SD
+from gpu_eval.games import wild as W
 
 import variant_cases as VC
 
-OK, REASON = _cuda.cuda_available()
+OK, REASON = holdem.cuda_available()
 pytestmark = pytest.mark.skipif(not OK, reason=REASON)
 
 
@@ -191,7 +193,7 @@ def test_streamed_through_pinned_buffers(cp, chunk_rows):
         ge.evaluate_omaha(hole[ok], board[0], game="omaha6", backend="numpy"))
     ids = VC.deal(rng, n, 7)
     ids[::2, 1] = VC.JOKER
-    masks = np.bitwise_or.reduce(W._ID_OR_JOKER_TO_MASK[ids], axis=1)
+    masks = np.bitwise_or.reduce(W.ID_OR_JOKER_TO_MASK[ids], axis=1)
     jokers = (ids == VC.JOKER).sum(axis=1).astype(np.uint8)
     np.testing.assert_array_equal(
         CV.wild_masks_cuda(masks, jokers, "joker", chunk_rows=chunk_rows),

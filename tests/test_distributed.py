@@ -16,7 +16,8 @@ distributed = pytest.importorskip(
     "distributed", reason="dask[distributed] is not installed (pip install 'gpu-eval[test]')")
 
 import gpu_eval.distributed as ged  # noqa: E402
-from gpu_eval import _combinatorics, _equity, cards, evaluate  # noqa: E402
+from gpu_eval import cards, combinatorics, evaluate
+from gpu_eval.equity_engine import api as equity_api  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -69,7 +70,7 @@ _EQ_FIELDS = ("labels", "equity", "win", "tie", "stderr", "exact", "boards", "ma
     (["AhAd", "KcKd", "QsJs"], "Ts 9s 2h", "3c", None),    # 3-way, dead card
 ])
 def test_exact_equity_identical(client, players, board, dead, block):
-    single = _equity.equity(players, board=board, dead=dead)
+    single = equity_api.equity(players, board=board, dead=dead)
     dist = ged.equity(client, players, board=board, dead=dead, block_size=block)
     assert single.exact and dist.exact
     _same(single, dist, _EQ_FIELDS)
@@ -79,11 +80,11 @@ def test_exact_equity_identical(client, players, board, dead, block):
 
 
 def test_exact_matrix_and_preflop_cells_identical(client):
-    m0 = _equity.equity_matrix("AA", "KK, AKs", board="Kd 7c 2h")
+    m0 = equity_api.equity_matrix("AA", "KK, AKs", board="Kd 7c 2h")
     m1 = ged.equity_matrix(client, "AA", "KK, AKs", board="Kd 7c 2h", block_size=50)
     _same(m0, m1, ("matrix", "equity_a", "equity_b", "equity", "method", "combos_a"))
     cells = [("AA", "KK"), ("AKs", "QQ"), ("T9s", "T9s")]
-    t0 = _equity.preflop_table(cells=cells, exact=True)
+    t0 = equity_api.preflop_table(cells=cells, exact=True)
     t1 = ged.preflop_table(client, cells=cells, exact=True)
     _same(t0, t1, ("table", "classes", "exact", "boards", "method"))
     assert round(t1.cell("AA", "KK"), 4) == 0.8195
@@ -97,7 +98,7 @@ def test_evaluation_counts_exhaustive(client):
     # A slice of the 7-card hands, against the public evaluator on unranked hands.
     start, stop = 60_000_000, 62_000_000
     c7 = ged.evaluation_counts(client, k=7, start=start, stop=stop, slices=5)
-    hands = _combinatorics.unrank(np.arange(start, stop), 7)
+    hands = combinatorics.unrank(np.arange(start, stop), 7)
     ref = np.bincount(evaluate(hands, backend="numpy"), minlength=7463)
     assert np.array_equal(c7.counts, ref) and c7.total == stop - start
 
@@ -115,7 +116,7 @@ def test_evaluation_counts_all_seven_card_hands(client):
 def test_flop_sweep_fixed_hands_invariant(client):
     s = ged.flop_sweep(client, "AhKh", "QsQd")
     assert len(s.flops) == 1755 and int(s.weights.sum()) == 22_100
-    # Every 5-card board is flop + turn-river of 10 flops: integer identity with DESIGN.
+    # Every 5-card board is flop + turn-river of 10 flops: integer identity (README, "Running on many GPUs").
     assert int(s.units.sum()) == 10 * (2 * 787_966 + 6_732)
     assert int(s.showdowns.sum()) == 10 * 1_712_304
     # Weighted by the compatible matchups per flop (here 1 per flop that avoids the hole
@@ -128,7 +129,7 @@ def test_flop_sweep_ranges_match_preflop(client):
     # Weighted ranges and a dead card (flops holding it are never dealt).
     a, b = "AKs, 0.5(AQs)", "QQ"
     s = ged.flop_sweep(client, a, b, dead="2c")
-    r = _equity.equity([a, b], dead="2c", exact=True)
+    r = equity_api.equity([a, b], dead="2c", exact=True)
     assert int(s.showdowns.sum()) == 10 * r.matchups * r.boards
     assert int(s.units.sum()) == 10 * (2 * int(r.wins[0]) + int(r.ties[0]))
     assert s.overall == pytest.approx(float(r.equity[0]), abs=1e-13)
@@ -157,7 +158,7 @@ def test_monte_carlo_same_on_one_and_two_workers(client):
         _same(two[2], other[2], ("equity", "units", "overall", "seed"))
     eq = two[0]
     assert not eq.exact and eq.samples == 120_000 and abs(eq.equity.sum() - 1) < 1e-12
-    ref = _equity.equity(["AA", "KK", "random"], exact=False, samples=120_000, seed=1)
+    ref = equity_api.equity(["AA", "KK", "random"], exact=False, samples=120_000, seed=1)
     assert np.all(np.abs(eq.equity - ref.equity) < 6 * np.hypot(eq.stderr, ref.stderr))
     different = ged.equity(client, ["AA", "KK", "random"], exact=False, samples=120_000,
                            seed=8, block_size=30_000)
@@ -218,7 +219,7 @@ def test_killed_worker_does_not_change_the_result(client, monkeypatch):
     # The problem description is scattered to both workers (the path for large ones), and
     # one worker dies mid-job: its copy and its results are gone, the tasks are rerun.
     monkeypatch.setattr(ged, "_INLINE_BYTES", 0)
-    expected = _equity.equity(["AhKh", "QsQd", "JJ"], exact=True)
+    expected = equity_api.equity(["AhKh", "QsQd", "JJ"], exact=True)
     old = set(client.scheduler_info()["workers"])
     state = {}
 
@@ -265,11 +266,11 @@ def test_import_does_not_import_dask():
 
 
 def test_colex_slices_match_unrank():
-    vals = cards._ID_TO_MASK
+    vals = cards.ID_TO_MASK
     for k, start, stop in [(5, 0, 2_598_960), (7, 133_784_560 - 3_000, 133_784_560),
                            (9, 10**9, 10**9 + 2_000), (6, 123_456, 125_000), (0, 0, 1)]:
         got = ged.colex_masks(vals, k, start, stop)
-        ref = cards.to_mask(_combinatorics.unrank(np.arange(start, stop), k)) if k else [0]
+        ref = cards.to_mask(combinatorics.unrank(np.arange(start, stop), k)) if k else [0]
         assert np.array_equal(got, ref)
 
 

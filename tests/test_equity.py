@@ -10,11 +10,14 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-import equity_reference as ref
-from gpu_eval import _backend, _enumerate_boards, _equity, _equity_numpy, _rank_classes, cards
-from gpu_eval._progress import Progress, wanted
-from gpu_eval._equity import EquityResult, equity
+from gpu_eval import backend_choice, cards
+from gpu_eval.equity_engine import api as equity_api
+from gpu_eval.equity_engine import enumerate_boards, numpy_engine, rank_classes
+from gpu_eval.equity_engine.api import EquityResult, equity
+from gpu_eval.progress import Progress, wanted
 from gpu_eval.ranges import Range
+
+import equity_reference as ref
 
 # --- the acceptance figure -------------------------------------------------------------------
 
@@ -33,9 +36,9 @@ def test_ahkh_vs_qsqd_preflop_exact():
 def test_symmetric_boards_count_like_all_boards():
     # AsAh vs KsKh keeps 4 suit permutations: one board per orbit is played and weighted.
     pool = cards.to_mask(["AsAh", "KsKh"])
-    deck = _enumerate_boards.FULL_DECK & ~int(pool[0] | pool[1])
-    full = _equity_numpy.showdown_counts(pool, np.array([[0, 1]]),
-                                         _enumerate_boards.completions(deck, 5))
+    deck = enumerate_boards.FULL_DECK & ~int(pool[0] | pool[1])
+    full = numpy_engine.showdown_counts(pool, np.array([[0, 1]]),
+                                         enumerate_boards.completions(deck, 5))
     r = equity(["AsAh", "KsKh"])
     assert r.wins.tolist() == full.wins[0].tolist()
     assert r.ties.tolist() == full.ties[0].tolist()
@@ -274,7 +277,7 @@ def test_bad_input_raises_clearly(players, kw, error, match):
 
 
 def test_exact_true_warns_when_very_long(monkeypatch):
-    monkeypatch.setattr(_equity_numpy, "RATE", 10.0)  # pretend the engine is very slow
+    monkeypatch.setattr(numpy_engine, "RATE", 10.0)  # pretend the engine is very slow
     with pytest.warns(RuntimeWarning, match=r"exact equity needs about .* exact=False"):
         r = equity(["AhKh", "QsQd"], board="2c 7d 9s", exact=True, progress=False)
     assert r.exact
@@ -282,13 +285,13 @@ def test_exact_true_warns_when_very_long(monkeypatch):
 
 def test_cuda_backend_runs_the_cuda_engine(monkeypatch):
     # tests/test_cuda_equity.py runs the engine itself (emulated); here: what picks it.
-    from gpu_eval import _cuda_equity
+    from gpu_eval.cuda import equity as cuda_equity
 
-    monkeypatch.setattr(_backend, "resolve", lambda backend, *inputs: "cuda")
-    assert _equity._engine("cuda") == (_cuda_equity, "cuda")
-    assert _equity._engine("auto") == (_cuda_equity, "cuda")
-    monkeypatch.setattr(_backend, "resolve", lambda backend, *inputs: "numpy")
-    assert _equity._engine("auto") == (_equity_numpy, "numpy")
+    monkeypatch.setattr(backend_choice, "resolve", lambda backend, *inputs: "cuda")
+    assert equity_api.engine_for("cuda") == (cuda_equity, "cuda")
+    assert equity_api.engine_for("auto") == (cuda_equity, "cuda")
+    monkeypatch.setattr(backend_choice, "resolve", lambda backend, *inputs: "numpy")
+    assert equity_api.engine_for("auto") == (numpy_engine, "numpy")
 
 
 # --- progress and interrupts -----------------------------------------------------------------
@@ -317,11 +320,11 @@ def test_progress_class_draws_and_closes():
 
 
 def test_keyboard_interrupt_stops_cleanly(monkeypatch):
-    real = _equity_numpy.evaluate_masks
+    real = numpy_engine.evaluate_masks
     calls = {"n": 0}
     many = ["AhKh", "22+,A2s+,KTs+"]
     expected = equity(many, exact=True, progress=False).equity
-    monkeypatch.setattr(_equity_numpy, "PREFLOP_CLASS_WORK", 10**18)  # enumerate boards
+    monkeypatch.setattr(numpy_engine, "PREFLOP_CLASS_WORK", 10**18)  # enumerate boards
 
     def flaky(masks, out=None):  # Ctrl-C arrives during the third evaluation of a run
         calls["n"] += 1
@@ -329,7 +332,7 @@ def test_keyboard_interrupt_stops_cleanly(monkeypatch):
             raise KeyboardInterrupt
         return real(masks, out)
 
-    monkeypatch.setattr(_equity_numpy, "evaluate_masks", flaky)
+    monkeypatch.setattr(numpy_engine, "evaluate_masks", flaky)
     with pytest.raises(KeyboardInterrupt):
         equity(many, exact=True, progress=False)
     calls["n"] = 0
@@ -337,7 +340,7 @@ def test_keyboard_interrupt_stops_cleanly(monkeypatch):
         equity(["AhKh", "QsQd"], exact=False, samples=300_000, seed=1, progress=True)
 
     # The rank-class path (no board, few matchups) stops too, here at its third matchup.
-    real_counts, seen = _rank_classes.matchup_counts, {"n": 0}
+    real_counts, seen = rank_classes.matchup_counts, {"n": 0}
 
     def interrupted(holes, deck):
         seen["n"] += 1
@@ -345,8 +348,8 @@ def test_keyboard_interrupt_stops_cleanly(monkeypatch):
             raise KeyboardInterrupt
         return real_counts(holes, deck)
 
-    monkeypatch.setattr(_equity_numpy, "PREFLOP_CLASS_WORK", 0)  # count by rank class
-    monkeypatch.setattr(_rank_classes, "matchup_counts", interrupted)
+    monkeypatch.setattr(numpy_engine, "PREFLOP_CLASS_WORK", 0)  # count by rank class
+    monkeypatch.setattr(rank_classes, "matchup_counts", interrupted)
     with pytest.raises(KeyboardInterrupt):
         equity(["AhKh", "QQ+,AKs"], exact=True, progress=False)
     monkeypatch.undo()
@@ -359,14 +362,14 @@ def test_keyboard_interrupt_stops_cleanly(monkeypatch):
 
 def test_pot_units_make_every_split_whole():
     for n in range(1, 11):
-        u = _equity_numpy.pot_units(n)
+        u = numpy_engine.pot_units(n)
         assert all(u % c == 0 for c in range(1, n + 1))
 
 
 def test_sampled_boards_avoid_used_cards():
     rng = np.random.default_rng(0)
     used = cards.to_mask(["AsKs"] * 500)
-    b = _enumerate_boards.sample(rng, 500, _enumerate_boards.FULL_DECK, 5, used)
+    b = enumerate_boards.sample(rng, 500, enumerate_boards.FULL_DECK, 5, used)
     assert np.all(cards.mask_popcount(b) == 5) and np.all((b & used) == 0)
 
 
@@ -378,17 +381,17 @@ def test_sampled_boards_are_uniform_over_the_allowed_subsets(k):
     from math import comb
 
     deck_ids = [0, 5, 9, 14, 22, 30, 41, 51]
-    deck = int(np.bitwise_or.reduce(cards._ID_TO_MASK[deck_ids]))
+    deck = int(np.bitwise_or.reduce(cards.ID_TO_MASK[deck_ids]))
     n = 20_000 * comb(7, k)
     rng = np.random.default_rng(11)
     # Half the rows may not use card 22, the other half may not use card 51.
-    used = np.where(np.arange(n) % 2 == 0, cards._ID_TO_MASK[22], cards._ID_TO_MASK[51])
-    b = _enumerate_boards.sample(rng, n, deck, k, used)
+    used = np.where(np.arange(n) % 2 == 0, cards.ID_TO_MASK[22], cards.ID_TO_MASK[51])
+    b = enumerate_boards.sample(rng, n, deck, k, used)
     assert np.all(cards.mask_popcount(b) == k) and np.all((b & used) == 0)
     assert np.all((b & ~np.uint64(deck)) == 0)
     for half, banned in ((0, 22), (1, 51)):
         allowed = [c for c in deck_ids if c != banned]
-        subsets = [int(np.bitwise_or.reduce(cards._ID_TO_MASK[list(s)]))
+        subsets = [int(np.bitwise_or.reduce(cards.ID_TO_MASK[list(s)]))
                    for s in combinations(allowed, k)]
         got = b[half::2]
         counts = np.array([np.count_nonzero(got == s) for s in subsets])
@@ -399,8 +402,8 @@ def test_sampled_boards_are_uniform_over_the_allowed_subsets(k):
         assert chi2 < dof + 6 * np.sqrt(2 * dof), (half, chi2, dof)
 
 
-@pytest.mark.parametrize("module", ["gpu_eval._equity", "gpu_eval._equity_numpy",
-                                    "gpu_eval._enumerate_boards", "gpu_eval._progress"])
+@pytest.mark.parametrize("module", ["gpu_eval.equity_engine.api", "gpu_eval.equity_engine.numpy_engine",
+                                    "gpu_eval.equity_engine.enumerate_boards", "gpu_eval.progress"])
 def test_docstring_examples_run(module):
     mod = importlib.import_module(module)
     failures, tried = doctest.testmod(mod, optionflags=doctest.NORMALIZE_WHITESPACE)
@@ -424,10 +427,10 @@ def test_rank_classes_match_board_enumeration(seed):
     n = (2, 2, 3, 4)[seed % 4]
     ids = rng.permutation(52)[:2 * n + seed % 3]
     holes = [int(cards.to_mask(ids[2 * p:2 * p + 2])) for p in range(n)]
-    deck = _enumerate_boards.FULL_DECK & ~int(cards.to_mask(ids))
-    wins, ties, units, boards = _rank_classes.matchup_counts(holes, deck)
-    c = _equity_numpy.showdown_counts(np.array(holes, dtype=np.uint64), np.arange(n)[None, :],
-                                      _enumerate_boards.completions(deck, 5))
+    deck = enumerate_boards.FULL_DECK & ~int(cards.to_mask(ids))
+    wins, ties, units, boards = rank_classes.matchup_counts(holes, deck)
+    c = numpy_engine.showdown_counts(np.array(holes, dtype=np.uint64), np.arange(n)[None, :],
+                                      enumerate_boards.completions(deck, 5))
     assert boards == c.valid[0]
     np.testing.assert_array_equal(wins, c.wins[0])
     np.testing.assert_array_equal(ties, c.ties[0])
@@ -438,10 +441,10 @@ def test_rank_classes_cover_flush_heavy_hands():
     """Two suited hands of the same suit, and a hand holding two suits the other lacks."""
     for a, b in (("AhKh", "QhJh"), ("7s6s", "As2s"), ("AhKd", "QhQd")):
         holes = [int(cards.to_mask(a)), int(cards.to_mask(b))]
-        deck = _enumerate_boards.FULL_DECK & ~(holes[0] | holes[1])
-        w, t, _, boards = _rank_classes.matchup_counts(holes, deck)
-        c = _equity_numpy.showdown_counts(np.array(holes, dtype=np.uint64), np.array([[0, 1]]),
-                                          _enumerate_boards.completions(deck, 5))
+        deck = enumerate_boards.FULL_DECK & ~(holes[0] | holes[1])
+        w, t, _, boards = rank_classes.matchup_counts(holes, deck)
+        c = numpy_engine.showdown_counts(np.array(holes, dtype=np.uint64), np.array([[0, 1]]),
+                                          enumerate_boards.completions(deck, 5))
         assert boards == 1_712_304
         np.testing.assert_array_equal(w, c.wins[0])
         np.testing.assert_array_equal(t, c.ties[0])
@@ -449,9 +452,9 @@ def test_rank_classes_cover_flush_heavy_hands():
 
 def test_equity_by_rank_class_equals_equity_by_board(monkeypatch):
     players = ["AhKh", "QQ+,AKs"]
-    monkeypatch.setattr(_equity_numpy, "PREFLOP_CLASS_WORK", 0)  # count by rank class
+    monkeypatch.setattr(numpy_engine, "PREFLOP_CLASS_WORK", 0)  # count by rank class
     fast = equity(players, exact=True, backend="numpy", progress=False)
-    monkeypatch.setattr(_equity_numpy, "PREFLOP_CLASS_WORK", 10**18)  # enumerate boards
+    monkeypatch.setattr(numpy_engine, "PREFLOP_CLASS_WORK", 10**18)  # enumerate boards
     slow = equity(players, exact=True, backend="numpy", progress=False)
     assert fast.method == slow.method == "exact: 15 matchups x 1,712,304 boards"
     np.testing.assert_allclose(fast.equity, slow.equity, rtol=0, atol=1e-12)
@@ -464,9 +467,9 @@ def test_equity_by_rank_class_equals_equity_by_board(monkeypatch):
 def test_multiway_ranges_by_rank_class_equal_boards(monkeypatch):
     """Three players with ranges and a dead card: both exact ways give the same integers."""
     players, dead = ["AhKh", "QQ", "JTs"], "2c"
-    monkeypatch.setattr(_equity_numpy, "PREFLOP_CLASS_WORK", 0)  # count by rank class
+    monkeypatch.setattr(numpy_engine, "PREFLOP_CLASS_WORK", 0)  # count by rank class
     fast = equity(players, dead=dead, exact=True, backend="numpy", progress=False)
-    monkeypatch.setattr(_equity_numpy, "PREFLOP_CLASS_WORK", 10**18)  # enumerate boards
+    monkeypatch.setattr(numpy_engine, "PREFLOP_CLASS_WORK", 10**18)  # enumerate boards
     slow = equity(players, dead=dead, exact=True, backend="numpy", progress=False)
     assert fast.method == slow.method and fast.matchups == slow.matchups > 1
     np.testing.assert_array_equal(fast.wins, slow.wins)

@@ -5,9 +5,16 @@ import json
 import numpy as np
 import pytest
 
-import equity_reference as ref
-from gpu_eval._equity import MatrixResult, PreflopTable, equity, equity_matrix, preflop_table
+from gpu_eval.equity_engine.api import (
+    MatrixResult,
+    PreflopTable,
+    equity,
+    equity_matrix,
+    preflop_table,
+)
 from gpu_eval.ranges import Range, preflop_order
+
+import equity_reference as ref
 
 # --- equity_matrix ---------------------------------------------------------------------------
 

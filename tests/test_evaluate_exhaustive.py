@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval import _bitmask, _combinatorics, _phash
-from gpu_eval.cards import _ID_TO_MASK
+from gpu_eval import combinatorics
+from gpu_eval.cards import ID_TO_MASK
+from gpu_eval.evaluator import bitmask, phash
 
 import reference
 
@@ -18,8 +19,8 @@ SEVEN_CARD_CATEGORY_COUNTS = [23294460, 58627800, 31433400, 6461620, 6180020, 40
 
 @pytest.fixture(scope="module")
 def all_five():
-    ids = _combinatorics.unrank(np.arange(comb(52, 5)), 5)
-    masks = _combinatorics.subset_masks(52, 5)
+    ids = combinatorics.unrank(np.arange(comb(52, 5)), 5)
+    masks = combinatorics.subset_masks(52, 5)
     return ids, masks
 
 
@@ -47,13 +48,13 @@ def test_all_five_card_hands_match_reference(all_five, algorithm):
 
 def _seven_card_histograms():
     """Histogram of strengths over all 133,784,560 seven-card hands, for both algorithms."""
-    six = _combinatorics.subset_masks(51, 6)
+    six = combinatorics.subset_masks(51, 6)
     hist = {"bitmask": np.zeros(7463, np.int64), "perfect-hash": np.zeros(7463, np.int64)}
     disagree = 0
     for top in range(6, 52):
-        masks = six[: comb(top, 6)] | _ID_TO_MASK[top]
-        a = _bitmask.evaluate_masks(masks)
-        b = _phash.evaluate_masks(masks)
+        masks = six[: comb(top, 6)] | ID_TO_MASK[top]
+        a = bitmask.evaluate_masks(masks)
+        b = phash.evaluate_masks(masks)
         disagree += int((a != b).sum())
         hist["bitmask"] += np.bincount(a, minlength=7463)
         hist["perfect-hash"] += np.bincount(b, minlength=7463)

@@ -1,6 +1,6 @@
 """The game tag: strengths of non-hold'em scales carry their game in the dtype's metadata, the
 readers (category, describe, to_value, ...) use it, contradictions and mixed-game showdowns
-raise, and the tag survives what users do with arrays (DESIGN: "a result object or dtype
+raise, and the tag survives what users do with arrays (docs/architecture.md: "a result object or dtype
 field says which game a strength belongs to. Never compare strengths across games silently")."""
 
 from __future__ import annotations

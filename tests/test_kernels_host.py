@@ -1,6 +1,6 @@
-"""The kernels' device code, built as host C++, against the NumPy path (DESIGN: testing 2).
+"""The kernels' device code, built as host C++, against the NumPy path (docs/architecture.md: testing, way 2).
 
-gpu_eval._hostbuild compiles kernels/*.cu with g++ through kernels/host_shim.h and runs the
+emulation.hostbuild compiles kernels/*.cu with g++ through kernels/host_shim.h and runs the
 kernels themselves on the CPU; every figure here must equal the NumPy evaluator's, which
 shares the tables but not the code.
 """
@@ -12,24 +12,26 @@ from math import comb
 import numpy as np
 import pytest
 
-from gpu_eval import _bitmask, _combinatorics, _hostbuild, _phash
+from gpu_eval import combinatorics
+from gpu_eval.evaluator import bitmask, phash
 
 import kernel_refs as R
+from emulation import hostbuild
 
 
 @pytest.fixture(scope="module")
-def host() -> _hostbuild.HostKernels:
+def host() -> hostbuild.HostKernels:
     try:
-        return _hostbuild.load()
-    except _hostbuild.HostBuildUnavailableError as exc:
+        return hostbuild.load()
+    except hostbuild.HostBuildUnavailableError as exc:
         pytest.skip(f"cannot build the kernels for the CPU: {exc}")
 
 
 @pytest.fixture(scope="module")
 def all_five():
-    masks = _combinatorics.subset_masks(52, 5)
-    ids = _combinatorics.unrank(np.arange(len(masks)), 5)
-    return masks, ids, _bitmask.evaluate_masks(masks)
+    masks = combinatorics.subset_masks(52, 5)
+    ids = combinatorics.unrank(np.arange(len(masks)), 5)
+    return masks, ids, bitmask.evaluate_masks(masks)
 
 
 def test_all_five_card_hands(host, all_five):
@@ -110,7 +112,7 @@ def test_enumeration_slices_match_numpy(host, k):
     for start, stop in [(0, 50_000), (total - 40_000, total),
                         *[(s, s + int(rng.integers(1, 60_000)))
                           for s in rng.integers(0, total - 60_000, size=2).tolist()]]:
-        ref = np.bincount(_bitmask.evaluate_masks(R.slice_masks(k, start, stop)),
+        ref = np.bincount(bitmask.evaluate_masks(R.slice_masks(k, start, stop)),
                           minlength=R.NUM_STRENGTHS)
         np.testing.assert_array_equal(host.enumerate_counts(k, start, stop, run=97), ref)
         np.testing.assert_array_equal(host.enumerate_counts_unrank_each(k, start, stop), ref)
@@ -120,7 +122,7 @@ def test_enumeration_slices_match_numpy(host, k):
 def test_random_hands(host, k):
     ids = R.random_hands(np.random.default_rng(k), 200_000, k)
     masks = R.ids_to_masks(ids)
-    ref = _bitmask.evaluate_masks(masks)
+    ref = bitmask.evaluate_masks(masks)
     np.testing.assert_array_equal(host.evaluate_masks(masks), ref)
     np.testing.assert_array_equal(host.evaluate_ids(ids), ref)
     np.testing.assert_array_equal(host.evaluate_deadhorse(R.ids_to_deadhorse(ids)), ref)
@@ -138,8 +140,8 @@ def test_perfect_hash_all_five_card_hands(host, all_five):
 def test_perfect_hash_random_hands(host, k):
     ids = R.random_hands(np.random.default_rng(50 + k), 200_000, k)
     masks = R.ids_to_masks(ids)
-    ref = _phash.evaluate_masks(masks)
-    np.testing.assert_array_equal(ref, _bitmask.evaluate_masks(masks))
+    ref = phash.evaluate_masks(masks)
+    np.testing.assert_array_equal(ref, bitmask.evaluate_masks(masks))
     np.testing.assert_array_equal(host.evaluate_masks(masks, "perfect-hash"), ref)
     np.testing.assert_array_equal(host.evaluate_ids(ids, "perfect-hash"), ref)
 

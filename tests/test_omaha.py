@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval import omaha as O
+from gpu_eval.games import omaha as O
 
 GAMES = {4: "omaha", 5: "omaha5", 6: "omaha6"}
 
@@ -37,7 +37,7 @@ def deal(rng, n: int, h: int, k: int, deck: np.ndarray | None = None):
 def test_random_hands_match_brute_force(h, k):
     rng = np.random.default_rng(10 * h + k)
     hole, board = deal(rng, 6000, h, k)
-    np.testing.assert_array_equal(O.evaluate_omaha(hole, board, game=GAMES[h], backend="numpy"),
+    np.testing.assert_array_equal(ge.evaluate_omaha(hole, board, game=GAMES[h], backend="numpy"),
                                   brute_force(hole, board))
 
 
@@ -47,12 +47,12 @@ def test_flush_heavy_hands_match_brute_force(h):
     rng = np.random.default_rng(h)
     two_suits = np.array([c for c in range(52) if c % 4 in (1, 3)], dtype=np.uint8)
     hole, board = deal(rng, 6000, h, 5, two_suits)
-    got = O.evaluate_omaha(hole, board, game=GAMES[h])
+    got = ge.evaluate_omaha(hole, board, game=GAMES[h])
     np.testing.assert_array_equal(got, brute_force(hole, board))
     assert (ge.category(got) >= 5).mean() > 0.3
     one_suit = np.arange(2, 52, 4, dtype=np.uint8)
     hole, board = deal(rng, 3000, h, 5, one_suit)
-    got = O.evaluate_omaha(hole, board, game=GAMES[h])
+    got = ge.evaluate_omaha(hole, board, game=GAMES[h])
     np.testing.assert_array_equal(got, brute_force(hole, board))
     assert (ge.category(got) == 8).any()
 
@@ -63,31 +63,31 @@ def test_shared_board_and_single_hands():
     deck = np.setdiff1d(np.arange(52), board).astype(np.uint8)
     hole = deck[np.argsort(rng.random((3000, len(deck))), axis=1)[:, :4]]
     ref = brute_force(hole, board[None, :])
-    np.testing.assert_array_equal(O.evaluate_omaha(hole, board), ref)
-    np.testing.assert_array_equal(O.evaluate_omaha(hole, "As Kh Qd 4c 2c"), ref)
-    np.testing.assert_array_equal(O.evaluate_omaha(ge.cards.to_mask(hole),
+    np.testing.assert_array_equal(ge.evaluate_omaha(hole, board), ref)
+    np.testing.assert_array_equal(ge.evaluate_omaha(hole, "As Kh Qd 4c 2c"), ref)
+    np.testing.assert_array_equal(ge.evaluate_omaha(ge.cards.to_mask(hole),
                                                    ge.cards.to_mask(board)), ref)
     texts = ge.cards.format(hole[:50])
-    np.testing.assert_array_equal(O.evaluate_omaha(texts, "AsKhQd4c2c"), ref[:50])
-    one = O.evaluate_omaha(texts[0], "As Kh Qd 4c 2c")
+    np.testing.assert_array_equal(ge.evaluate_omaha(texts, "AsKhQd4c2c"), ref[:50])
+    one = ge.evaluate_omaha(texts[0], "As Kh Qd 4c 2c")
     assert one.shape == () and int(one) == ref[0]
     # one hole hand against many boards
     boards = np.stack([np.roll(board, i) for i in range(5)])
-    assert O.evaluate_omaha(hole[0], boards).tolist() == [ref[0]] * 5
+    assert ge.evaluate_omaha(hole[0], boards).tolist() == [ref[0]] * 5
 
 
 def test_known_hands():
-    assert ge.describe(O.evaluate_omaha("AsAhKdQc", "Ad 7c 2h 3s 9d")) == \
+    assert ge.describe(ge.evaluate_omaha("AsAhKdQc", "Ad 7c 2h 3s 9d")) == \
         "Three of a Kind, Aces, Nine Seven kickers"
     # one spade in the hole: no flush, though the board has four
-    assert ge.category(O.evaluate_omaha("As Kd Qc Jh", "2s 5s 8s 9s Td")) != 5
-    assert ge.describe(O.evaluate_omaha("AsKs2c3d", "Qs Js Ts 4h 5h")) == "Royal Flush"
+    assert ge.category(ge.evaluate_omaha("As Kd Qc Jh", "2s 5s 8s 9s Td")) != 5
+    assert ge.describe(ge.evaluate_omaha("AsKs2c3d", "Qs Js Ts 4h 5h")) == "Royal Flush"
     # four of a kind on the board plays only three: at best a full house here
-    assert ge.describe(O.evaluate_omaha("KcKd2h3h", "As Ad Ah Ac 7d")) == \
+    assert ge.describe(ge.evaluate_omaha("KcKd2h3h", "As Ad Ah Ac 7d")) == \
         "Full House, Aces full of Kings"
-    assert ge.describe(O.evaluate_omaha("5c4d9h9s", "Ac2h3s Kd Kh", game="omaha")) == \
+    assert ge.describe(ge.evaluate_omaha("5c4d9h9s", "Ac2h3s Kd Kh", game="omaha")) == \
         "Straight, Five high"
-    assert int(O.evaluate_omaha("AsKs2c3d4h5h", "Qs Js Ts", game="omaha6")) == 7462
+    assert int(ge.evaluate_omaha("AsKs2c3d4h5h", "Qs Js Ts", game="omaha6")) == 7462
 
 
 def test_tables_are_dense_and_cached():
@@ -115,61 +115,54 @@ def test_tables_are_dense_and_cached():
 ])
 def test_bad_input_raises(hole, board, kwargs, match):
     with pytest.raises(ValueError, match=match):
-        O.evaluate_omaha(hole, board, **kwargs)
+        ge.evaluate_omaha(hole, board, **kwargs)
 
 
 def test_bad_rows_named_or_masked():
     rng = np.random.default_rng(1)
     hole0, board0 = deal(rng, 100, 4, 5)
-    good = O.evaluate_omaha(hole0, board0)
+    good = ge.evaluate_omaha(hole0, board0)
     hole, board = hole0.copy(), board0.copy()
     hole[7, 1] = hole[7, 0]          # a card twice in the hole
     board[20, 4] = hole[20, 2]       # the board repeats a hole card
     hole[33, 3] = 77                 # out of range
     with pytest.raises(ValueError, match=r"row 33\): card id 77 is out of range"):
-        O.evaluate_omaha(hole, board)
+        ge.evaluate_omaha(hole, board)
     with pytest.raises(ValueError, match=r"row 7\): a card is used twice"):
-        O.evaluate_omaha(hole[:30], board[:30])
-    got = O.evaluate_omaha(hole, board, invalid="mask")
+        ge.evaluate_omaha(hole[:30], board[:30])
+    got = ge.evaluate_omaha(hole, board, invalid="mask")
     expected = good.copy()
     expected[[7, 20, 33]] = 0
     np.testing.assert_array_equal(got, expected)
     with pytest.raises(ValueError, match=r"and board .* \(row 20\): \w\w is used twice"):
-        O.evaluate_omaha(hole0, board)
+        ge.evaluate_omaha(hole0, board)
     texts = ["AsKsQsJs", "AsAsQsJs", "2c3c4c5c"]
-    assert (O.evaluate_omaha(texts, "7h8h9h", invalid="mask") > 0).tolist() == [True, False, True]
+    assert (ge.evaluate_omaha(texts, "7h8h9h", invalid="mask") > 0).tolist() == [True, False, True]
     with pytest.raises(ValueError, match="rows of hole cards but"):
-        O.evaluate_omaha(hole0[:3], board0[:2])
+        ge.evaluate_omaha(hole0[:3], board0[:2])
     with pytest.raises(TypeError):
-        O.evaluate_omaha(np.zeros((2, 4)), board0[:2])
+        ge.evaluate_omaha(np.zeros((2, 4)), board0[:2])
 
 
 def test_evaluate_points_to_evaluate_omaha():
     for game in GAMES.values():
         with pytest.raises(ValueError, match="evaluate_omaha"):
             ge.evaluate("AsKsQsJs 2c 3d 4h", game=game)
-    assert ge.evaluate_omaha is O.evaluate_omaha
+    from gpu_eval.evaluator import api
+
+    assert ge.evaluate_omaha is api.evaluate_omaha
     assert ge.describe(7462, game="omaha6") == "Royal Flush"
 
 
 # ------------------------------------------------------------------------------ device code
 
-@pytest.fixture(scope="module")
-def host():
-    from gpu_eval import _hostbuild
-    import variants_host
-    try:
-        return variants_host.load()
-    except _hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-
-
 def test_table_struct_matches_tables():
     import re
-    import variants_host
 
-    from gpu_eval import _nvrtc
-    body = (_nvrtc.kernel_dir() / "omaha.cuh").read_text()
+    from gpu_eval.cuda import nvrtc
+
+    from emulation import variants_host
+    body = (nvrtc.kernel_dir() / "omaha.cuh").read_text()
     fields = re.findall(r"const\s+ge_(u8|u16|u32)\*\s+(\w+);",
                         re.search(r"GeOmahaTables\s*\{(.*?)\};", body, re.S).group(1))
     assert [f for _, f in fields] == list(variants_host.OMAHA_TABLE_ORDER)
@@ -180,21 +173,21 @@ def test_table_struct_matches_tables():
 
 
 @pytest.mark.parametrize("h", [4, 5, 6])
-def test_host_kernels_match_numpy(host, h):
+def test_host_kernels_match_numpy(variant_host, h):
     rng = np.random.default_rng(h)
     for k in (3, 4, 5):
         hole, board = deal(rng, 30_000, h, k)
-        np.testing.assert_array_equal(host.omaha(hole, board),
-                                      O.evaluate_omaha(hole, board, game=GAMES[h]))
+        np.testing.assert_array_equal(variant_host.omaha(hole, board),
+                                      ge.evaluate_omaha(hole, board, game=GAMES[h]))
     two_suits = np.array([c for c in range(52) if c % 4 in (0, 2)], dtype=np.uint8)
     hole, board = deal(rng, 30_000, h, 5, two_suits)
-    np.testing.assert_array_equal(host.omaha(hole, board),
-                                  O.evaluate_omaha(hole, board, game=GAMES[h]))
+    np.testing.assert_array_equal(variant_host.omaha(hole, board),
+                                  ge.evaluate_omaha(hole, board, game=GAMES[h]))
     shared = np.array([51, 47, 43, 39, 2], dtype=np.uint8)
     deck = np.setdiff1d(np.arange(52), shared).astype(np.uint8)
     hole = deck[np.argsort(rng.random((5000, len(deck))), axis=1)[:, :h]]
-    np.testing.assert_array_equal(host.omaha(hole, shared),
-                                  O.evaluate_omaha(hole, shared, game=GAMES[h]))
+    np.testing.assert_array_equal(variant_host.omaha(hole, shared),
+                                  ge.evaluate_omaha(hole, shared, game=GAMES[h]))
 
 
 def test_agrees_with_phevaluator_omaha():
@@ -204,4 +197,4 @@ def test_agrees_with_phevaluator_omaha():
     hole, board = deal(rng, 20_000, 4, 5)
     theirs = np.array([phe.evaluate_omaha_cards(*b, *h)
                        for h, b in zip(hole.tolist(), board.tolist())])
-    np.testing.assert_array_equal(O.evaluate_omaha(hole, board), 7463 - theirs)
+    np.testing.assert_array_equal(ge.evaluate_omaha(hole, board), 7463 - theirs)

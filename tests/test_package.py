@@ -41,8 +41,8 @@ def test_memory_stays_bounded_by_input_and_output():
     assert peak < n * 4 + 32 * 2**20, f"peak {peak / 2**20:.1f} MiB"
 
 
-@pytest.mark.parametrize("module", ["gpu_eval.cards", "gpu_eval.strength", "gpu_eval.evaluation",
-                                    "gpu_eval._combinatorics", "gpu_eval"])
+@pytest.mark.parametrize("module", ["gpu_eval.cards", "gpu_eval.strength", "gpu_eval.evaluator.api",
+                                    "gpu_eval.combinatorics", "gpu_eval"])
 def test_docstring_examples_run(module):
     mod = importlib.import_module(module)
     failures, tried = doctest.testmod(mod, verbose=False)

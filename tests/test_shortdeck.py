@@ -10,9 +10,10 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval import _bitmask, _nvrtc
-from gpu_eval import shortdeck as SD
-from gpu_eval.cards import _ID_TO_MASK
+from gpu_eval.cards import ID_TO_MASK
+from gpu_eval.cuda import nvrtc
+from gpu_eval.evaluator import bitmask
+from gpu_eval.games import shortdeck as SD
 
 DECK = np.arange(16, 52, dtype=np.uint8)  # 6c .. As
 # Hands per category (high card .. straight flush) over all C(36, 5) = 376,992 hands.
@@ -111,8 +112,8 @@ def test_all_seven_card_hands(five, game):
         for a, b in drops:
             idx = sum(terms[(m, m - (m > a) - (m > b))] for m in range(7) if m not in (a, b))
             np.maximum(best, ref5[idx], out=best)
-        masks = np.bitwise_or.reduce(_ID_TO_MASK[DECK[rows]], axis=1)
-        got = _bitmask.evaluate_masks(masks, tables=tables)
+        masks = np.bitwise_or.reduce(ID_TO_MASK[DECK[rows]], axis=1)
+        got = bitmask.evaluate_masks(masks, tables=tables)
         np.testing.assert_array_equal(got, best, err_msg=f"top card {top}")
         hist += np.bincount(got, minlength=SD.NUM_CLASSES + 1)
         total += len(rows)
@@ -212,8 +213,8 @@ def test_scales_do_not_mix():
         ge.describe(s, game="shortdeck")
     with pytest.raises(ValueError, match="wild cards are supported with game='holdem' only"):
         ge.evaluate("As Ks Qs Js Ts", game="shortdeck", wild="joker")
-    from gpu_eval import _cuda
-    if _cuda.cuda_available()[0]:  # a device: the kernels run (tests/test_cuda_variants_*)
+    from gpu_eval.cuda import holdem
+    if holdem.cuda_available()[0]:  # a device: the kernels run (tests/test_cuda_variants_*)
         assert int(ge.evaluate("As Ks Qs Js Ts", game="shortdeck", backend="cuda")) == 1404
     else:
         with pytest.raises(RuntimeError, match="backend=.cuda."):  # no device here
@@ -224,41 +225,31 @@ def test_scales_do_not_mix():
 
 def test_variant_kernels_compile_for_sm90():
     try:
-        _nvrtc.nvrtc_version()
-    except _nvrtc.NvrtcUnavailableError as exc:
+        nvrtc.nvrtc_version()
+    except nvrtc.NvrtcUnavailableError as exc:
         pytest.skip(str(exc))
-    ptx = _nvrtc.compile_ptx(_nvrtc.kernel_dir() / "variants.cu", arch="compute_90")
+    ptx = nvrtc.compile_ptx(nvrtc.kernel_dir() / "variants.cu", arch="compute_90")
     for kernel in ("ge_shortdeck_eval_masks", "ge_shortdeck_eval_ids", "ge_omaha_eval_ids",
                    "ge_wild_eval_masks"):
         assert f".entry {kernel}" in ptx
     assert ".const" in ptx and "ge_shortdeck_tables" in ptx
-    cubin = _nvrtc.compile_cubin(_nvrtc.kernel_dir() / "variants.cu", arch="sm_90")
+    cubin = nvrtc.compile_cubin(nvrtc.kernel_dir() / "variants.cu", arch="sm_90")
     assert cubin[:4] == b"\x7fELF"
 
 
-@pytest.fixture(scope="module")
-def host():
-    from gpu_eval import _hostbuild
-    import variants_host
-    try:
-        return variants_host.load()
-    except _hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-
-
-def test_host_kernels_all_five_card_hands(host, five):
+def test_host_kernels_all_five_card_hands(variant_host, five):
     pos, ids, ref = five
-    masks = np.bitwise_or.reduce(_ID_TO_MASK[ids], axis=1)
+    masks = np.bitwise_or.reduce(ID_TO_MASK[ids], axis=1)
     for variant, game in enumerate(SD.GAMES):
-        np.testing.assert_array_equal(host.shortdeck_masks(masks, variant), ref[game][0])
-        np.testing.assert_array_equal(host.shortdeck_ids(ids[::3, ::-1], variant),
+        np.testing.assert_array_equal(variant_host.shortdeck_masks(masks, variant), ref[game][0])
+        np.testing.assert_array_equal(variant_host.shortdeck_ids(ids[::3, ::-1], variant),
                                       ref[game][0][::3])
 
 
-def test_host_kernels_random_seven_and_nine(host):
+def test_host_kernels_random_seven_and_nine(variant_host):
     rng = np.random.default_rng(3)
     for k in (7, 9):
         ids = DECK[np.argsort(rng.random((50_000, 36)), axis=1)[:, :k]]
         for variant, game in enumerate(SD.GAMES):
-            np.testing.assert_array_equal(host.shortdeck_ids(ids, variant),
+            np.testing.assert_array_equal(variant_host.shortdeck_ids(ids, variant),
                                           ge.evaluate(ids, game=game))

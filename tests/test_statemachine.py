@@ -1,4 +1,4 @@
-"""The state-machine table evaluator (gpu_eval.statemachine) against the bitmask evaluator.
+"""The state-machine table evaluator (gpu_eval.evaluator.statemachine) against the bitmask evaluator.
 
 Exhaustive: every 5-card hand (through ``evaluate_fsm``) and every 7-card hand (walked with
 shared prefixes, in colex order) in all three layouts. The 7-card tables are generated once
@@ -20,15 +20,19 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gpu_eval import _bitmask, _combinatorics, _cuda, _hostbuild, _nvrtc
-from gpu_eval import statemachine as sm
-from gpu_eval.cards import _ID_TO_MASK, parse
+from gpu_eval import combinatorics
+from gpu_eval.cards import ID_TO_MASK, parse
+from gpu_eval.cuda import holdem, nvrtc
+from gpu_eval.evaluator import bitmask
+from gpu_eval.evaluator import statemachine as sm
 
-KERNEL = _nvrtc.kernel_dir() / "fsm.cu"
+from emulation import hostbuild
+
+KERNEL = nvrtc.kernel_dir() / "fsm.cu"
 
 
 def _masks(ids: np.ndarray) -> np.ndarray:
-    return np.bitwise_or.reduce(_ID_TO_MASK[ids], axis=1)
+    return np.bitwise_or.reduce(ID_TO_MASK[ids], axis=1)
 
 
 def _random_hands(n: int, k: int, seed: int) -> np.ndarray:
@@ -58,8 +62,8 @@ def tables7(fsm_cache) -> dict[str, sm.FsmTable]:
 
 @pytest.fixture(scope="module")
 def all_five():
-    ids = _combinatorics.unrank(np.arange(comb(52, 5)), 5)
-    return ids, _bitmask.evaluate_masks(_combinatorics.subset_masks(52, 5))
+    ids = combinatorics.unrank(np.arange(comb(52, 5)), 5)
+    return ids, bitmask.evaluate_masks(combinatorics.subset_masks(52, 5))
 
 
 # --- correctness ---------------------------------------------------------------------------
@@ -90,13 +94,13 @@ def _colex_prefix_states(data: np.ndarray, j: int, n: int) -> np.ndarray:
 
 
 def test_all_seven_card_hands_every_layout(tables7):
-    """All 133,784,560 hands, each layout, against _bitmask (chunked by the top card)."""
-    six_masks = _combinatorics.subset_masks(51, 6)
+    """All 133,784,560 hands, each layout, against bitmask (chunked by the top card)."""
+    six_masks = combinatorics.subset_masks(51, 6)
     prefixes = {lay: _colex_prefix_states(t.data, 6, 51) for lay, t in tables7.items()}
     hist = np.zeros(7463, dtype=np.int64)
     for top in range(6, 52):
         m = comb(top, 6)
-        ref = _bitmask.evaluate_masks(six_masks[:m] | _ID_TO_MASK[top])
+        ref = bitmask.evaluate_masks(six_masks[:m] | ID_TO_MASK[top])
         for lay, t in tables7.items():
             got = np.take(t.data, prefixes[lay][:m] + np.uint32(top))
             if not np.array_equal(got, ref):
@@ -109,7 +113,7 @@ def test_all_seven_card_hands_every_layout(tables7):
 
 def test_seven_card_hands_in_any_order(tables7):
     ids = _random_hands(300_000, 7, seed=7)
-    ref = _bitmask.evaluate_masks(_masks(ids))
+    ref = bitmask.evaluate_masks(_masks(ids))
     for lay, t in tables7.items():
         np.testing.assert_array_equal(sm.evaluate_fsm(ids, t), ref, err_msg=lay)
 
@@ -133,7 +137,7 @@ def test_documented_sizes(tables5, tables7):
 
 def test_six_card_table():
     ids = _random_hands(300_000, 6, seed=6)
-    ref = _bitmask.evaluate_masks(_masks(ids))
+    ref = bitmask.evaluate_masks(_masks(ids))
     for lay in sm.LAYOUTS:
         np.testing.assert_array_equal(sm.evaluate_fsm(ids, sm.build_table(6, lay)), ref)
 
@@ -278,9 +282,9 @@ def test_load_table_cache(tmp_path, monkeypatch):
 # --- the CUDA kernel -----------------------------------------------------------------------
 
 try:
-    _nvrtc.nvrtc_version()
+    nvrtc.nvrtc_version()
     _NVRTC_SKIP = ""
-except _nvrtc.NvrtcUnavailableError as exc:
+except nvrtc.NvrtcUnavailableError as exc:
     _NVRTC_SKIP = str(exc)
 
 
@@ -288,9 +292,9 @@ except _nvrtc.NvrtcUnavailableError as exc:
 @pytest.mark.parametrize("arch", ["compute_90", "sm_90"])
 def test_kernel_compiles_under_nvrtc(arch):
     if arch.startswith("sm_"):
-        assert _nvrtc.compile_cubin(KERNEL, arch=arch)[:4] == b"\x7fELF"
+        assert nvrtc.compile_cubin(KERNEL, arch=arch)[:4] == b"\x7fELF"
         return
-    ptx = _nvrtc.compile_ptx(KERNEL, arch=arch)
+    ptx = nvrtc.compile_ptx(KERNEL, arch=arch)
     assert re.findall(r"\.entry\s+(\w+)", ptx) == ["ge_fsm_eval_ids"]
 
 
@@ -316,13 +320,13 @@ extern "C" void host_fsm_eval_ids(const unsigned int* table, const unsigned char
 def host_fsm(tmp_path_factory):
     """kernels/fsm.cu compiled as host C++ through kernels/host_shim.h."""
     try:
-        cxx = _hostbuild.find_compiler()
-    except _hostbuild.HostBuildUnavailableError as exc:
+        cxx = hostbuild.find_compiler()
+    except hostbuild.HostBuildUnavailableError as exc:
         pytest.skip(str(exc))
     d = tmp_path_factory.mktemp("fsm_host")
     (d / "w.cpp").write_text(_WRAPPER)
     cmd = [cxx, "-O2", "-std=c++17", "-shared", "-fPIC", "-Wall", "-Wno-unknown-pragmas",
-           f"-I{_nvrtc.kernel_dir()}", str(d / "w.cpp"), "-o", str(d / "fsm.so")]
+           f"-I{nvrtc.kernel_dir()}", str(d / "w.cpp"), "-o", str(d / "fsm.so")]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     lib = ctypes.CDLL(str(d / "fsm.so"))
@@ -356,7 +360,7 @@ def test_host_kernel_seven_card_hands(host_fsm, tables7):
         np.testing.assert_array_equal(host_fsm(t, ids), sm.evaluate_fsm(ids, t), err_msg=lay)
 
 
-@pytest.mark.skipif(not _cuda.cuda_available()[0], reason=_cuda.cuda_available()[1])
+@pytest.mark.skipif(not holdem.cuda_available()[0], reason=holdem.cuda_available()[1])
 def test_cuda_matches_numpy(tables5, all_five, tables7):
     import cupy
 
@@ -381,6 +385,6 @@ def test_docstring_examples():
 
 
 def test_import_does_not_import_cupy():
-    code = ("import sys, gpu_eval.statemachine; "
+    code = ("import sys, gpu_eval.evaluator.statemachine; "
             "assert 'cupy' not in sys.modules, 'cupy was imported'")
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -30,6 +30,20 @@ def test_wheel_contains_the_kernel_sources(wheel):
     assert "gpu_eval/kernels/host_shim.h" in names
 
 
+def test_wheel_ships_no_code_that_runs_a_compiler(wheel):
+    # The host C++ builds of the kernels, and the stand-in CuPy, are test code
+    # (tests/emulation/): nothing installed may start a compiler or any other process.
+    import zipfile
+
+    with zipfile.ZipFile(wheel) as z:
+        sources = {n: z.read(n).decode() for n in z.namelist() if n.endswith(".py")}
+    assert "gpu_eval/evaluator/api.py" in sources and "gpu_eval/cuda/holdem.py" in sources
+    for name, text in sources.items():
+        assert "hostbuild" not in name and "fake_cupy" not in name, name
+        for needle in ("import subprocess", "from subprocess", "os.system", "g++", "clang"):
+            assert needle not in text, f"{name} contains {needle!r}"
+
+
 def test_wheel_in_a_fresh_venv_finds_and_compiles_its_kernels(wheel, tmp_path):
     pytest.importorskip("cupy", reason="CuPy (with NVRTC) is needed to compile the kernels")
     # Nothing from the checkout may leak in: no PYTHONPATH (pip would also take a source
@@ -45,7 +59,7 @@ def test_wheel_in_a_fresh_venv_finds_and_compiles_its_kernels(wheel, tmp_path):
     site = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                capture_output=True, text=True, check=True).stdout.strip())
     code = textwrap.dedent("""
-        import gpu_eval, gpu_eval._nvrtc as nv
+        import gpu_eval, gpu_eval.cuda.nvrtc as nv
         from pathlib import Path
         here = Path(gpu_eval.__file__).parent
         assert nv.kernel_dir() == here / "kernels", (nv.kernel_dir(), here)

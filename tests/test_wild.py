@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval import wild as W
+from gpu_eval.games import wild as W
 
 JOKER = 52
 FIVE, SF, QUADS, FULL_HOUSE, FLUSH, STRAIGHT = 9, 8, 7, 6, 5, 4
@@ -261,21 +261,11 @@ def test_compare_winners_and_split_pots():
 
 # ------------------------------------------------------------------------------ device code
 
-@pytest.fixture(scope="module")
-def host():
-    from gpu_eval import _hostbuild
-    import variants_host
-    try:
-        return variants_host.load()
-    except _hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-
-
 def test_wild_table_struct_matches_tables():
     import re
 
-    from gpu_eval import _nvrtc
-    body = (_nvrtc.kernel_dir() / "wild.cuh").read_text()
+    from gpu_eval.cuda import nvrtc
+    body = (nvrtc.kernel_dir() / "wild.cuh").read_text()
     fields = re.findall(r"const\s+ge_(u8|u16|u32|u64)\*\s+(\w+);",
                         re.search(r"GeWildTables\s*\{(.*?)\};", body, re.S).group(1))
     assert tuple(f for _, f in fields) == W.WILD_TABLE_ORDER
@@ -285,7 +275,7 @@ def test_wild_table_struct_matches_tables():
 
 
 @pytest.mark.parametrize("wild", ["joker", ["joker", "2"], "bug", "2"])
-def test_host_kernels_match_numpy(host, wild):
+def test_host_kernels_match_numpy(variant_host, wild):
     rng = np.random.default_rng(4)
     spec = W.parse_wild(wild)
     for k in (5, 7, 9):
@@ -293,11 +283,11 @@ def test_host_kernels_match_numpy(host, wild):
         if spec.jokers != "none":  # ids 52 and 53 are the two jokers; a third of rows get one
             ids = np.where(ids >= 52, JOKER, ids)
             ids[::3, 0] = JOKER
-        masks = np.bitwise_or.reduce(W._ID_OR_JOKER_TO_MASK[np.minimum(ids, JOKER)], axis=1)
+        masks = np.bitwise_or.reduce(W.ID_OR_JOKER_TO_MASK[np.minimum(ids, JOKER)], axis=1)
         jokers = (ids == JOKER).sum(axis=1)
         valid = (np.bitwise_count(masks) + jokers == k) & (jokers <= 2)
         valid &= (ids <= (JOKER if spec.jokers != "none" else 51)).all(axis=1)
         ids, masks, jokers = ids[valid], masks[valid], jokers[valid]
         ref = ge.evaluate(ids.astype(np.uint8), wild=wild)
-        np.testing.assert_array_equal(host.wild(masks, jokers, spec.ranks,
+        np.testing.assert_array_equal(variant_host.wild(masks, jokers, spec.ranks,
                                                 spec.jokers == "bug"), ref)

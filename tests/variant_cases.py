@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpu_eval.cards import _ID_TO_DEADHORSE, _ID_TO_MASK
+from gpu_eval.cards import _ID_TO_DEADHORSE, ID_TO_MASK
 
 JOKER = 52
 SHORT_DECK = np.arange(16, 52, dtype=np.uint8)  # 6c .. As
@@ -19,7 +19,7 @@ def deal(rng, n: int, k: int, deck: np.ndarray | None = None) -> np.ndarray:
 
 
 def masks_of(ids: np.ndarray) -> np.ndarray:
-    return np.bitwise_or.reduce(_ID_TO_MASK[ids], axis=1)
+    return np.bitwise_or.reduce(ID_TO_MASK[ids], axis=1)
 
 
 def shortdeck_cases() -> dict:
@@ -36,7 +36,7 @@ def shortdeck_cases() -> dict:
     neg[6, 6] = -1
     masks = masks_of(ids)
     low_masks = masks.copy()
-    low_masks[4] |= _ID_TO_MASK[0]      # 2c, as an 8th card
+    low_masks[4] |= ID_TO_MASK[0]      # 2c, as an 8th card
     stray = masks.copy()
     stray[7] |= np.uint64(1 << 29)
     short = masks.copy()

@@ -1,0 +1,88 @@
+"""Enumerating and unranking k-card subsets in colexicographic order.
+
+Colex order lists the k-subsets of ``{0..n-1}`` so that those of ``{0..m-1}`` come first, for
+every ``m``; subset number ``i`` is found by unranking with the combinatorial number system.
+The CUDA kernels use the same numbering, so a slice ``[start, stop)`` of the subsets means the
+same hands on both backends.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from math import comb
+
+import numpy as np
+
+from gpu_eval.cards import ID_TO_MASK
+
+# BINOM[n, k] for n <= 52, k <= 9, as uint64 (the kernels receive the same table).
+BINOM = np.array([[comb(n, k) for k in range(10)] for n in range(53)], dtype=np.uint64)
+
+
+def subset_masks(n: int, k: int, values: np.ndarray | None = None) -> np.ndarray:
+    """OR of ``values[i]`` over every k-subset of ``{0..n-1}``, in colex order.
+
+    Parameters
+    ----------
+    n, k : int
+        Universe size and subset size.
+    values : numpy.ndarray of uint64, optional
+        The value of each element; by default the hand-mask bit of card id ``i``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint64`` array of length ``C(n, k)``.
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> cards.format(subset_masks(5, 4)[:2])
+    ['2c2d2h2s', '2c2d2h3c']
+    """
+    vals = ID_TO_MASK if values is None else np.asarray(values, dtype=np.uint64)
+    return _subset_masks(n, k, vals.tobytes())
+
+
+@lru_cache(maxsize=4)
+def _subset_masks(n: int, k: int, vals_bytes: bytes) -> np.ndarray:
+    vals = np.frombuffer(vals_bytes, dtype=np.uint64)
+    level = np.zeros(1, dtype=np.uint64)  # the one 0-subset
+    for j in range(1, k + 1):
+        # j-subsets of {0..n-1} in colex order: for each top element t >= j-1, the
+        # (j-1)-subsets of {0..t-1} (a prefix of the previous level) plus t.
+        parts = [level[: comb(t, j - 1)] | vals[t] for t in range(j - 1, n)]
+        level = np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
+    level.flags.writeable = False
+    return level
+
+
+def unrank(index: np.ndarray, k: int) -> np.ndarray:
+    """The colex-ordered k-subset number ``index`` of ``{0..51}``, as sorted ids.
+
+    Parameters
+    ----------
+    index : array_like of int
+        Subset numbers, ``0 <= index < C(52, k)``.
+    k : int
+        Subset size.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8`` array of shape ``index.shape + (k,)``, each row increasing.
+
+    Examples
+    --------
+    >>> unrank([0, 1, 2], 2).tolist()
+    [[0, 1], [0, 2], [1, 2]]
+    """
+    idx = np.array(index, dtype=np.uint64)
+    out = np.zeros(idx.shape + (k,), dtype=np.uint8)
+    for j in range(k, 0, -1):
+        # Largest element c with C(c, j) <= idx.
+        col = BINOM[:, j]
+        c = np.searchsorted(col, idx, side="right") - 1
+        out[..., j - 1] = c
+        idx = idx - col[c]
+    return out

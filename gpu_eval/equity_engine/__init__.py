@@ -1,0 +1,2 @@
+"""Equity: problem set-up, result types and the engines (NumPy board
+enumeration and sampling, preflop rank classes)."""

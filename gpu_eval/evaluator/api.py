@@ -1,0 +1,188 @@
+"""The public evaluators, ``gpu_eval.evaluate`` and ``gpu_eval.evaluate_omaha``: read the game's
+record in the registry, pick the backend, and hand the rows to that game family's evaluator on
+NumPy (``gpu_eval.evaluator.numpy_path``, ``gpu_eval.games.*``) or CUDA (``gpu_eval.cuda.*``).
+"""
+
+from __future__ import annotations
+
+from gpu_eval import backend_choice
+from gpu_eval.evaluator import inputs, numpy_path
+from gpu_eval.games import registry
+from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK
+
+__all__ = ["evaluate", "evaluate_omaha", "ALGORITHMS"]
+
+ALGORITHMS = ("bitmask", "perfect-hash")
+
+
+def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str = "raise",
+             encoding: str = "auto", algorithm: str = "bitmask", wild=None):
+    """Evaluate poker hands in bulk.
+
+    Parameters
+    ----------
+    hands : str, list of str, array_like
+        One hand as text (``"AsKd Qh Jc Ts 2d 3d"``), a list of hands as text (sizes may
+        differ), an ``(N, k)`` or ``(k,)`` integer array of card ids (``4 * rank + suit``),
+        an ``(N,)`` or ``()`` ``uint64`` array of hand masks, or DeadHorse card ints with
+        ``encoding="deadhorse"``. CuPy arrays are evaluated on the GPU.
+    game : str
+        ``"holdem"``: the best 5-card high hand of 5 to 9 cards. ``"shortdeck"`` and
+        ``"shortdeck-triton"``: the 36-card deck 6..A (A-6-7-8-9 is a straight, a flush beats
+        a full house; under Triton rules trips also beat a straight), strengths on their own
+        scale 1..1404 (see ``gpu_eval.games.shortdeck``). Omaha needs the hole cards apart from
+        the board: use :func:`gpu_eval.evaluate_omaha`.
+    backend : {"auto", "numpy", "cuda"}
+        ``auto`` uses CUDA for CuPy inputs, and for other inputs when CuPy and a device are
+        present; otherwise NumPy. Both give identical results and errors, in every game.
+    invalid : {"raise", "mask"}
+        ``raise`` (default) raises ``ValueError`` naming the first bad hand and why;
+        ``mask`` returns strength 0 for exactly the bad rows.
+    encoding : {"auto", "ids", "mask", "deadhorse"}
+        How to read an integer array: ``auto`` reads ``uint64`` as masks, other integer
+        dtypes as ids.
+    algorithm : {"bitmask", "perfect-hash"}
+        The evaluator: the OR/XOR/AND bitmask evaluator (default; what the kernels run) or the
+        perfect hash of the rank counts. Results are identical.
+    wild : str or list of str, optional
+        Wild cards (hold'em only): ``"joker"`` (id 52, text ``Jk``/``Xx``, up to two per
+        hand), a rank such as ``"2"`` (deuces wild), a list of those, or ``"bug"`` (a joker
+        that is an ace or completes a straight or flush). Strengths are then on the wild
+        scale 1..7475, five of a kind on top (see ``gpu_eval.games.wild``).
+
+    Returns
+    -------
+    numpy.ndarray or cupy.ndarray
+        ``uint16`` strengths, higher is better (1..7462; ``7463 - strength`` is the Cactus Kev
+        rank), shape ``()`` for one hand and ``(N,)`` otherwise; CuPy in, CuPy out. A plain
+        ``uint16`` dtype means hold'em. Short-deck and wild-card strengths (NumPy) carry
+        their game in the dtype, ``np.dtype(np.uint16, metadata={"game": "shortdeck"})``
+        (or ``"shortdeck-triton"``, ``"wild"``), which ``category``/``describe``/``compare``
+        read (see ``gpu_eval.strength``); one such hand gives a 0-d array, which keeps the
+        tag. CuPy arrays cannot carry it: CuPy strengths are plain ``uint16`` in every game,
+        so name the game (``describe(s.get(), game="shortdeck")``) when reading them.
+
+    Raises
+    ------
+    ValueError
+        Unknown card text, an id out of range, a card used twice in a hand, a hand with fewer
+        than 5 or more than 9 cards, stray mask bits; the message names the row.
+    TypeError
+        Hands of a type or dtype that cannot hold cards.
+
+    Examples
+    --------
+    >>> import gpu_eval as ge
+    >>> int(ge.evaluate("As Ks Qs Js Ts 2c 3d"))
+    7462
+    >>> ge.evaluate(["7c5d4h3s2c", "AhAd5c5s2h"]).tolist()
+    [1, 4897]
+    >>> ge.evaluate(["AhAd5c5s2h", "AhAh5c5s2h"], invalid="mask").tolist()
+    [4897, 0]
+    >>> int(ge.evaluate("As 6d 7c 8h 9s", game="shortdeck"))   # its own scale, 1..1404
+    1129
+    >>> int(ge.evaluate("Ac Ad Ah As Jk", wild="joker"))        # five aces, top of 1..7475
+    7475
+    """
+    record = registry.get(game, where="evaluate()")
+    if record.is_omaha:
+        raise ValueError(f"game {game!r}: Omaha uses exactly two hole cards and three board "
+                         f"cards, so evaluate() cannot tell them apart in one hand; call "
+                         f"gpu_eval.evaluate_omaha(hole, board, game={game!r})")
+    if wild is not None and record.family != HOLDEM:
+        raise ValueError(f"wild cards are supported with game={HOLDEM!r} only, not {game!r}")
+    if record.family not in (HOLDEM, SHORTDECK):
+        raise ValueError(f"game {game!r} is not supported by evaluate()")
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm={algorithm!r}: expected one of {', '.join(ALGORITHMS)}")
+    if (wild is not None or record.family != HOLDEM) and algorithm != "bitmask":
+        raise ValueError(f"algorithm={algorithm!r} is not available for "
+                         f"{'wild cards' if wild is not None else repr(game)}; use 'bitmask'")
+    inputs.check_invalid_mode(invalid)
+    on_cuda = backend_choice.resolve(backend, hands) == "cuda"
+    if wild is not None or record.family == SHORTDECK:
+        return _evaluate_variant(hands, game, invalid, encoding, wild, on_cuda)
+    if on_cuda:
+        from gpu_eval.cuda import holdem  # deferred: imports CuPy
+        return holdem.evaluate(hands, game=game, invalid=invalid, encoding=encoding,
+                               algorithm=algorithm)
+    lo, hi = record.hand_cards
+    h = inputs.coerce(hands, encoding=encoding, invalid=invalid)
+    out, counts = numpy_path.evaluate(h, min_cards=lo, max_cards=hi, algorithm=algorithm)
+    inputs.finish(h, out, counts, lo, hi, invalid)
+    return out[0] if h.scalar else out
+
+
+def _evaluate_variant(hands, game: str, invalid: str, encoding: str, wild, on_cuda: bool):
+    """Short deck (``game``) or wild cards (``wild``), on CUDA or NumPy."""
+    if on_cuda:
+        from gpu_eval.cuda import variants as cuda_variants  # deferred: imports CuPy
+        return cuda_variants.evaluate(hands, game=game, invalid=invalid, encoding=encoding,
+                                      wild=wild)
+    if wild is not None:
+        from gpu_eval.games import wild as wild_cards  # deferred: its tables load on demand
+        return wild_cards.evaluate_hands(hands, wild=wild, invalid=invalid, encoding=encoding)
+    from gpu_eval.games import shortdeck  # deferred: its tables load on demand
+    return shortdeck.evaluate_hands(hands, game=game, invalid=invalid, encoding=encoding)
+
+
+def evaluate_omaha(hole, board, *, game: str = OMAHA, backend: str = "auto",
+                   invalid: str = "raise"):
+    """Evaluate Omaha hands: the best hand of exactly two hole cards and three board cards.
+
+    Parameters
+    ----------
+    hole : str, list of str, array_like
+        Hole cards: one hand as text (``"AsKsQdJd"``), a list of hands as text, card ids of
+        shape ``(h,)`` or ``(N, h)``, or ``uint64`` hand masks of shape ``()`` or ``(N,)``;
+        ``h`` is 4, 5 or 6 as ``game`` says.
+    board : str, list of str, array_like
+        Board cards, 3 to 5 per row, in the same forms. One board (a string, a ``(k,)`` id
+        array or one mask) is shared by every row of ``hole``; likewise one hole hand with
+        many boards.
+    game : {"omaha", "omaha5", "omaha6"}
+        Fixes the number of hole cards: 4, 5 or 6.
+    backend : {"auto", "numpy", "cuda"}
+        ``"cuda"`` runs the Omaha kernel (``kernels/variants.cu``); ``"auto"`` does so for
+        CuPy inputs, and for others when CuPy and a device are present, else NumPy. Both
+        give identical results and errors.
+    invalid : {"raise", "mask"}
+        ``raise`` (default) raises ``ValueError`` naming the first bad row and why;
+        ``mask`` returns strength 0 for exactly the bad rows.
+
+    Returns
+    -------
+    numpy.ndarray or cupy.ndarray
+        ``uint16`` strengths on the hold'em scale (1..7462, higher is better; a plain
+        ``uint16`` dtype, as for hold'em), shape ``()`` when both inputs are single hands,
+        else ``(N,)``; a CuPy array when either input is one.
+
+    Raises
+    ------
+    ValueError
+        Unknown card text, an id out of range, a wrong number of hole or board cards, a card
+        used twice (within the hole cards, the board, or between them); the message names the
+        row. An unknown ``game``.
+    TypeError
+        Inputs of a type that cannot hold cards.
+
+    Examples
+    --------
+    >>> import gpu_eval as ge
+    >>> s = ge.evaluate_omaha("AsAhKdQc", "Ad 7c 2h 3s 9d")   # trips: only two hole cards play
+    >>> ge.describe(s)
+    'Three of a Kind, Aces, Nine Seven kickers'
+    >>> ge.describe(ge.evaluate_omaha("AsKs2c3d", "Qs Js Ts 4h 5h"))
+    'Royal Flush'
+    >>> ge.describe(ge.evaluate_omaha(["AsKs2c3d", "7h8h9cTc"], "Qs Js Ts 6h 2d"))
+    ['Royal Flush', 'Straight, Queen high']
+    """
+    if not registry.get(game, where="evaluate_omaha()").is_omaha:
+        raise ValueError(f"game {game!r} is not an Omaha game; known: "
+                         f"{', '.join(registry.names(OMAHA))}")
+    inputs.check_invalid_mode(invalid)
+    if backend_choice.resolve(backend, hole, board) == "cuda":
+        from gpu_eval.cuda import variants as cuda_variants  # deferred: imports CuPy
+        return cuda_variants.evaluate_omaha(hole, board, game=game, invalid=invalid)
+    from gpu_eval.games import omaha  # deferred: its tables load on demand
+    return omaha.evaluate_rows(hole, board, game, invalid, None)

@@ -1,0 +1,218 @@
+"""The game registry: one record per game, the only place a game's name and rules are spelled.
+
+Everything that depends on the game reads its record here: :func:`gpu_eval.evaluate` and
+:func:`gpu_eval.evaluate_omaha` (which evaluator, how many cards), the strength readers
+(``category``, ``describe``, the dtype game tag), ranges, the equity engine, the CUDA
+launchers and the command line. Adding a game is adding a :class:`Game` record below and, where
+its family is new, an evaluator for that family.
+
+A game's *family* names the evaluator that plays it (``"holdem"``: the bitmask evaluator on
+5..9 cards; ``"shortdeck"``: the same evaluator with short-deck tables; ``"omaha"``: exactly two
+hole cards and three board cards); its *scale* names the strength scale its strengths are on.
+Strengths of different scales never compare: a scale other than hold'em's is carried in the
+strengths' dtype (:func:`strength_dtype`, :func:`tag`).
+
+This module imports nothing of the package, so any layer can read it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = ["Game", "GAMES", "SCALES", "get", "names", "check_scale", "strength_dtype", "tag",
+           "tag_of", "HOLDEM", "SHORTDECK", "SHORTDECK_TRITON", "OMAHA", "OMAHA5", "OMAHA6",
+           "OMAHA_HILO", "OMAHA5_HILO", "WILD"]
+
+#: Game names (use these constants rather than spelling the strings elsewhere).
+HOLDEM = "holdem"
+SHORTDECK = "shortdeck"
+SHORTDECK_TRITON = "shortdeck-triton"
+OMAHA = "omaha"
+OMAHA5 = "omaha5"
+OMAHA6 = "omaha6"
+OMAHA_HILO = "omaha-hilo"
+OMAHA5_HILO = "omaha5-hilo"
+#: The scale of wild-card hold'em (``evaluate(..., wild=...)``): hold'em plus five of a kind.
+WILD = "wild"
+
+#: Strength scales: name -> number of classes (strengths run 1..n).
+SCALES: dict[str, int] = {HOLDEM: 7462, SHORTDECK: 1404, SHORTDECK_TRITON: 1404, WILD: 7475}
+
+
+@dataclass(frozen=True)
+class Game:
+    """One game's rules, as data.
+
+    Attributes
+    ----------
+    name : str
+        The ``game=`` string.
+    family : str
+        The evaluator that plays it: ``"holdem"``, ``"shortdeck"`` or ``"omaha"``.
+    scale : str
+        The strength scale (a key of :data:`SCALES`).
+    lowest_rank : int
+        The lowest rank in the deck (0 = deuce; 4 = six for the 36-card short deck).
+    hole_cards : int
+        Cards each player holds (2 for hold'em and short deck, 4..6 for Omaha).
+    hand_cards : tuple of int
+        ``(fewest, most)`` cards :func:`gpu_eval.evaluate` takes in one hand (hold'em: 5..9).
+    board_sizes : tuple of int
+        Board sizes an equity spot may have (the full board is the last).
+    flush_beats_full_house, trips_beat_straight : bool
+        Category order flags (short deck; Triton rules).
+    ace_six_straight : bool
+        A-6-7-8-9 is a straight (short deck).
+    hilo : bool
+        The pot is split between the best high hand and the best 8-or-better low.
+    """
+
+    name: str
+    family: str
+    scale: str
+    lowest_rank: int = 0
+    hole_cards: int = 2
+    hand_cards: tuple[int, int] = (5, 9)
+    board_sizes: tuple[int, ...] = (0, 3, 4, 5)
+    flush_beats_full_house: bool = False
+    trips_beat_straight: bool = False
+    ace_six_straight: bool = False
+    hilo: bool = False
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck: ``4 * (13 - lowest_rank)``."""
+        return 4 * (13 - self.lowest_rank)
+
+    @property
+    def is_omaha(self) -> bool:
+        """Exactly two hole cards and three board cards make a hand."""
+        return self.family == OMAHA
+
+
+#: Every game, by name.
+GAMES: dict[str, Game] = {g.name: g for g in (
+    Game(HOLDEM, family=HOLDEM, scale=HOLDEM),
+    Game(SHORTDECK, family=SHORTDECK, scale=SHORTDECK, lowest_rank=4,
+         flush_beats_full_house=True, ace_six_straight=True),
+    Game(SHORTDECK_TRITON, family=SHORTDECK, scale=SHORTDECK_TRITON, lowest_rank=4,
+         flush_beats_full_house=True, trips_beat_straight=True, ace_six_straight=True),
+    Game(OMAHA, family=OMAHA, scale=HOLDEM, hole_cards=4),
+    Game(OMAHA5, family=OMAHA, scale=HOLDEM, hole_cards=5),
+    Game(OMAHA6, family=OMAHA, scale=HOLDEM, hole_cards=6),
+    Game(OMAHA_HILO, family=OMAHA, scale=HOLDEM, hole_cards=4, hilo=True),
+    Game(OMAHA5_HILO, family=OMAHA, scale=HOLDEM, hole_cards=5, hilo=True),
+)}
+
+
+def names(family: str | None = None, *, hilo: bool | None = None) -> tuple[str, ...]:
+    """Names of the games of a family (all games by default), in registry order.
+
+    Examples
+    --------
+    >>> names("shortdeck")
+    ('shortdeck', 'shortdeck-triton')
+    >>> names("omaha", hilo=False)
+    ('omaha', 'omaha5', 'omaha6')
+    """
+    return tuple(g.name for g in GAMES.values()
+                 if (family is None or g.family == family) and (hilo is None or g.hilo == hilo))
+
+
+def get(name: str, *, where: str = "", families: tuple[str, ...] | None = None) -> Game:
+    """The record of game ``name``; ``ValueError`` listing the known games otherwise.
+
+    Parameters
+    ----------
+    name : str
+        A game name.
+    where : str
+        The function asking, for the message (``"evaluate()"``).
+    families : tuple of str, optional
+        The families the caller supports; a game of another family raises.
+
+    Examples
+    --------
+    >>> get("omaha5").hole_cards
+    5
+    >>> get("stud")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown game 'stud'; known: holdem, shortdeck, shortdeck-triton, omaha, omaha5, omaha6, omaha-hilo, omaha5-hilo
+    """
+    game = GAMES.get(name) if isinstance(name, str) else None
+    if game is None:
+        raise ValueError(f"unknown game {name!r}{' for ' + where if where else ''}; "
+                         f"known: {', '.join(GAMES)}")
+    if families is not None and game.family not in families:
+        known = ", ".join(g for g in GAMES if GAMES[g].family in families)
+        raise ValueError(f"game {name!r} is not supported by {where or 'this function'}; "
+                         f"known: {known}")
+    return game
+
+
+def check_scale(game: str) -> str:
+    """The strength scale of ``game`` (a game name, or the ``"wild"`` scale); ``ValueError``
+    for an unknown name.
+
+    Examples
+    --------
+    >>> check_scale("omaha6"), check_scale("wild")
+    ('holdem', 'wild')
+    """
+    if game in SCALES and game not in GAMES:
+        return game
+    if game in GAMES:
+        return GAMES[game].scale
+    known = (*GAMES, *(s for s in SCALES if s not in GAMES))
+    raise ValueError(f"game {game!r} has no strength scale here; known: {', '.join(known)}")
+
+
+_PLAIN = np.dtype(np.uint16)
+_TAGGED = {name: np.dtype(np.uint16, metadata={"game": name})
+           for name in (*GAMES, WILD) if check_scale(name) != HOLDEM}
+
+
+def strength_dtype(game: str) -> np.dtype:
+    """The dtype of ``game``'s strengths: plain ``uint16`` for the hold'em scale (hold'em and
+    Omaha), ``uint16`` tagged with ``metadata={"game": game}`` for the other scales.
+
+    Examples
+    --------
+    >>> strength_dtype("holdem") == np.uint16, strength_dtype("holdem").metadata
+    (True, None)
+    >>> strength_dtype("shortdeck").metadata
+    mappingproxy({'game': 'shortdeck'})
+    """
+    check_scale(game)
+    return _TAGGED.get(game, _PLAIN)
+
+
+def tag(strengths: np.ndarray, game: str, scalar: bool = False) -> np.ndarray:
+    """``strengths`` (a ``uint16`` NumPy array) viewed with ``game``'s dtype; with ``scalar``,
+    its one element as a 0-d array (a 0-d array keeps the tag, a NumPy scalar would not).
+
+    Examples
+    --------
+    >>> tag(np.array([1404], dtype=np.uint16), "shortdeck").dtype.metadata["game"]
+    'shortdeck'
+    """
+    dtype = strength_dtype(game)
+    if dtype is _PLAIN:
+        return strengths[0] if scalar else strengths
+    out = strengths.view(dtype)
+    return out.reshape(()) if scalar else out
+
+
+def tag_of(strength) -> str | None:
+    """The game in ``strength``'s dtype metadata, or None (also for objects without a dtype).
+
+    Examples
+    --------
+    >>> tag_of(np.zeros(2, dtype=np.uint16)) is None
+    True
+    """
+    meta = getattr(getattr(strength, "dtype", None), "metadata", None)
+    return meta.get("game") if meta else None
