@@ -28,7 +28,7 @@ __version__ = "0.1.0"
 __all__ = ["cards", "evaluate", "category", "describe", "to_cactus_kev", "from_cactus_kev",
            "to_value", "from_value", "Range", "equity", "equity_matrix", "preflop_table",
            "EquityResult", "MatrixResult", "PreflopTable", "evaluate_omaha", "compare",
-           "__version__"]
+           "to_rating", "from_rating", "hand_type", "__version__"]
 
 # Names served lazily from their modules, so `import gpu_eval` stays quick.
 _LAZY = {
@@ -40,6 +40,9 @@ _LAZY = {
     "MatrixResult": "gpu_eval.equity_engine.api",
     "PreflopTable": "gpu_eval.equity_engine.api",
     "compare": "gpu_eval.showdown",
+    "to_rating": "gpu_eval.rating",
+    "from_rating": "gpu_eval.rating",
+    "hand_type": "gpu_eval.rating",
 }
 
 

@@ -541,15 +541,16 @@ def equity(client: Client | None, players: Sequence[PlayerLike], board: CardsLik
     scale = numpy_engine.pot_units(n)
     eq = units / (scale * n_samples)
     win = wins / n_samples
-    tie = (units - wins * scale) / (scale * n_samples)
+    tie = ties / n_samples  # split pots (PokerStove's "tie"); tie_share: the pot won in them
+    tie_share = (units - wins * scale) / (scale * n_samples)
     if n_samples > 1:
         var = (units_sq / scale**2 - n_samples * eq**2) / (n_samples - 1)
         stderr = np.sqrt(np.maximum(var, 0) / n_samples)
     else:
         stderr = np.full(n, np.nan)
-    return EquityResult(equity=read_only(eq), win=read_only(win), tie=read_only(tie), stderr=read_only(stderr),
-                        exact=False, boards=None, samples=n_samples, matchups=None,
-                        wins=read_only(wins), ties=read_only(ties), backend=_backend_name(res.backends),
+    return EquityResult(equity=read_only(eq), win=read_only(win), tie=read_only(tie), tie_share=read_only(tie_share),
+                        stderr=read_only(stderr), exact=False, boards=None, samples=n_samples,
+                        matchups=None, wins=read_only(wins), ties=read_only(ties), backend=_backend_name(res.backends),
                         method=f"monte carlo: {n_samples:,} samples", seed=entropy, **common)
 
 
@@ -904,6 +905,29 @@ class FlopSweep:
             w = self.matchup_weight[sel]
             out[k] = float(w @ self.equity[sel] / w.sum()) if w.sum() > 0 else float("nan")
         return out
+
+    def to_frame(self):
+        """A pandas DataFrame, a row per flop class (needs the ``frames`` extra).
+
+        Examples
+        --------
+        >>> flop_sweep(None, "AKs", "QQ").to_frame()["flops"].sum()   # doctest: +SKIP
+        22100
+        """
+        from gpu_eval.frames import sweep_frame  # noqa: PLC0415 -- pandas only when asked for
+        return sweep_frame(self)
+
+    def plot(self, *, ax=None, **kwargs):
+        """A's equity by the flop's two highest ranks (:meth:`by_top_two`) as a 13 x 13
+        heatmap; returns the matplotlib Axes.
+
+        Examples
+        --------
+        >>> flop_sweep(None, "AKs", "QQ").plot()   # doctest: +SKIP
+        <Axes: ...>
+        """
+        from gpu_eval.frames import plot_sweep  # noqa: PLC0415 -- matplotlib only when asked for
+        return plot_sweep(self, ax=ax, **kwargs)
 
     def by_top_two(self) -> np.ndarray:
         """``(13, 13)`` matchup-weighted equity by the flop's highest rank (row) and

@@ -1,23 +1,27 @@
-"""A tiny progress bar on stderr (no dependency), safe to update from worker threads.
+"""Progress bars through tqdm (``tqdm.auto``), safe to update from worker threads.
 
 Long equity runs show one: ``progress=None`` (the default of the public functions) turns it on
 only when the run is expected to take more than :data:`AUTO_SECONDS` seconds, ``True`` always,
-``False`` never. The bar redraws at most every :data:`MIN_INTERVAL` seconds, on one line, and
-ends with a newline (``done`` or ``interrupted``).
+``False`` never. In Jupyter the bar is a widget (``tqdm.auto`` picks ``tqdm.notebook`` when
+ipywidgets is there), in a terminal a line on stderr; either ends saying ``done`` or
+``interrupted``. tqdm is imported only when a bar is actually drawn, so ``import gpu_eval``
+stays light.
 """
 
 from __future__ import annotations
 
-import sys
 import threading
-import time
+import warnings
 from typing import TextIO
 
 #: Runs expected to take longer than this (seconds) show a bar when ``progress=None``.
 AUTO_SECONDS = 3.0
 #: Smallest time between two redraws (seconds).
 MIN_INTERVAL = 0.25
-_WIDTH = 28
+# One decimal of percent, the counts with their unit, elapsed and remaining time, then the
+# final word (done / interrupted).
+_FORMAT = ("{desc} {percentage:5.1f}%|{bar}| {n_fmt}/{total_fmt}{unit} "
+           "[{elapsed}<{remaining}]{postfix}")
 
 
 def wanted(progress: bool | None, expected_seconds: float) -> bool:
@@ -35,15 +39,8 @@ def wanted(progress: bool | None, expected_seconds: float) -> bool:
     return progress
 
 
-def _si(x: float) -> str:
-    for unit, scale in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
-        if x >= scale:
-            return f"{x / scale:.1f}{unit}"
-    return f"{x:.0f}"
-
-
 class Progress:
-    """Count work done out of ``total`` and draw a bar; a no-op when ``enabled`` is False.
+    """Count work done out of ``total`` and show a tqdm bar; a no-op when ``enabled`` is False.
 
     Parameters
     ----------
@@ -54,9 +51,10 @@ class Progress:
     unit : str
         Name of a unit, shown after the counts.
     enabled : bool
-        Draw anything at all.
+        Draw anything at all (and count: a disabled bar's ``done`` stays 0).
     stream : file, optional
-        Where to draw (default ``sys.stderr``).
+        Where to draw a text bar. Default: ``tqdm.auto``'s choice, a widget in Jupyter and
+        ``sys.stderr`` elsewhere.
 
     Examples
     --------
@@ -74,12 +72,28 @@ class Progress:
         self.desc = desc
         self.unit = unit
         self.enabled = enabled
-        self.stream = stream if stream is not None else sys.stderr
+        self.stream = stream
         self.done = 0
         self._lock = threading.Lock()
-        self._start = time.perf_counter()
-        self._last = 0.0
         self._closed = False
+        self._bar = self._open() if enabled else None
+
+    def _open(self):
+        if self.stream is None:
+            with warnings.catch_warnings():
+                # In Jupyter without ipywidgets tqdm.auto falls back to a text bar with a
+                # warning; the README says to install ipywidgets for the widget.
+                warnings.simplefilter("ignore")
+                from tqdm.auto import tqdm  # noqa: PLC0415 -- only when a bar is drawn
+        else:
+            from tqdm import tqdm  # noqa: PLC0415 -- a text bar on the given stream
+        try:
+            return tqdm(total=self.total, desc=self.desc, unit=f" {self.unit}" if self.unit else "",
+                        unit_scale=self.total >= 10_000, file=self.stream, mininterval=MIN_INTERVAL,
+                        bar_format=_FORMAT, dynamic_ncols=True, leave=True)
+        except (OSError, ValueError):  # a closed or broken stream never stops the computation
+            self.enabled = False
+            return None
 
     def update(self, n: int) -> None:
         """Add ``n`` units of finished work (from any thread)."""
@@ -87,32 +101,23 @@ class Progress:
             return
         with self._lock:
             self.done += n
-            now = time.perf_counter()
-            if now - self._last >= MIN_INTERVAL or self.done >= self.total:
-                self._last = now
-                self._draw(now)
-
-    def _draw(self, now: float, tail: str = "") -> None:
-        frac = min(self.done / self.total, 1.0)
-        fill = int(frac * _WIDTH)
-        elapsed = now - self._start
-        eta = f" eta {elapsed / frac - elapsed:.0f}s" if 0 < frac < 1 else ""
-        line = (f"\r{self.desc} [{'#' * fill}{'.' * (_WIDTH - fill)}] {frac * 100:5.1f}% "
-                f"{_si(self.done)}/{_si(self.total)}{' ' + self.unit if self.unit else ''} "
-                f"{elapsed:.1f}s{eta}{tail}")
-        try:
-            self.stream.write(line)
-            self.stream.flush()
-        except (OSError, ValueError):  # a closed or broken stream never stops the computation
-            self.enabled = False
+            try:
+                self._bar.update(n)
+            except (OSError, ValueError):
+                self.enabled = False
 
     def close(self, interrupted: bool = False) -> None:
-        """Finish the line, saying ``done`` or ``interrupted``."""
+        """Finish the bar, saying ``done`` or ``interrupted``."""
         if not self.enabled or self._closed:
             return
         with self._lock:
             self._closed = True
-            self._draw(time.perf_counter(), " interrupted\n" if interrupted else " done\n")
+            try:
+                self._bar.set_postfix_str("interrupted" if interrupted else "done",
+                                          refresh=False)
+                self._bar.close()
+            except (OSError, ValueError):
+                self.enabled = False
 
     def __enter__(self) -> Progress:
         return self

@@ -117,8 +117,16 @@ def test_equity_exact(capsys):
     status, out, err = run(capsys, "equity", "AhKh", "QsQd", "--exact", "--backend", "numpy")
     assert status == 0 and err == ""
     assert out.splitlines()[0] == "exact: 1,712,304 boards (numpy)"
-    assert re.search(r"AhKh\s+46\.2145%\s+46\.0179%\s+0\.1966%", out)
-    assert re.search(r"QsQd\s+53\.7855%", out)
+    # tie: the probability of a split pot, 6,732 / 1,712,304 (PokerStove's meaning).
+    assert re.search(r"AhKh\s+46\.2145%\s+46\.0179%\s+0\.3932%", out)
+    assert re.search(r"QsQd\s+53\.7855%\s+53\.5890%\s+0\.3932%", out)
+    status, out, err = run(capsys, "equity", "AhKh", "QsQd", "--exact", "--backend", "numpy",
+                           "--json")
+    d = json.loads(out)
+    assert d["wins"] == [787_966, 917_606] and d["ties"] == [6_732, 6_732]
+    assert d["win"][0] == 787_966 / 1_712_304 and d["tie"] == [6_732 / 1_712_304] * 2
+    assert abs(d["tie_share"][0] - 6_732 / 2 / 1_712_304) < 1e-15
+    assert abs(d["win"][0] + d["tie_share"][0] - d["equity"][0]) < 1e-15
 
 
 def test_equity_board_and_range(capsys):
@@ -310,8 +318,8 @@ def test_console_script_main_job():
     assert "Traceback" not in proc.stderr
     head = proc.stdout.splitlines()[0]
     assert re.fullmatch(r"exact: 15 matchups x 1,712,304 boards \((numpy|cuda)\)", head), head
-    assert re.search(r"AhKh\s+37\.6688%", proc.stdout)
-    assert re.search(r"QQ\+,AKs\s+62\.3312%", proc.stdout)
+    assert re.search(r"AhKh\s+37\.6688%\s+28\.8055%\s+17\.7265%", proc.stdout)
+    assert re.search(r"QQ\+,AKs\s+62\.3312%\s+53\.4679%\s+17\.7265%", proc.stdout)
 
 
 def test_console_script_bad_input():

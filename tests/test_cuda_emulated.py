@@ -113,6 +113,9 @@ def test_empty_inputs(fake):
     assert holdem.evaluate_masks_cuda(np.zeros(0, np.uint64)).shape == (0,)
     assert holdem.evaluate_ids_cuda(np.zeros((0, 5), np.uint8)).shape == (0,)
     assert holdem.evaluate_masks_cuda(fake.asarray(np.zeros(0, np.uint64))).shape == (0,)
+    out = holdem.evaluate([], game="holdem", invalid="raise", encoding="auto",
+                         algorithm="bitmask")
+    assert out.shape == (0,) and out.dtype == np.uint16
     assert fake.launches == []
 
 

@@ -200,6 +200,13 @@ def test_omaha_matches_numpy(fake, case, invalid):
                                                                invalid=invalid, **kw), device)
 
 
+@pytest.mark.parametrize("kw", [{"game": "shortdeck", "wild": None},
+                                {"game": "holdem", "wild": "joker"}])
+def test_no_hands_give_an_empty_array(fake, kw):
+    out = CV.evaluate([], invalid="raise", encoding="auto", **kw)
+    assert out.shape == (0,) and out.dtype == np.uint16 and fake.launches == []
+
+
 def test_auto_backend_routes_device_input_here(fake):
     ids = VC.deal(np.random.default_rng(1), 500, 7, VC.SHORT_DECK)
     got = ge.evaluate(fake.asarray(ids), game="shortdeck")           # backend="auto"

@@ -60,8 +60,8 @@ def _transitions(client) -> int:
 
 # --- exact: identical to the single-process results ------------------------------------------
 
-_EQ_FIELDS = ("labels", "equity", "win", "tie", "stderr", "exact", "boards", "matchups",
-              "wins", "ties", "method", "board", "dead")
+_EQ_FIELDS = ("labels", "equity", "win", "tie", "tie_share", "stderr", "exact", "boards",
+              "matchups", "wins", "ties", "method", "board", "dead")
 
 
 @pytest.mark.parametrize("players, board, dead, block", [
@@ -82,7 +82,8 @@ def test_exact_equity_identical(client, players, board, dead, block):
 def test_exact_matrix_and_preflop_cells_identical(client):
     m0 = equity_api.equity_matrix("AA", "KK, AKs", board="Kd 7c 2h")
     m1 = ged.equity_matrix(client, "AA", "KK, AKs", board="Kd 7c 2h", block_size=50)
-    _same(m0, m1, ("matrix", "equity_a", "equity_b", "equity", "method", "combos_a"))
+    _same(m0, m1, ("matrix", "win", "tie", "equity_a", "equity_b", "equity", "method",
+                   "combos_a"))
     cells = [("AA", "KK"), ("AKs", "QQ"), ("T9s", "T9s")]
     t0 = equity_api.preflop_table(cells=cells, exact=True)
     t1 = ged.preflop_table(client, cells=cells, exact=True)
@@ -153,11 +154,13 @@ def test_monte_carlo_same_on_one_and_two_workers(client):
         one = jobs(one_client)
     here = jobs(None)
     for other in (one, here):
-        _same(two[0], other[0], ("equity", "win", "tie", "stderr", "wins", "ties", "seed"))
+        _same(two[0], other[0], ("equity", "win", "tie", "tie_share", "stderr", "wins",
+                                     "ties", "seed"))
         _same(two[1], other[1], ("table", "method", "seed"))
         _same(two[2], other[2], ("equity", "units", "overall", "seed"))
     eq = two[0]
     assert not eq.exact and eq.samples == 120_000 and abs(eq.equity.sum() - 1) < 1e-12
+    assert (eq.tie == eq.ties / 120_000).all() and (eq.tie >= eq.tie_share).all()
     ref = equity_api.equity(["AA", "KK", "random"], exact=False, samples=120_000, seed=1)
     assert np.all(np.abs(eq.equity - ref.equity) < 6 * np.hypot(eq.stderr, ref.stderr))
     different = ged.equity(client, ["AA", "KK", "random"], exact=False, samples=120_000,

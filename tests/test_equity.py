@@ -29,7 +29,21 @@ def test_ahkh_vs_qsqd_preflop_exact():
     assert r.ties.tolist() == [6_732, 6_732]
     assert r.method == "exact: 1,712,304 boards"
     assert r.equity[0] == pytest.approx((787_966 + 6_732 / 2) / 1_712_304, abs=1e-15)
-    assert r.tie[0] == pytest.approx(6_732 / 2 / 1_712_304, abs=1e-15)
+    # PokerStove's meaning: win = the pot alone, tie = a split pot; tie_share = the pot won in it.
+    assert r.win[0] == pytest.approx(787_966 / 1_712_304, abs=1e-15)
+    assert r.tie.tolist() == [6_732 / 1_712_304] * 2
+    assert r.tie_share[0] == pytest.approx(6_732 / 2 / 1_712_304, abs=1e-15)
+    np.testing.assert_allclose(r.win + r.tie_share, r.equity, rtol=0, atol=1e-15)
+
+
+def test_ahkh_vs_range_exact_win_and_tie_as_poker_equity():
+    # poker-equity (and PokerStove) give AhKh vs QQ+,AKs: win 28.8055%, tie 17.7265%.
+    r = equity(["AhKh", "QQ+,AKs"], exact=True)
+    assert r.method == "exact: 15 matchups x 1,712,304 boards"
+    assert round(float(r.win[0]), 6) == 0.288055 and round(float(r.tie[0]), 6) == 0.177265
+    assert r.tie[1] == r.tie[0]  # heads-up, every split involves both players
+    assert r.tie[0] == pytest.approx(r.ties[0] / (15 * 1_712_304), abs=1e-15)  # equal weights
+    np.testing.assert_allclose(r.win + r.tie_share, r.equity, rtol=0, atol=1e-15)
     assert r.stderr.tolist() == [0.0, 0.0]
 
 
@@ -64,16 +78,52 @@ def test_exact_hands_match_brute_force(hands, board, dead):
     assert r.exact and r.boards == nb
     assert r.wins.tolist() == wins and r.ties.tolist() == ties
     np.testing.assert_allclose(r.equity, [float(s / nb) for s in shares], rtol=0, atol=1e-14)
-    np.testing.assert_allclose(r.tie, [float((s - w) / nb) for s, w in zip(shares, wins)],
+    np.testing.assert_allclose(r.tie, [t / nb for t in ties], rtol=0, atol=1e-15)
+    np.testing.assert_allclose(r.tie_share, [float((s - w) / nb) for s, w in zip(shares, wins)],
                                rtol=0, atol=1e-14)
     assert r.equity.sum() == pytest.approx(1, abs=1e-12)
+
+
+def test_three_way_ranges_win_tie_share_match_brute_force():
+    # Weighted three-way ranges: win, tie (split-pot probability) and tie_share, each the
+    # matchup-weighted mean of brute-force board counts.
+    players, board = ["Ts9s, 0.5(Th8h), KK", "Td7d, 0.25(33)", "Tc6c, 55, AhKh"], "Ac Kd Qh 2c"
+    b = ref.ids(board)
+    rs = [Range(p).without(cards.to_mask(b)) for p in players]
+    tot_w, win, tie, share = 0.0, np.zeros(3), np.zeros(3), np.zeros(3)
+    for i in range(len(rs[0])):
+        for j in range(len(rs[1])):
+            for k in range(len(rs[2])):
+                hs = [rs[0].combos[i].tolist(), rs[1].combos[j].tolist(), rs[2].combos[k].tolist()]
+                if len({c for h in hs for c in h}) < 6:
+                    continue
+                wt = float(rs[0].weights[i] * rs[1].weights[j] * rs[2].weights[k])
+                w, t, sh, nb = ref.showdowns(hs, b)
+                tot_w += wt
+                win += wt * np.array(w) / nb
+                tie += wt * np.array(t) / nb
+                share += wt * np.array([float(x - y) / nb for x, y in zip(sh, w)])
+    r = equity(players, board=board, exact=True)
+    assert r.ties.min() > 0 and (r.tie > 0.01).all()  # splits for every player
+    np.testing.assert_allclose(r.win, win / tot_w, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(r.tie, tie / tot_w, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(r.tie_share, share / tot_w, rtol=0, atol=1e-14)
+    np.testing.assert_allclose(r.equity, (win + share) / tot_w, rtol=0, atol=1e-14)
+
+
+def test_monte_carlo_tie_is_the_split_pot_frequency():
+    r = equity(["AhKh", "AdKd", "QsQd"], exact=False, samples=20_000, seed=3)
+    np.testing.assert_array_equal(r.tie, r.ties / 20_000)
+    np.testing.assert_allclose(r.win + r.tie_share, r.equity, rtol=0, atol=1e-15)
+    assert (r.tie > r.tie_share).all() and r.tie[0] > 0.25  # AK vs AK split often
 
 
 def test_royal_board_splits_evenly_four_ways():
     r = equity(["2c3d", "4h5s", "6c7d", "8h9d"], board="As Ks Qs Js Ts")
     assert r.boards == 1 and r.ties.tolist() == [1] * 4 and r.wins.tolist() == [0] * 4
     np.testing.assert_array_equal(r.equity, [0.25] * 4)
-    np.testing.assert_array_equal(r.tie, [0.25] * 4)
+    np.testing.assert_array_equal(r.tie, [1.0] * 4)        # every board is a split
+    np.testing.assert_array_equal(r.tie_share, [0.25] * 4)
 
 
 @pytest.mark.parametrize("players, board", [
@@ -222,7 +272,7 @@ def test_result_object():
         r.exact = False
     with pytest.raises(ValueError):
         r.equity[0] = 1.0  # read-only
-    np.testing.assert_allclose(r.win + r.tie, r.equity)
+    np.testing.assert_allclose(r.win + r.tie_share, r.equity)
     text = str(r)
     assert "AhKh" in text and "QsQd" in text and "exact: 990 boards" in text
     d = json.loads(json.dumps(r.to_dict()))

@@ -30,9 +30,12 @@ def test_matrix_cells_are_pair_equities():
         for j, b in enumerate(m.combos_b):
             if set(ref.ids(a)) & set(ref.ids(b)):
                 assert np.isnan(m.matrix[i, j])
+                assert np.isnan(m.win[i, j]) and np.isnan(m.tie[i, j])
             else:
-                _, _, shares, nb = ref.showdowns([ref.ids(a), ref.ids(b)], ref.ids(board))
+                wins, ties, shares, nb = ref.showdowns([ref.ids(a), ref.ids(b)], ref.ids(board))
                 assert m.matrix[i, j] == pytest.approx(float(shares[0] / nb), abs=1e-14)
+                assert m.win[i, j] == wins[0] / nb and m.tie[i, j] == ties[0] / nb
+    assert np.nanmax(np.abs(m.win + m.tie / 2 - m.matrix)) < 1e-14
 
 
 def test_matrix_weighted_averages():

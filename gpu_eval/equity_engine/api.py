@@ -427,11 +427,15 @@ class EquityResult:
     labels : tuple of str
         Each player's hand or range as given.
     equity : numpy.ndarray
-        Share of the pot, ``win + tie``; sums to 1 over the players.
+        Expected share of the pot, ``win + tie_share``; sums to 1 over the players.
     win : numpy.ndarray
-        Share won outright.
+        Probability of winning the pot alone.
     tie : numpy.ndarray
-        Share won in split pots, counted fractionally (a 2-way split gives each 1/2).
+        Probability of splitting the pot (with anyone, any number of ways): the "tie" of
+        PokerStove, Equilab, OMPEval and poker-equity.
+    tie_share : numpy.ndarray
+        Share of the pot won in splits, counted fractionally (a 2-way split gives each 1/2):
+        ``equity - win``.
     stderr : numpy.ndarray
         Standard error of ``equity`` (Monte Carlo); zeros when exact.
     exact : bool
@@ -462,6 +466,7 @@ class EquityResult:
     equity: np.ndarray
     win: np.ndarray
     tie: np.ndarray
+    tie_share: np.ndarray
     stderr: np.ndarray
     exact: bool
     boards: int | None
@@ -476,15 +481,15 @@ class EquityResult:
     dead: str = ""
 
     def __str__(self) -> str:
-        """A table: one row per player with equity, win and tie shares.
+        """A table: one row per player with equity, win and tie (split-pot) probabilities.
 
         Examples
         --------
         >>> print(equity(["AhKh", "QsQd"]))  # doctest: +NORMALIZE_WHITESPACE
         exact: 1,712,304 boards (numpy)
         player  hand  equity      win        tie
-        1       AhKh  46.2145%    46.0179%   0.1966%
-        2       QsQd  53.7855%    53.5890%   0.1966%
+        1       AhKh  46.2145%    46.0179%   0.3932%
+        2       QsQd  53.7855%    53.5890%   0.3932%
         """
         head = self.method + f" ({self.backend})"
         if self.board:
@@ -519,6 +524,17 @@ class EquityResult:
             out[name] = v.tolist() if isinstance(v, np.ndarray) else (
                 list(v) if isinstance(v, tuple) else v)
         return out
+
+    def to_frame(self):
+        """A pandas DataFrame, a row per player (needs the ``frames`` extra).
+
+        Examples
+        --------
+        >>> equity(["AhKh", "QsQd"]).to_frame().loc[1, "wins"]   # doctest: +SKIP
+        787966
+        """
+        from gpu_eval.frames import equity_frame  # noqa: PLC0415 -- pandas only when asked for
+        return equity_frame(self)
 
 
 def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike = "",
@@ -686,13 +702,17 @@ def exact_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, valid: n
     # Every matchup is played on the same number of boards (with symmetric boards only the
     # total over matchups is kept, so that is what is checked).
     assert valid.sum() == len(w) * per_matchup
-    total_w = w.sum()
-    win = (w @ (wins / per_matchup)) / total_w
-    tie = (w @ (units / (scale * per_matchup))) / total_w
+    # Sum the integer counts first: with whole weights the sums are exact, so every way of
+    # spreading the same totals over matchups (suit symmetry, cluster slices) agrees bit for bit.
+    total = w.sum() * per_matchup
+    win = (w @ wins) / total
+    tie = (w @ ties) / total
+    tie_share = (w @ units) / (scale * total)  # units: split shares only
     m = len(w)
     what = f"{per_matchup:,} board{'s' * (per_matchup != 1)}"
     method = f"exact: {what}" if m == 1 else f"exact: {m:,} matchups x {what}"
-    return EquityResult(equity=read_only(win + tie), win=read_only(win), tie=read_only(tie),
+    return EquityResult(equity=read_only(win + tie_share), win=read_only(win), tie=read_only(tie),
+                        tie_share=read_only(tie_share),
                         stderr=read_only(np.zeros(wins.shape[1])), exact=True, boards=per_matchup,
                         samples=None, matchups=m, wins=read_only(wins.sum(axis=0)),
                         ties=read_only(ties.sum(axis=0)), method=method, **common)
@@ -733,15 +753,16 @@ def _sampled_equity(prob: _Problem, eng, n_samples: int, entropy: int,
     scale = numpy_engine.pot_units(n)
     eq = units / (scale * n_samples)
     win = wins / n_samples
-    tie = (units - wins * scale) / (scale * n_samples)  # integer split units: never below 0
+    tie = ties / n_samples
+    tie_share = (units - wins * scale) / (scale * n_samples)  # integer units: never below 0
     if n_samples > 1:
         var = (units_sq / scale**2 - n_samples * eq**2) / (n_samples - 1)
         stderr = np.sqrt(np.maximum(var, 0) / n_samples)
     else:
         stderr = np.full(n, np.nan)
-    return EquityResult(equity=read_only(eq), win=read_only(win), tie=read_only(tie), stderr=read_only(stderr),
-                        exact=False, boards=None, samples=n_samples, matchups=None,
-                        wins=read_only(np.asarray(wins)), ties=read_only(np.asarray(ties)),
+    return EquityResult(equity=read_only(eq), win=read_only(win), tie=read_only(tie), tie_share=read_only(tie_share),
+                        stderr=read_only(stderr), exact=False, boards=None, samples=n_samples,
+                        matchups=None, wins=read_only(np.asarray(wins)), ties=read_only(np.asarray(ties)),
                         method=f"monte carlo: {n_samples:,} samples", seed=entropy, **common)
 
 
@@ -772,6 +793,10 @@ class MatrixResult:
     exact, boards, samples, backend, method
         As in :class:`EquityResult`; ``boards`` is the completions each pair is played on.
         Monte Carlo plays every pair on the sampled boards that avoid its cards.
+    win, tie : numpy.ndarray, shape (n_a, n_b)
+        Per pair, as in :class:`EquityResult`: the probability that combo i of A wins the pot
+        alone, and that the two split it (NaN where they share a card);
+        ``matrix = win + tie / 2``.
     """
 
     labels: tuple[str, str]
@@ -791,6 +816,8 @@ class MatrixResult:
     seed: int | None = None
     board: str = ""
     dead: str = ""
+    win: Optional[np.ndarray] = None
+    tie: Optional[np.ndarray] = None
 
     def __str__(self) -> str:
         """Overall equity and each A combo's equity against range B.
@@ -835,6 +862,29 @@ class MatrixResult:
                 v = None
             out[name] = v
         return out
+
+    def to_frame(self, values: str = "matrix"):
+        """Combos of A by combos of B as a labelled pandas DataFrame of ``values``
+        (``"matrix"``, ``"win"`` or ``"tie"``); needs the ``frames`` extra.
+
+        Examples
+        --------
+        >>> equity_matrix("AhKh", "QQ", board="Qc7d2h").to_frame().shape   # doctest: +SKIP
+        (1, 3)
+        """
+        from gpu_eval.frames import matrix_frame  # noqa: PLC0415 -- pandas only when asked for
+        return matrix_frame(self, values)
+
+    def plot(self, values: str = "matrix", *, ax=None, **kwargs):
+        """The combo heatmap (grouped by hand class); returns the matplotlib Axes.
+
+        Examples
+        --------
+        >>> equity_matrix("AA", "KK, AKs", board="Kd7c2h").plot()   # doctest: +SKIP
+        <Axes: ...>
+        """
+        from gpu_eval.frames import plot_matrix  # noqa: PLC0415 -- matplotlib only when asked for
+        return plot_matrix(self, values, ax=ax, **kwargs)
 
 
 def equity_matrix(range_a: PlayerLike, range_b: PlayerLike, board: CardsLike = "",
@@ -930,6 +980,10 @@ def matrix_result(range_a: PlayerLike, range_b: PlayerLike, board: CardsLike,
         assert counts.valid.min() == per_pair
     matrix = np.full(ok.shape, np.nan)
     matrix[ia, ib] = eq_pairs
+    win, tie = np.full(ok.shape, np.nan), np.full(ok.shape, np.nan)
+    with np.errstate(invalid="ignore", divide="ignore"):  # NaN for a pair with no board
+        win[ia, ib] = counts.wins[:, 0] / counts.valid
+        tie[ia, ib] = counts.ties[:, 0] / counts.valid
     # Weighted averages over compatible pairs with at least one board (NaN cells drop out).
     wmat = np.where(np.isnan(matrix), 0.0, ra.weights[:, None] * rb.weights[None, :])
     filled = np.nan_to_num(matrix)
@@ -945,7 +999,8 @@ def matrix_result(range_a: PlayerLike, range_b: PlayerLike, board: CardsLike,
         weights_b=read_only(rb.weights.copy()), equity_a=read_only(eq_a), equity_b=read_only(eq_b),
         equity=overall, exact=n_used is None, boards=per_pair if n_used is None else None,
         samples=n_used, backend=backend_name, method=method, seed=entropy,
-        board=cards_text(b) if b else "", dead=cards_text(d) if d else "")
+        board=cards_text(b) if b else "", dead=cards_text(d) if d else "", win=read_only(win),
+        tie=read_only(tie))
 
 
 def pair_counts(eng, pool: np.ndarray, pairs: np.ndarray, deck: int, k: int, base: int,
@@ -1130,6 +1185,30 @@ class PreflopTable:
                 "classes": self.classes, "exact": self.exact, "boards": self.boards,
                 "samples": self.samples, "backend": self.backend, "method": self.method,
                 "seed": self.seed}
+
+    def to_frame(self):
+        """The 169 x 169 table as a pandas DataFrame labelled by class (``frames`` extra).
+
+        Examples
+        --------
+        >>> preflop_table(cells=[("AA", "KK")]).to_frame().loc["AA", "KK"]   # doctest: +SKIP
+        0.8194...
+        """
+        from gpu_eval.frames import preflop_frame  # noqa: PLC0415 -- pandas only when asked for
+        return preflop_frame(self)
+
+    def plot(self, opponent: Optional[str] = None, *, ax=None, **kwargs):
+        """The 13 x 13 grid of each class's equity against ``opponent`` (a class, a range of
+        whole classes such as ``"QQ+, AKs"``) or, by default, a random hand; returns the
+        matplotlib Axes (see :func:`gpu_eval.frames.preflop_grid`).
+
+        Examples
+        --------
+        >>> preflop_table(cells=[("AA", "KK")]).plot(opponent="KK")   # doctest: +SKIP
+        <Axes: ...>
+        """
+        from gpu_eval.frames import plot_preflop  # noqa: PLC0415 -- matplotlib only when asked for
+        return plot_preflop(self, opponent, ax=ax, **kwargs)
 
 
 def preflop_table(exact: bool | None = None, samples: int | None = None,

@@ -80,6 +80,8 @@ def coerce(hands, *, encoding: str = "auto", invalid: str = "raise",
         return Hands(masks=np.atleast_1d(cards.to_mask(cards.parse(hands,
                                                                    allow_joker=allow_joker))),
                      scalar=True, text=[hands])
+    if isinstance(hands, (list, tuple)) and len(hands) == 0:
+        return Hands(masks=np.zeros(0, dtype=np.uint64))  # no hands: an empty result
     if isinstance(hands, (list, tuple)) and hands and isinstance(hands[0], str):
         return _from_text_rows(hands, invalid, allow_joker)
     arr = np.asarray(hands)
