@@ -538,20 +538,8 @@ def equity(client: Client | None, players: Sequence[PlayerLike], board: CardsLik
     res = _run(client, _sample_task, plan, blocks, name="equity-mc", progress=progress,
                reduce=True)
     wins, ties, units, units_sq = res.arrays
-    scale = numpy_engine.pot_units(n)
-    eq = units / (scale * n_samples)
-    win = wins / n_samples
-    tie = ties / n_samples  # split pots (PokerStove's "tie"); tie_share: the pot won in them
-    tie_share = (units - wins * scale) / (scale * n_samples)
-    if n_samples > 1:
-        var = (units_sq / scale**2 - n_samples * eq**2) / (n_samples - 1)
-        stderr = np.sqrt(np.maximum(var, 0) / n_samples)
-    else:
-        stderr = np.full(n, np.nan)
-    return EquityResult(equity=read_only(eq), win=read_only(win), tie=read_only(tie), tie_share=read_only(tie_share),
-                        stderr=read_only(stderr), exact=False, boards=None, samples=n_samples,
-                        matchups=None, wins=read_only(wins), ties=read_only(ties), backend=_backend_name(res.backends),
-                        method=f"monte carlo: {n_samples:,} samples", seed=entropy, **common)
+    return equity_api.sampled_result(wins, ties, units, units_sq, n, n_samples, entropy,
+                                     backend=_backend_name(res.backends), **common)
 
 
 # ---------------------------------------------------------------------------------------------

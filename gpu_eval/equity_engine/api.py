@@ -750,19 +750,29 @@ def _sampled_equity(prob: _Problem, eng, n_samples: int, entropy: int,
         wins, ties, units, units_sq = eng.sample_counts(
             holes, cum, prob.deck_mask, prob.board_mask, prob.k, n_samples, entropy,
             dealt=dealt, progress=bar)
+    return sampled_result(wins, ties, units, units_sq, n, n_samples, entropy, **common)
+
+
+def sampled_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, units_sq: np.ndarray,
+                   n: int, n_samples: int, entropy: int, **common: Any) -> EquityResult:
+    """The :class:`EquityResult` of Monte Carlo totals over ``n_samples`` deals of ``n``
+    players (``units``, ``units_sq``: each player's pot units and their squares, summed);
+    ``common`` holds the labels, backend, board and dead-card text. Shared by :func:`equity`
+    and :func:`gpu_eval.distributed.equity`."""
     scale = numpy_engine.pot_units(n)
     eq = units / (scale * n_samples)
     win = wins / n_samples
-    tie = ties / n_samples
+    tie = ties / n_samples  # split pots (PokerStove's "tie"); tie_share: the pot won in them
     tie_share = (units - wins * scale) / (scale * n_samples)  # integer units: never below 0
     if n_samples > 1:
         var = (units_sq / scale**2 - n_samples * eq**2) / (n_samples - 1)
         stderr = np.sqrt(np.maximum(var, 0) / n_samples)
     else:
         stderr = np.full(n, np.nan)
-    return EquityResult(equity=read_only(eq), win=read_only(win), tie=read_only(tie), tie_share=read_only(tie_share),
-                        stderr=read_only(stderr), exact=False, boards=None, samples=n_samples,
-                        matchups=None, wins=read_only(np.asarray(wins)), ties=read_only(np.asarray(ties)),
+    return EquityResult(equity=read_only(eq), win=read_only(win), tie=read_only(tie),
+                        tie_share=read_only(tie_share), stderr=read_only(stderr), exact=False,
+                        boards=None, samples=n_samples, matchups=None,
+                        wins=read_only(np.asarray(wins)), ties=read_only(np.asarray(ties)),
                         method=f"monte carlo: {n_samples:,} samples", seed=entropy, **common)
 
 
