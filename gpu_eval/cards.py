@@ -14,7 +14,6 @@ Every function here is vectorised over NumPy arrays and validates what it is giv
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from typing import Union
 
@@ -36,83 +35,24 @@ __all__ = [
     "check_mask_bits",
 ]
 
-RANKS = "23456789TJQKA"
-SUITS = "cdhs"
-#: The joker's id, for games that allow one (see ``wild=``).
-JOKER = 52
+from gpu_eval.card_spelling import (  # the per-card text and the card tables, defined once
+    ID_TO_MASK,
+    JOKER,
+    RANKS,
+    SUITS,
+    VALID_MASK_BITS,
+    id_text,
+    check_no_duplicates,
+    parse_card,
+    parse_hand_text,
+)
 
-_SUIT_ALIASES = {"c": 0, "d": 1, "h": 2, "s": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3,
-                 "♧": 0, "♢": 1, "♡": 2, "♤": 3}
-_RANK_ALIASES = {ch: i for i, ch in enumerate(RANKS)}
-_RANK_ALIASES["10"] = 8
-_RANK_ALIASES["1"] = 12  # never matched alone: "1" is only accepted as part of "10"
-del _RANK_ALIASES["1"]
-
-# One card token: a rank ("10" or one of 23456789TJQKA) then a suit; or a joker.
-_CARD_RE = re.compile(r"(10|[2-9tjqka])([cdhs♣♦♥♠♧♢♡♤])|(jk|xx)", re.IGNORECASE)
-_SEPARATORS = re.compile(r"[\s,]+")
-
-#: All 52 valid bits of a hand mask (4 lanes of 13 ranks).
-VALID_MASK_BITS = np.uint64(sum(0x1FFF << (16 * s) for s in range(4)))
-
-# Lookup tables from a card id to its other encodings.
-ID_TO_MASK = np.array([1 << (16 * (i % 4) + i // 4) for i in range(52)], dtype=np.uint64)
 _DEADHORSE_SUIT_BIT = (14, 13, 15, 16)  # c, d, h, s -> seed 000's S H C D bit layout
 _ID_TO_DEADHORSE = np.array(
     [(1 << _DEADHORSE_SUIT_BIT[i % 4]) | (1 << (i // 4)) for i in range(52)], dtype=np.int32
 )
 
 HandsLike = Union[str, Sequence[str], np.ndarray, Sequence[Sequence[int]]]
-
-
-def parse_card(text: str, *, allow_joker: bool = False) -> int:
-    """Parse one card such as ``"As"``, ``"10h"`` or ``"q♠"`` into its id.
-
-    Parameters
-    ----------
-    text : str
-        One card: a rank (``23456789TJQKA`` or ``10``, any case) followed by a suit
-        (``cdhs`` or ``♣♦♥♠``), or ``"Jk"``/``"Xx"`` for a joker.
-    allow_joker : bool
-        Accept a joker (id 52).
-
-    Returns
-    -------
-    int
-        The card id, ``4 * rank + suit``.
-
-    Examples
-    --------
-    >>> parse_card("As"), parse_card("2c"), parse_card("10♥")
-    (51, 0, 34)
-    """
-    if not isinstance(text, str):
-        raise TypeError(f"a card must be given as text, got {type(text).__name__}: {text!r}")
-    m = _CARD_RE.fullmatch(text.strip())
-    if m is None:
-        raise ValueError(f"unknown card {text!r}: expected a rank from 23456789TJQKA "
-                         f"(or 10) followed by a suit from cdhs")
-    if m.group(3):
-        if not allow_joker:
-            raise ValueError(f"card {text!r} is a joker, which this game does not allow "
-                             f"(pass wild='joker')")
-        return JOKER
-    return 4 * _RANK_ALIASES[m.group(1).upper()] + _SUIT_ALIASES[m.group(2).lower()]
-
-
-def parse_hand_text(text: str, *, allow_joker: bool, where: str = "") -> list[int]:
-    """Split one hand's text (``"AsKd"``, ``"As Kd"``, ``"As,Kd"``) into card ids."""
-    ids: list[int] = []
-    for chunk in _SEPARATORS.split(text.strip()):
-        pos = 0
-        while pos < len(chunk):
-            m = _CARD_RE.match(chunk, pos)
-            if m is None:
-                raise ValueError(f"unknown card text {chunk[pos:pos + 3]!r} in hand "
-                                 f"{text!r}{where}: expected cards like 'As', 'Td', '10h'")
-            ids.append(parse_card(m.group(0), allow_joker=allow_joker))
-            pos = m.end()
-    return ids
 
 
 def parse(text: str | Iterable[str], *, allow_joker: bool = False) -> np.ndarray:
@@ -151,6 +91,28 @@ def parse(text: str | Iterable[str], *, allow_joker: bool = False) -> np.ndarray
     if isinstance(text, np.ndarray) and text.dtype.kind not in "UO":
         raise TypeError(f"parse() takes card text, got a {text.dtype} array; "
                         f"ids need no parsing")
+    from gpu_eval import card_text  # the vectorised parser
+
+    rows = text if isinstance(text, list) else list(text)
+    if not rows:
+        return np.zeros((0, 0), dtype=np.uint8)
+    p = card_text.parse_rows(rows, allow_joker=allow_joker, stop_at_first_bad=True)
+    # The first problem in row order, as the row-by-row reference (_parse_rows_slow) finds it.
+    wrong = np.flatnonzero(p.counts[:p.stop] != p.counts[0])
+    if len(wrong):
+        i = int(wrong[0])
+        raise ValueError(f"hand {rows[i]!r} (row {i}) has {p.counts[i]} cards but row 0 has "
+                         f"{p.counts[0]}; use to_mask() for hands of mixed sizes")
+    if p.stop < len(rows):
+        if not isinstance(rows[p.stop], str):
+            raise TypeError(f"hand {p.stop}: expected card text, "
+                            f"got {type(rows[p.stop]).__name__}")
+        raise p.errors[p.stop]
+    return np.ascontiguousarray(p.ids[:, :int(p.counts[0])])
+
+
+def _parse_rows_slow(text: Iterable[str], *, allow_joker: bool = False) -> np.ndarray:
+    """The row-by-row reference for :func:`parse` on a list (tests compare the two)."""
     rows = []
     for i, hand in enumerate(text):
         if not isinstance(hand, str):
@@ -164,20 +126,6 @@ def parse(text: str | Iterable[str], *, allow_joker: bool = False) -> np.ndarray
     if not rows:
         return np.zeros((0, 0), dtype=np.uint8)
     return np.array(rows, dtype=np.uint8)
-
-
-def check_no_duplicates(ids: list[int], label: object) -> None:
-    seen = set()
-    for c in ids:
-        if c in seen and c != JOKER:
-            raise ValueError(f"card {_card_text(c)} is used twice in hand {label}")
-        seen.add(c)
-
-
-def _card_text(card_id: int) -> str:
-    if card_id == JOKER:
-        return "Jk"
-    return RANKS[card_id // 4] + SUITS[card_id % 4]
 
 
 def format(cards: np.ndarray | int | Sequence[int], *, sep: str = "") -> str | list:
@@ -204,14 +152,22 @@ def format(cards: np.ndarray | int | Sequence[int], *, sep: str = "") -> str | l
     ['2c 3d', 'Kh Ah']
     """
     arr = np.asarray(cards)
+    if arr.dtype == np.uint64 and arr.ndim == 1:
+        from gpu_eval import card_text  # vectorised: masks grouped by card count
+
+        return card_text.format_masks(arr, sep)
+    if arr.ndim == 2 and arr.dtype.kind in "iu":
+        from gpu_eval import card_text  # vectorised: one byte buffer for all rows
+
+        return card_text.format_ids(_as_ids(arr, allow_joker=True), sep)
     if arr.dtype == np.uint64:
         if arr.ndim == 0:
-            return sep.join(_card_text(c) for c in _mask_to_list(int(arr)))
-        return [sep.join(_card_text(c) for c in _mask_to_list(int(m))) for m in arr.ravel()]
+            return sep.join(id_text(c) for c in _mask_to_list(int(arr)))
+        return [sep.join(id_text(c) for c in _mask_to_list(int(m))) for m in arr.ravel()]
     ids = _as_ids(arr, allow_joker=True)
     if ids.ndim == 1:
-        return sep.join(_card_text(int(c)) for c in ids)
-    return [sep.join(_card_text(int(c)) for c in row) for row in ids]
+        return sep.join(id_text(int(c)) for c in ids)
+    return [sep.join(id_text(int(c)) for c in row) for row in ids]
 
 
 def _mask_to_list(mask: int) -> list[int]:
@@ -264,7 +220,12 @@ def to_mask(cards: HandsLike) -> np.ndarray:
     if isinstance(cards, str):
         return to_mask(parse(cards))
     if isinstance(cards, (list, tuple)) and cards and isinstance(cards[0], str):
-        return np.array([to_mask(h) for h in cards], dtype=np.uint64).reshape(len(cards))
+        from gpu_eval import card_text  # vectorised; an error names the row as parse()'s do
+
+        p = card_text.parse_rows(cards, stop_at_first_bad=True)
+        if p.stop < len(cards):
+            raise p.errors[p.stop]
+        return p.masks
     arr = np.asarray(cards)
     if arr.size == 0 and arr.dtype.kind == "f":
         arr = arr.astype(np.uint8)  # an empty list is an empty hand, not a float array

@@ -69,59 +69,10 @@ def _seed(text: str) -> int:
     return value
 
 
-def _read_hands(path: str) -> list[str]:
-    try:
-        with open(path, encoding="utf-8") as fh:
-            lines = fh.read().splitlines()
-    except OSError as exc:
-        raise ValueError(f"cannot read --file {path!r}: {exc.strerror or exc}") from None
-    except UnicodeDecodeError as exc:
-        raise ValueError(f"cannot read --file {path!r}: not UTF-8 text ({exc.reason})") \
-            from None
-    out = []
-    for line in lines:
-        line = line.strip()
-        if line and not line.startswith("#"):
-            out.append(line)
-    return out
-
-
 def _cmd_eval(args: argparse.Namespace) -> int:
-    import gpu_eval as ge
+    from gpu_eval import cli_eval  # streams: chunk by chunk, in bounded memory
 
-    hands = list(args.hands)
-    if args.file:
-        hands += _read_hands(args.file)
-    if not hands:
-        raise ValueError("no hands given: pass hands as arguments or --file")
-    scale = args.game
-    if args.game.startswith("omaha"):
-        if not args.board:
-            raise ValueError(f"--game {args.game} needs --board (3 to 5 board cards): Omaha "
-                             f"hands use exactly two hole cards and three board cards")
-        strength = ge.evaluate_omaha(hands, args.board, game=args.game, backend=args.backend)
-    else:
-        if args.board:
-            raise ValueError("--board applies to the Omaha games only; for hold'em put the "
-                             "board cards in each hand")
-        kw = {}
-        if args.wild:
-            wild = [w.strip() for w in args.wild.split(",") if w.strip()]
-            kw["wild"] = wild[0] if len(wild) == 1 else wild
-            scale = "wild"
-        strength = ge.evaluate(hands, backend=args.backend, game=args.game, **kw)
-    strength = np.atleast_1d(np.asarray(strength))
-    cats = np.atleast_1d(ge.category(strength, game=scale))
-    names = ge.describe(strength, game=scale)
-    names = [names] if isinstance(names, str) else list(names)
-    if args.json:
-        print(json.dumps([{"hand": h, "strength": int(s), "category": int(c), "description": d}
-                          for h, s, c, d in zip(hands, strength, cats, names)]))
-        return 0
-    width = max(len(h) for h in hands)
-    for h, s, d in zip(hands, strength, names):
-        print(f"{h:<{width}}  {int(s):>5}  {d}")
-    return 0
+    return cli_eval.run(args)
 
 
 def _cmd_equity(args: argparse.Namespace) -> int:
@@ -193,9 +144,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("eval", help="evaluate hands: strength, category, description",
                        description="Evaluate hands: strength (higher is better), category "
-                                   "and description, one line per hand.")
+                                   "and description, one line per hand. A --file is read, "
+                                   "evaluated and written in chunks (bounded memory, any "
+                                   "length); output is a text table, or JSON Lines with "
+                                   "--json.")
     p.add_argument("hands", nargs="*", help='hands as text, e.g. "AsKs QsJsTs 2c 3d"')
-    p.add_argument("--file", help="a file with one hand per line (# starts a comment line)")
+    p.add_argument("--file", help="a file with one hand per line (# starts a comment line; "
+                                  "- reads standard input)")
+    p.add_argument("--invalid", default="raise", choices=["raise", "mask"],
+                   help="raise: stop at the first bad hand (default); mask: report each bad "
+                        "line with its line number on stderr, write it with strength 0, "
+                        "and go on")
+    p.add_argument("--chunk-lines", type=_count, default=1 << 18,
+                   help="lines of --file read, evaluated and written at a time "
+                        "(default 262144)")
     p.add_argument("--game", default="holdem",
                    choices=["holdem", "shortdeck", "shortdeck-triton", "omaha", "omaha5",
                             "omaha6"])
@@ -205,7 +167,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help='hold\'em with wild cards: "joker", a rank such as "2", "bug", '
                         'or several separated by commas')
     p.add_argument("--backend", default="auto", choices=BACKENDS)
-    p.add_argument("--json", action="store_true", help="print JSON")
+    p.add_argument("--json", action="store_true",
+                   help='print JSON Lines: one {"hand", "strength", "category", '
+                        '"description"} object per line')
     p.set_defaults(func=_cmd_eval)
 
     p = sub.add_parser("equity", help="equity of hands or ranges, exact or Monte Carlo",

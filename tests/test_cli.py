@@ -65,6 +65,9 @@ def test_eval_from_file(capsys, tmp_path):
     assert status == 0 and err == ""
     lines = out.splitlines()
     assert [ln.split()[0] for ln in lines] == ["2c2d2h2s3c", "AhKhQhJhTh", "7c"]
+    # one column for the arguments and the file: as wide as the longest hand
+    for ln in lines:  # hand padded to 14, two spaces, strength right-aligned in 5
+        assert ln[14:16] == "  " and ln[16:21].strip().isdigit() and ln[21:23] == "  "
     assert "Four of a Kind" in lines[0] and "Royal Flush" in lines[1]
     assert "Seven high" in lines[2]
 
@@ -73,7 +76,7 @@ def test_eval_json(capsys):
     status, out, err = run(capsys, "eval", "AhAd5c5s2h", "7c5d4h3s2c", "--json",
                            "--backend", "numpy")
     assert status == 0 and err == ""
-    rows = json.loads(out)
+    rows = [json.loads(line) for line in out.splitlines()]  # JSON Lines: one object a line
     assert rows == [
         {"hand": "AhAd5c5s2h", "strength": 4897, "category": 2,
          "description": "Two Pair, Aces and Fives, Two kicker"},
@@ -86,7 +89,8 @@ def test_eval_shortdeck(capsys):
     if status != 0 and "not supported" in err:
         pytest.skip("short deck is not in this build")
     assert status == 0, err
-    (row,) = json.loads(out)
+    row = json.loads(out)
+    assert out.count("\n") == 1
     assert row["description"] == "Straight, Nine high"
     assert row["category"] == 4
 
@@ -105,8 +109,162 @@ def test_eval_wild(capsys):
         pytest.skip("wild cards are not in this build")
     status, out, err = run(capsys, "eval", "AsAhAdAc Jk", "--wild", "joker", "--json")
     assert status == 0, err
-    (row,) = json.loads(out)
+    row = json.loads(out)
+    assert out.count("\n") == 1
     assert row["category"] == 9 and "Five of a Kind" in row["description"]
+
+
+BAD_FILE = ("AhKhQhJhTh\n"        # line 1
+            "# a comment\n"       # line 2
+            "AsAsKdQd2c\n"        # line 3: As twice
+            "\n"                  # line 4
+            "7c 5d 4h 3s 2c\n"    # line 5
+            "2c3c\n"              # line 6: two cards
+            "Ah Kx Qd Jc 9s\n"    # line 7: Kx
+            "A♠K♦Q♥J♣9♠\n")       # line 8
+
+
+def test_eval_file_bad_line_raises_naming_the_line(capsys, tmp_path):
+    f = tmp_path / "hands.txt"
+    f.write_text(BAD_FILE, encoding="utf-8")
+    status, out, err = run(capsys, "eval", "--file", f, "--backend", "numpy")
+    line = assert_one_error_line(status, out, err, "eval")
+    assert status == 2 and out == ""
+    assert f"card As is used twice in hand 'AsAsKdQd2c' (line 3 of {str(f)!r})" in line
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_eval_file_invalid_mask_keeps_going(capsys, tmp_path, as_json):
+    f = tmp_path / "hands.txt"
+    f.write_text(BAD_FILE, encoding="utf-8")
+    status, out, err = run(capsys, "eval", "--file", f, "--invalid", "mask",
+                           "--backend", "numpy", *(["--json"] if as_json else []))
+    assert status == 0
+    warn = err.splitlines()
+    assert len(warn) == 3, err
+    assert all(w.startswith("gpu-eval eval: warning: ") for w in warn)
+    assert "(line 3 of" in warn[0] and "used twice" in warn[0]
+    assert "(line 6 of" in warn[1] and "2 cards" in warn[1]
+    assert "(line 7 of" in warn[2] and "'Kx'" in warn[2]
+    want = [("AhKhQhJhTh", 7462), ("AsAsKdQd2c", 0), ("7c 5d 4h 3s 2c", 1), ("2c3c", 0),
+            ("Ah Kx Qd Jc 9s", 0), ("A♠K♦Q♥J♣9♠", int(ge.evaluate("AsKdQhJc9s")))]
+    if as_json:
+        rows = [json.loads(ln) for ln in out.splitlines()]
+        assert [(r["hand"], r["strength"]) for r in rows] == want
+        assert rows[1] == {"hand": "AsAsKdQd2c", "strength": 0, "category": None,
+                           "description": "no valid hand"}
+        assert rows[0]["category"] == 8 and rows[0]["description"] == "Royal Flush"
+    else:
+        lines = out.splitlines()
+        assert len(lines) == len(want)
+        for ln, (hand, s) in zip(lines, want):
+            assert ln.startswith(hand)
+            assert ln[len(hand):].split()[0] == str(s)
+        assert lines[1].endswith("0  no valid hand")
+
+
+def test_eval_stdin(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(
+        b"AhKhQhJhTh\n# c\n7c5d4h3s2c\r\n")))
+    status, out, err = run(capsys, "eval", "--file", "-", "--json")
+    assert status == 0 and err == ""
+    assert [json.loads(ln)["strength"] for ln in out.splitlines()] == [7462, 1]
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_eval_file_streams_in_chunks(capsys, tmp_path, as_json):
+    """A file several chunks long: every line once, in order, the same as one call."""
+    import random
+
+    rng = random.Random(16)
+    deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    hands = [" ".join(rng.sample(deck, rng.choice([5, 7]))) for _ in range(1000)]
+    text = []
+    for i, h in enumerate(hands):
+        if i % 97 == 0:
+            text.append("# comment")
+        text.append(h)
+    f = tmp_path / "many.txt"
+    f.write_text("\n".join(text) + "\n", encoding="utf-8")
+    extra = ["--json"] if as_json else []
+    status, out, err = run(capsys, "eval", "--file", f, "--chunk-lines", "64",
+                           "--backend", "numpy", *extra)
+    assert status == 0 and err == ""
+    want = ge.evaluate(hands, backend="numpy").tolist()
+    lines = out.splitlines()
+    assert len(lines) == len(hands)
+    if as_json:
+        rows = [json.loads(ln) for ln in lines]
+        assert [r["hand"] for r in rows] == hands
+        assert [r["strength"] for r in rows] == want
+        assert [r["description"] for r in rows] == ge.describe(want)
+    else:
+        width = max(len(h) for h in hands[:64])  # the first chunk sets the column
+        for ln, h, s in zip(lines, hands, want):
+            assert ln.startswith(h.ljust(width) + "  ") or len(h) > width
+            assert ln[len(h):].split()[0] == str(s)
+    # a bad line in a later chunk, masked: reported with its line number in the file
+    text[700] = "AsAs 2c 3c 4c"
+    f.write_text("\n".join(text) + "\n", encoding="utf-8")
+    status, out, err = run(capsys, "eval", "--file", f, "--chunk-lines", "64",
+                           "--invalid", "mask", "--backend", "numpy", *extra)
+    assert status == 0
+    assert err.splitlines() == [("gpu-eval eval: warning: card As is used twice in hand "
+                                 f"'AsAs 2c 3c 4c' (line 701 of {str(f)!r})")]
+    assert len(out.splitlines()) == len(hands)
+
+
+def test_eval_file_auto_backend_uses_the_device(capsys, tmp_path, monkeypatch):
+    """With a CUDA device (here CuPy emulated on the CPU, tests/fake_cupy.py) --backend auto
+    evaluates every chunk on it, with the same output as NumPy."""
+    from gpu_eval.cuda import holdem
+
+    from emulation import hostbuild
+
+    try:
+        hostbuild.load()
+    except hostbuild.HostBuildUnavailableError as exc:
+        pytest.skip(f"cannot build the kernels for the CPU: {exc}")
+    import random
+
+    rng = random.Random(5)
+    deck = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+    hands = ["".join(rng.sample(deck, 7)) for _ in range(300)]
+    hands[200] = "AsAs" + hands[200][4:]
+    f = tmp_path / "hands.txt"
+    f.write_text("\n".join(hands) + "\n", encoding="utf-8")
+    argv = ("eval", "--file", f, "--chunk-lines", "64", "--invalid", "mask", "--json")
+    want = run(capsys, *argv, "--backend", "numpy")
+    from emulation import fake_cupy
+
+    monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
+    monkeypatch.setattr(holdem, "_STATES", {})
+    holdem.cuda_available.cache_clear()
+    fake_cupy.launches.clear()
+    try:
+        assert run(capsys, *argv) == want
+        launches = [name for name, _, _ in fake_cupy.launches]
+        assert launches.count("ge_eval_masks") >= 5  # 300 lines in chunks of 64
+    finally:
+        holdem.cuda_available.cache_clear()
+    assert want[0] == 0 and "(line 201 of" in want[2]
+
+
+def test_eval_file_without_hands_or_not_utf8(capsys, tmp_path):
+    f = tmp_path / "empty.txt"
+    f.write_text("# nothing\n\n", encoding="utf-8")
+    status, out, err = run(capsys, "eval", "--file", f)
+    assert "no hands given" in assert_one_error_line(status, out, err, "eval")
+    f.write_bytes(b"AsKsQsJsTs\n\xff\xfe\n")
+    status, out, err = run(capsys, "eval", "--file", f)
+    assert "not UTF-8" in assert_one_error_line(status, out, err, "eval")
+
+
+def test_eval_help_says_json_lines(capsys):
+    status, out, err = run(capsys, "eval", "--help")
+    assert status == 0 and "JSON Lines" in out and "--invalid" in out and err == ""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -229,6 +387,8 @@ BAD = [
     (["eval", "AsKsQsJsTs9s8s7s6s5s"], "10 cards"),
     (["eval"], "no hands given"),
     (["eval", "--file", "/nonexistent/hands.txt"], "cannot read --file"),
+    (["eval", "AsKsQsJsTs", "--invalid", "skip"], "invalid choice: 'skip'"),
+    (["eval", "AsKsQsJsTs", "--file", "-", "--chunk-lines", "0"], "--chunk-lines"),
     (["eval", "AsKsQsJsTs", "--backend", "gpu"], "invalid choice: 'gpu'"),
     (["eval", "AsKsQsJsTs", "--game", "razz"], "invalid choice: 'razz'"),
     (["eval", "AsKsQsJsTs", "--board", "2c3c4c"], "Omaha games only"),

@@ -99,7 +99,9 @@ def coerce(hands, *, encoding: str = "auto", invalid: str = "raise",
     return _from_ids(arr, invalid)
 
 
-def _from_text_rows(rows, invalid: str, allow_joker: bool) -> Hands:
+def _from_text_rows(rows, invalid: str, allow_joker: bool, fast: bool = True) -> Hands:
+    if fast and not allow_joker:  # vectorised (card_text); the loop below is its reference
+        return _from_text_rows_fast(rows, invalid)
     masks = np.zeros(len(rows), dtype=np.uint64)
     bad = np.zeros(len(rows), dtype=bool)
     for i, text in enumerate(rows):
@@ -115,6 +117,18 @@ def _from_text_rows(rows, invalid: str, allow_joker: bool) -> Hands:
             continue
         masks[i] = int(cards.ID_TO_MASK[ids].sum()) if ids else 0
     return Hands(masks=masks, bad=bad if bad.any() else None, text=list(rows))
+
+
+def _from_text_rows_fast(rows, invalid: str) -> Hands:
+    from gpu_eval.card_text import parse_rows
+
+    p = parse_rows(rows, stop_at_first_bad=invalid == "raise")
+    if invalid == "raise" and p.stop < len(rows):
+        raise p.errors[p.stop]
+    not_text = [i for i, e in p.errors.items() if isinstance(e, TypeError)]
+    if not_text:  # even with invalid="mask", a row that is not text is a TypeError
+        raise p.errors[min(not_text)]
+    return Hands(masks=p.masks, bad=p.bad if p.bad.any() else None, text=list(rows))
 
 
 def _from_masks(arr: np.ndarray, invalid: str) -> Hands:

@@ -442,7 +442,11 @@ def coerce_rows(x, what: str, sizes: tuple[int, int], invalid: str, game: str
     return rows.astype(np.uint8), bad, single
 
 
-def _text_rows(x, what, sizes, want, invalid):
+def _text_rows(x, what, sizes, want, invalid, fast: bool = True):
+    if fast:  # vectorised (card_text); the loop below is its reference
+        from gpu_eval.card_text import rows_of_size
+
+        return (*rows_of_size(x, what=what, sizes=sizes, want=want, invalid=invalid), False)
     lo, hi = sizes
     parsed, bad = [], np.zeros(len(x), dtype=bool)
     for i, text in enumerate(x):

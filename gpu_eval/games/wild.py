@@ -359,13 +359,19 @@ def evaluate_core(masks: np.ndarray, jokers: np.ndarray, spec: WildSpec) -> np.n
 # ------------------------------------------------------------------------------- inputs
 
 
-def _coerce(hands, spec: WildSpec, encoding: str, invalid: str):
+def _coerce(hands, spec: WildSpec, encoding: str, invalid: str, fast: bool = True):
     """``(masks, jokers, scalar, bad, label_rows)`` for the wild evaluator; ``label_rows(r)``
     gives the text of row r for messages."""
     allow = spec.jokers != "none"
     if isinstance(hands, str) or (isinstance(hands, (list, tuple)) and hands
                                   and all(isinstance(x, str) for x in hands)):
         rows = [hands] if isinstance(hands, str) else list(hands)
+        if fast and not isinstance(hands, str):  # vectorised; the loop below: its reference
+            from gpu_eval.card_text import rows_with_jokers
+
+            m, j, c, b = rows_with_jokers(rows, allow_joker=allow, max_jokers=MAX_JOKERS,
+                                          invalid=invalid)
+            return m, j, c, False, b, lambda r: rows[r]
         masks = np.zeros(len(rows), dtype=np.uint64)
         jokers = np.zeros(len(rows), dtype=np.uint8)
         counts = np.zeros(len(rows), dtype=np.int64)
