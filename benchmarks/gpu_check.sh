@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# One-shot check on a GPU machine (an H200 with CuPy already installed, no network):
-# install the package from this checkout, run the whole test suite (the GPU tests run there
-# instead of skipping), then the CUDA, evaluator, equity and variants (GPU rows) benchmarks.
-# Output goes to the terminal and, when $OUT is set, to $OUT/*.log. Finishes within 5 minutes:
-# every step's timeout is also capped by what is left of a 290 s budget.
+# One-shot check on a GPU machine (an H200 with CuPy already installed, no network), all in
+# one call of under 5 minutes (a 290 s budget; every step's timeout is capped by what is left):
+#   1. install the package from this checkout (no network: --no-deps --no-build-isolation);
+#   2. the GPU tests (tests/*_gpu.py) first;
+#   3. the GPU benchmarks (bench_cuda, bench_equity --gpu-only, bench_variants --gpu-only);
+#   4. compute-sanitizer (memcheck, racecheck, synccheck) on one small launch of every kernel
+#      (benchmarks/gpu_small_launches.py), and Nsight Compute (ncu --clock-control none) on the
+#      evaluation, enumeration and all-pairs kernels; each skipped with a message where the
+#      tool is missing or refuses (no permission for the counters, ...);
+#   5. ptxas figures of every kernel (registers, spills: python -m gpu_eval.cuda.resources);
+#   6. the rest of the test suite, with the time left.
+# Output goes to the terminal and, when $OUT is set, to $OUT/*.log.
 #
 #   bash benchmarks/gpu_check.sh            # PYTHON=python3.12 to choose the interpreter
 set -uo pipefail
@@ -12,18 +19,28 @@ PY="${PYTHON:-python}"
 LOGDIR="${OUT:-}"
 [ -n "$LOGDIR" ] && mkdir -p "$LOGDIR"
 
-DEADLINE=$((SECONDS + 290))
+DEADLINE=$((SECONDS + ${GPU_CHECK_BUDGET:-290}))  # GPU_CHECK_BUDGET: for dry runs
 budget() {  # budget N: N seconds, or what is left before the deadline if that is less
     local left=$((DEADLINE - SECONDS))
     [ "$left" -lt 1 ] && left=1
     [ "$1" -lt "$left" ] && echo "$1" || echo "$left"
 }
+left() { echo $((DEADLINE - SECONDS)); }
 
 log() {  # log NAME: tee stdin into $OUT/NAME.log when OUT is set
     if [ -n "$LOGDIR" ]; then tee -a "$LOGDIR/$1.log"; else cat; fi
 }
 
 status=0
+note_rc() {  # note_rc RC WHAT: remember the first failure (a timeout, 124, is reported too)
+    if [ "$1" -eq 124 ]; then
+        echo "== $2: stopped by its time budget" | log gpu_check
+    elif [ "$1" -ne 0 ]; then
+        echo "== $2: exit status $1" | log gpu_check
+        [ "$status" -eq 0 ] && status=$1
+    fi
+}
+
 {
     echo "== $(date -u +%FT%TZ) gpu_check on $(hostname)"
     nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 || true
@@ -36,33 +53,89 @@ numpy.__version__, '| cupy', cupy.__version__, '| devices', cupy.cuda.runtime.ge
 "$PY" -c "import gpu_eval.cuda.holdem as c; print('cuda_available:', c.cuda_available())" 2>&1 \
     | log gpu_check
 
-echo "== pytest" | log pytest
-# (The equity GPU tests, tests/test_cuda_equity_gpu.py, run here with the rest.)
-timeout "$(budget 170)" "$PY" -m pytest -q -ra -p no:cacheprovider tests/ 2>&1 | log pytest
-rc=${PIPESTATUS[0]}
-[ "$rc" -ne 0 ] && status=$rc
+# --- 2. GPU tests first ---------------------------------------------------------------------
+GPU_TESTS=$(ls tests/*_gpu.py 2>/dev/null | tr '\n' ' ')
+echo "== pytest (GPU tests): $GPU_TESTS" | log pytest
+timeout "$(budget 90)" "$PY" -m pytest -q -ra -p no:cacheprovider $GPU_TESTS 2>&1 | log pytest
+note_rc "${PIPESTATUS[0]}" "GPU tests"
 
+# --- 3. GPU benchmarks ----------------------------------------------------------------------
 echo "== benchmarks/bench_cuda.py" | log bench
-timeout "$(budget 60)" "$PY" benchmarks/bench_cuda.py 2>&1 | log bench
-rc=${PIPESTATUS[0]}
-[ "$rc" -ne 0 ] && [ "$status" -eq 0 ] && status=$rc
-
-if [ -f benchmarks/bench_evaluate.py ]; then
-    echo "== benchmarks/bench_evaluate.py" | log bench
-    timeout "$(budget 30)" "$PY" benchmarks/bench_evaluate.py --n 4000000 --repeats 3 2>&1 \
-        | log bench
-fi
+timeout "$(budget 45)" "$PY" benchmarks/bench_cuda.py --n 67108864 --host-n 16777216 --repeats 3 2>&1 | log bench
+note_rc "${PIPESTATUS[0]}" "bench_cuda"
 
 echo "== benchmarks/bench_equity.py --gpu-only" | log bench
-timeout "$(budget 45)" "$PY" benchmarks/bench_equity.py --gpu-only --repeat 3 2>&1 | log bench
-rc=${PIPESTATUS[0]}
-[ "$rc" -ne 0 ] && [ "$status" -eq 0 ] && status=$rc
+timeout "$(budget 25)" "$PY" benchmarks/bench_equity.py --gpu-only --repeat 3 2>&1 | log bench
+note_rc "${PIPESTATUS[0]}" "bench_equity"
 
 if [ -f benchmarks/bench_variants.py ]; then
     echo "== benchmarks/bench_variants.py --gpu-only" | log bench
-    timeout "$(budget 40)" "$PY" benchmarks/bench_variants.py --gpu-only --gpu-n 16777216 \
+    timeout "$(budget 15)" "$PY" benchmarks/bench_variants.py --gpu-only --gpu-n 16777216 \
         --repeats 3 2>&1 | log bench
+    note_rc "${PIPESTATUS[0]}" "bench_variants"
 fi
 
-echo "== gpu_check exit status $status" | log gpu_check
+# --- 4. compute-sanitizer and Nsight Compute -------------------------------------------------
+SANITIZER=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+if [ -z "$SANITIZER" ]; then
+    echo "== compute-sanitizer: not found on this machine, skipped" | log sanitizer
+else
+    for tool in memcheck racecheck synccheck; do
+        if [ "$(left)" -lt 15 ]; then
+            echo "== compute-sanitizer --tool $tool: skipped, under 15 s left" | log sanitizer
+            continue
+        fi
+        echo "== compute-sanitizer --tool $tool (every kernel, one small launch each)" \
+            | log sanitizer
+        timeout "$(budget 20)" "$SANITIZER" --tool "$tool" --error-exitcode 9 \
+            --print-limit 20 "$PY" benchmarks/gpu_small_launches.py 2>&1 | log sanitizer
+        rc=${PIPESTATUS[0]}
+        if [ "$rc" -eq 9 ]; then
+            note_rc 9 "compute-sanitizer $tool found errors"
+        elif [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]; then
+            echo "== compute-sanitizer --tool $tool refused or failed (exit $rc), see above" \
+                | log sanitizer
+        else
+            note_rc "$rc" "compute-sanitizer $tool"
+        fi
+    done
+fi
+
+NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
+if [ -z "$NCU" ]; then
+    echo "== ncu: Nsight Compute not found on this machine, skipped" | log ncu
+elif [ "$(left)" -lt 20 ]; then
+    echo "== ncu: skipped, under 20 s left" | log ncu
+else
+    echo "== ncu --clock-control none (evaluation, enumeration, all-pairs)" | log ncu
+    timeout "$(budget 30)" "$NCU" --clock-control none \
+        --kernel-name 'regex:^ge_(check_)?eval_(masks|ids)$|^ge_enumerate_counts$|^ge_eq_pairs$' \
+        --launch-count 6 --section SpeedOfLight --section Occupancy --section LaunchStats \
+        "$PY" benchmarks/gpu_small_launches.py --profile 2>&1 | log ncu
+    rc=${PIPESTATUS[0]}
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]; then
+        echo "== ncu refused or failed (exit $rc; ERR_NVGPUCTRPERM means no permission" \
+             "for the performance counters), see above" | log ncu
+    fi
+fi
+
+# --- 5. ptxas figures (CPU only: NVRTC) ------------------------------------------------------
+echo "== ptxas figures (python -m gpu_eval.cuda.resources)" | log ptxas
+timeout "$(budget 30)" "$PY" -m gpu_eval.cuda.resources sm_90 2>&1 | log ptxas
+note_rc "${PIPESTATUS[0]}" "ptxas report (exit 1: a kernel spills)"
+
+# --- 6. the rest of the suite, with the time left -------------------------------------------
+IGNORE=""
+for f in $GPU_TESTS; do IGNORE="$IGNORE --ignore=$f"; done
+if [ "$(left)" -lt 10 ]; then
+    echo "== pytest (rest of the suite): skipped, under 10 s left" | log pytest
+else
+    echo "== pytest (rest of the suite, $(left) s left)" | log pytest
+    # shellcheck disable=SC2086
+    timeout "$(budget 290)" "$PY" -m pytest -q -ra -p no:cacheprovider tests/ $IGNORE 2>&1 \
+        | log pytest
+    note_rc "${PIPESTATUS[0]}" "rest of the suite"
+fi
+
+echo "== gpu_check exit status $status ($SECONDS s)" | log gpu_check
 exit "$status"

@@ -41,8 +41,8 @@ from gpu_eval.card_spelling import (  # the per-card text and the card tables, d
     RANKS,
     SUITS,
     VALID_MASK_BITS,
-    id_text,
     check_no_duplicates,
+    id_text,
     parse_card,
     parse_hand_text,
 )

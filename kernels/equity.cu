@@ -217,7 +217,8 @@ GE_EQ_SHOWDOWN_KERNEL(10)
 
 // Samples [start, stop), grid-stride. totals (4 N uint64) gains, per player: outright wins,
 // split pots, pot units won (lcm(1..N) per pot, wins included) and the sum of squared
-// per-sample units; failures gains the samples whose ranges never fitted in max_tries.
+// per-sample units. A sample whose ranges never fitted in max_tries sets *failures (and the
+// others then stop early: the run is lost anyway, and the host raises).
 template <int N>
 GE_DEVICE void ge_sample(const ge_u64* __restrict__ combos, const ge_u32* __restrict__ offsets,
                          const double* __restrict__ cum, const ge_u8* __restrict__ modes,
@@ -225,12 +226,12 @@ GE_DEVICE void ge_sample(const ge_u64* __restrict__ combos, const ge_u32* __rest
                          ge_u32 key0, ge_u32 key1, ge_u64 start, ge_u64 stop,
                          ge_u32 max_tries, unsigned long long* __restrict__ totals,
                          unsigned long long* __restrict__ failures) {
-    __shared__ unsigned long long s_tot[4 * GE_EQ_MAX_PLAYERS + 1];
+    __shared__ unsigned long long s_tot[4 * GE_EQ_MAX_PLAYERS];
     constexpr ge_u32 SCALE = GePotUnits<N>::value;
     const GeBitmaskTables& tb = ge_bitmask_tables;
-    for (ge_u32 i = threadIdx.x; i < 4 * N + 1; i += blockDim.x) s_tot[i] = 0;
+    for (ge_u32 i = threadIdx.x; i < 4 * N; i += blockDim.x) s_tot[i] = 0;
     ge_eq_sync();
-    ge_u32 w[N], t[N], fail = 0;
+    ge_u32 w[N], t[N];
     ge_u64 u[N], q[N];
     GE_UNROLL
     for (int p = 0; p < N; ++p) {
@@ -238,15 +239,18 @@ GE_DEVICE void ge_sample(const ge_u64* __restrict__ combos, const ge_u32* __rest
         u[p] = q[p] = 0;
     }
     const ge_u64 stride = ge_thread_count();
+    // failures doubles as the stop flag: the first sample that cannot be dealt stops all.
+    const volatile unsigned long long* stop_flag = failures;
     for (ge_u64 s = start + ge_thread_index(); s < stop; s += stride) {
+        if (*stop_flag) break;
         GeRng r;
         ge_rng_init(r, key0, key1, s);
         ge_u64 hole[N];
         ge_u64 board;
         if (!ge_mc_draw<N>(r, combos, offsets, cum, modes, deck, n_deck, N, k, max_tries, hole,
-                           board)) {
-            ++fail;
-            continue;
+                           board, stop_flag)) {
+            if (!*stop_flag) atomicAdd(failures, 1ull);  // raise the flag at once
+            break;
         }
         board |= base;
         ge_u32 st[N], best = 0;
@@ -278,7 +282,6 @@ GE_DEVICE void ge_sample(const ge_u64* __restrict__ combos, const ge_u32* __rest
             u[p] += ge_eq_shfl_xor64(u[p], off);
             q[p] += ge_eq_shfl_xor64(q[p], off);
         }
-        fail += ge_eq_shfl_xor(fail, off);
     }
     if (threadIdx.x % GE_WARP == 0) {
         GE_UNROLL
@@ -288,19 +291,20 @@ GE_DEVICE void ge_sample(const ge_u64* __restrict__ combos, const ge_u32* __rest
             if (u[p]) atomicAdd(s_tot + 2 * N + p, (unsigned long long)u[p]);
             if (q[p]) atomicAdd(s_tot + 3 * N + p, (unsigned long long)q[p]);
         }
-        if (fail) atomicAdd(s_tot + 4 * N, (unsigned long long)fail);
     }
     ge_eq_sync();
-    for (ge_u32 i = threadIdx.x; i < 4 * N + 1; i += blockDim.x) {
+    for (ge_u32 i = threadIdx.x; i < 4 * N; i += blockDim.x) {
         const unsigned long long x = s_tot[i];
-        if (x) atomicAdd(i < 4 * N ? totals + i : failures, x);
+        if (x) atomicAdd(totals + i, x);
     }
 }
 
-// Heads-up and 3-way runs are the common ones: 4 blocks of 256 per SM (64 registers) keep
-// enough warps in flight to hide the table lookups; larger N get what they need.
+// Heads-up and 3-way runs are the common ones: 3 blocks of 256 per SM (up to 80 registers)
+// keep enough warps in flight to hide the table lookups without spilling (4 blocks capped
+// them at 64 registers, and ptxas spilled 20 B (N = 2) and 160 B (N = 3) of them; CI checks
+// the spill counts: tests/test_kernel_resources.py). Larger N get what they need.
 #if GE_IS_DEVICE
-#define GE_EQ_BOUNDS(N) __launch_bounds__(256, (N) <= 3 ? 4 : 0)
+#define GE_EQ_BOUNDS(N) __launch_bounds__(256, (N) <= 3 ? 3 : 0)
 #else
 #define GE_EQ_BOUNDS(N)
 #endif

@@ -180,22 +180,33 @@ GE_DEVICE ge_u64 ge_deal_card(GeRng& r, const ge_u64* __restrict__ deck, ge_u32 
 // again while two of them share a card; then two cards for each dealt player in player
 // order, then the board, one card at a time (a single dealing site keeps the code small).
 // Returns false when no compatible tuple turned up in max_tries attempts (hole keeps the
-// last attempt, dealt players 0).
+// last attempt, dealt players 0), or early when `stop` (a device flag, may be null) is set:
+// once one sample has failed, the others need not spin to their own limit.
+#define GE_MC_STOP_CHECK 4096u  // attempts between two reads of the stop flag
+#define GE_MC_REG_HOLES 3       // hole[] in registers up to this many players (see below)
 template <int CAP>
 GE_DEVICE bool ge_mc_draw(GeRng& r, const ge_u64* __restrict__ combos,
                           const ge_u32* __restrict__ offsets, const double* __restrict__ cum,
                           const ge_u8* __restrict__ modes, const ge_u64* __restrict__ deck,
                           ge_u32 n_deck, int n, int k, ge_u32 max_tries, ge_u64 (&hole)[CAP],
-                          ge_u64& board) {
+                          ge_u64& board, const volatile unsigned long long* stop = nullptr) {
     ge_u64 used = 0;
     int n_dealt = 0;
     for (ge_u32 attempt = 0;; ++attempt) {
         if (attempt >= max_tries) return false;
+        if (stop && attempt % GE_MC_STOP_CHECK == GE_MC_STOP_CHECK - 1 && *stop) return false;
         used = 0;
         n_dealt = 0;
         bool clash = false;
+        // For up to GE_MC_REG_HOLES players the loop is unrolled, so hole[] is indexed by
+        // constants and lives in registers (no local memory); larger tables stay loops.
+#if GE_IS_DEVICE
+#pragma unroll(CAP <= 3 ? CAP : 1)  // 3: GE_MC_REG_HOLES
+#else
         GE_EQ_NO_UNROLL
-        for (int p = 0; p < n; ++p) {
+#endif
+        for (int p = 0; p < CAP; ++p) {
+            if (p >= n) break;
             const int mode = GE_LDG(modes + p);
             const ge_u32 lo = GE_LDG(offsets + p);
             ge_u64 h = 0;
@@ -231,7 +242,15 @@ GE_DEVICE bool ge_mc_draw(GeRng& r, const ge_u64* __restrict__ combos,
             first = card;
         } else {
             while (GE_LDG(modes + p) != GE_MC_DEALT) ++p;
-            hole[p++] = first | card;
+            if (CAP <= GE_MC_REG_HOLES) {  // a select over constant indices (registers)
+                GE_UNROLL
+                for (int q = 0; q < CAP; ++q) {
+                    if (q == p) hole[q] = first | card;
+                }
+            } else {
+                hole[p] = first | card;
+            }
+            ++p;
         }
     }
     return true;

@@ -12,38 +12,32 @@
 #include "shortdeck.cuh"
 #include "omaha.cuh"
 #include "wild.cuh"
+#include "eval_entries.cuh"
+#include "check_eval.cuh"
 
-// Short deck. masks: n uint64 hand masks (5 to 9 cards from 6..A); variant 0 "shortdeck",
-// 1 "shortdeck-triton".
+// Short deck, through the shared loops of eval_entries.cuh (variant 0 "shortdeck",
+// 1 "shortdeck-triton").
+struct GeShortdeckEval {
+    int variant;
+    GE_DEVICE ge_u32 eval(ge_u64 mask) const { return ge_shortdeck_eval(variant, mask); }
+};
+
+// masks: n uint64 hand masks (5 to 9 cards from 6..A).
 GE_GLOBAL void ge_shortdeck_eval_masks(const ge_u64* __restrict__ masks, int variant,
                                        ge_u16* __restrict__ out, ge_u64 n) {
-    const ge_u64 stride = ge_thread_count();
-    for (ge_u64 i = ge_thread_index(); i < n; i += stride) {
-        out[i] = (ge_u16)ge_shortdeck_eval(variant, GE_LDG(masks + i));
-    }
-}
-
-template <int K>
-GE_DEVICE void ge_shortdeck_eval_ids_k(const ge_u8* __restrict__ ids, int variant,
-                                       ge_u16* __restrict__ out, ge_u64 n) {
-    const ge_u64 stride = ge_thread_count();
-    for (ge_u64 i = ge_thread_index(); i < n; i += stride) {
-        out[i] = (ge_u16)ge_shortdeck_eval(variant, ge_mask_from_ids<K>(ids + i * K));
-    }
+    ge_eval_masks_loop<GeShortdeckEval>(masks, out, n, GeShortdeckEval{variant});
 }
 
 // ids: (n, k) uint8 card ids, row-major, k = 5..9.
 GE_GLOBAL void ge_shortdeck_eval_ids(const ge_u8* __restrict__ ids, int k, int variant,
                                      ge_u16* __restrict__ out, ge_u64 n) {
-    switch (k) {
-        case 5: ge_shortdeck_eval_ids_k<5>(ids, variant, out, n); break;
-        case 6: ge_shortdeck_eval_ids_k<6>(ids, variant, out, n); break;
-        case 7: ge_shortdeck_eval_ids_k<7>(ids, variant, out, n); break;
-        case 8: ge_shortdeck_eval_ids_k<8>(ids, variant, out, n); break;
-        case 9: ge_shortdeck_eval_ids_k<9>(ids, variant, out, n); break;
-        default: break;  // rejected in Python
-    }
+    ge_eval_ids_loop<GeShortdeckEval>(ids, k, out, n, GeShortdeckEval{variant});
 }
+
+// CuPy input validated and evaluated in one pass (check_eval.cuh); param is the variant, and
+// the caller passes the low ranks (2..5) as forbidden bits.
+#define GE_SHORTDECK_EVAL(param) GeShortdeckEval{param}
+GE_CHECK_KERNELS(ge_shortdeck_, GeShortdeckEval, GE_SHORTDECK_EVAL)
 
 // Omaha. hole: (n, H) uint8 ids; board: (n, B) uint8 ids, or one row of B shared by every
 // hand when shared_board != 0.

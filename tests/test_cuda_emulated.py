@@ -160,8 +160,13 @@ def test_real_cupy_has_what_the_emulation_stands_in_for():
         assert hasattr(cupy.RawKernel, name)
     for name in ("copy_from_host_async", "copy_to_host_async", "ptr"):
         assert hasattr(cupy.cuda.MemoryPointer, name)
-    for name in ("Device", "Stream", "alloc_pinned_memory"):
+    for name in ("Device", "Stream", "Event", "get_current_stream", "alloc_pinned_memory"):
         assert hasattr(cupy.cuda, name)
+    for name in ("record", "wait_event", "synchronize"):
+        assert hasattr(cupy.cuda.Stream, name)
+    assert hasattr(cupy, "full") and hasattr(cupy.RawKernel, "kernel")
+    assert hasattr(cupy.cuda.function.Function, "ptr")
+    assert hasattr(cupy.cuda.driver, "occupancyMaxActiveBlocksPerMultiprocessor")
     for name in ("getDeviceCount", "getDevice", "getDeviceProperties", "deviceSynchronize"):
         assert hasattr(cupy.cuda.runtime, name)
     assert hasattr(cupy.ndarray, "set") and hasattr(cupy.ndarray, "get")
@@ -242,7 +247,7 @@ def test_public_evaluate_dispatches_here(fake, monkeypatch, hands7):
         got = ge.evaluate(masks, backend="cuda", algorithm="perfect-hash")
         assert isinstance(got, np.ndarray)
         np.testing.assert_array_equal(got, ref)
-        assert {n for n, _, _ in fake.launches} >= {"ge_ids_to_masks", "ge_eval_masks",
-                                                     "ge_phash_eval_masks"}
+        # Device ids: one fused validate-and-evaluate launch; host masks: streamed.
+        assert {n for n, _, _ in fake.launches} >= {"ge_check_eval_ids", "ge_phash_eval_masks"}
     finally:
         holdem.cuda_available.cache_clear()  # backend_choice.cuda_status delegates to it

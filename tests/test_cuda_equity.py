@@ -304,6 +304,14 @@ def test_sample_counts_raise_when_ranges_never_fit(fake, monkeypatch):
     holes = [cards.to_mask(["AsAh"]), cards.to_mask(["AsKs", "AhKh"])]
     cum = [np.array([1.0]), np.array([1.0, 2.0])]
     deck = eb.FULL_DECK & ~int(cards.to_mask("AsAhKsKh"))
+    fake.launches.clear()
+    with pytest.raises(ValueError, match="cannot be dealt together"):  # the host's check
+        ce.sample_counts(holes, cum, deck, 0, 5, 100, 1)
+    assert fake.launches == []  # rejected before any launch
+    # Possible, but a fitting draw has probability 1e-12: the device gives up.
+    holes[0] = cards.to_mask(["AsAh", "KdKc"])
+    cum[0] = np.array([1.0, 1.0 + 1e-12])
+    deck = eb.FULL_DECK & ~int(cards.to_mask("AsAhKsKhKdKc"))
     with pytest.raises(ValueError, match="almost never fit"):
         ce.sample_counts(holes, cum, deck, 0, 5, 100, 1)
 

@@ -40,7 +40,9 @@ from gpu_eval import ranges
 from gpu_eval.combinatorics import BINOM
 from gpu_eval.cuda import availability, holdem
 from gpu_eval.cuda.nvrtc import source_hash
+from gpu_eval.cuda.waves import whole_wave_splits
 from gpu_eval.equity_engine import enumerate_boards
+from gpu_eval.equity_engine.deal_check import can_deal
 from gpu_eval.equity_engine.numpy_engine import Counts, pot_units
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.progress import Progress
@@ -526,6 +528,10 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
     modes = player_modes(cum_weights, dealt)
     combos, offsets, cum = _pack(holes, cum_weights)
     deck = enumerate_boards.deck_values(deck_mask)
+    # Ranges that can never be dealt together would make every sample redraw MAX_TRIES times.
+    if can_deal(holes, cum_weights, modes == MODE_DEALT, len(deck), k) is False:
+        raise ValueError("the players' ranges cannot be dealt together (every matchup of "
+                         "their combos shares a card or leaves too few cards for the board)")
     key0, key1 = mc_key(entropy)
     cupy = availability.require_cuda()
     state = get_state()
@@ -545,6 +551,8 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
                  totals, failures))
             if hi < n_samples:  # several launches: report each (and let Ctrl-C in between)
                 cupy.cuda.runtime.deviceSynchronize()
+                if int(failures.get()[0]):  # the device flag: stop at the first bad launch
+                    break
             if progress is not None:
                 progress.update(hi - lo)
         result = totals.get().astype(np.int64).reshape(4, n)
@@ -636,7 +644,9 @@ def pair_matrix_cuda(hands: np.ndarray, deck_mask: int = enumerate_boards.FULL_D
     chunk = int(min(total, max(PAIR_BOARDS, 2 * STRENGTH_BYTES // (2 * ld))))
     cupy = availability.require_cuda()
     state = get_state()
-    splits = max(1, -(-4 * _full_grid(state, "ge_eq_pairs") // tile_pairs))
+    wave = _full_grid(state, "ge_eq_pairs")
+    # At least 4 waves of blocks, and a grid that ends on a whole wave where one is near.
+    splits = whole_wave_splits(tile_pairs, wave, max(1, -(-4 * wave // tile_pairs)))
     with cupy.cuda.Device(state.device_id):
         d_hands = cupy.asarray(hands)
         d_deck = cupy.asarray(deck_ids)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from math import comb
 from typing import Any
 
@@ -79,11 +80,13 @@ PHASH_RANK_GROUPS = ((0, 4), (4, 7), (7, 10), (10, 13))
 
 #: Kernel sources compiled into the per-device module, and the kernels it exports.
 MODULE_FILES: tuple[str, ...] = ("evaluate.cu", "enumerate.cu", "evaluate_phash.cu",
-                                 "convert.cu")
+                                 "convert.cu", "check_eval.cu")
 KERNELS: tuple[str, ...] = ("ge_eval_masks", "ge_eval_ids", "ge_eval_deadhorse",
                             "ge_enumerate_counts", "ge_phash_eval_masks", "ge_phash_eval_ids",
                             "ge_phash_eval_deadhorse", "ge_ids_to_masks",
-                            "ge_deadhorse_to_masks", "ge_mask_counts")
+                            "ge_deadhorse_to_masks", "ge_mask_counts",
+                            "ge_check_eval_masks", "ge_check_eval_ids",
+                            "ge_phash_check_eval_masks", "ge_phash_check_eval_ids")
 #: ``algorithm=`` names and the prefix of their kernels.
 ALGORITHMS = {"bitmask": "ge_", "perfect-hash": "ge_phash_"}
 
@@ -166,7 +169,7 @@ def cached_device_state(states: dict, lock: threading.Lock, build: Callable[[Any
     """
     cupy = require_cuda()
     dev = cupy.cuda.runtime.getDevice() if device_id is None else int(device_id)
-    key = (dev, source_hash())
+    key = (dev, _process_source_hash())
     state = states.get(key)
     if state is not None:
         return state
@@ -177,6 +180,14 @@ def cached_device_state(states: dict, lock: threading.Lock, build: Callable[[Any
                 state = build(cupy, dev)
             states[key] = state
     return state
+
+
+@lru_cache(maxsize=1)
+def _process_source_hash() -> str:
+    """The kernel sources' hash, computed once per process: every launch path looks its
+    module up by it, and re-reading each kernel file's metadata per call costs more than
+    a small launch."""
+    return source_hash()
 
 
 def _build_state(cupy, dev: int) -> DeviceState:
@@ -254,15 +265,45 @@ def _kernel_name(algorithm: str, base: str, state: DeviceState | None = None) ->
 
 
 def resident_blocks_per_sm(kernel, props: dict) -> int:
-    """Resident blocks of THREADS_PER_BLOCK threads per SM (registers, shared memory, threads);
-    a grid of SMs x this fills the device once and grid-stride loops do the rest."""
+    """Resident blocks of THREADS_PER_BLOCK threads per SM; a grid of SMs x this fills the
+    device once (one wave) and grid-stride loops do the rest.
+
+    Asks the driver (``cuOccupancyMaxActiveBlocksPerMultiprocessor``, which knows the
+    kernel's registers, shared memory and the device's limits exactly); where that is not
+    available, :func:`_blocks_per_sm_estimate` computes it from the kernel's attributes.
+    """
+    try:
+        cupy = import_cupy()
+        n = int(cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
+            kernel.kernel.ptr, THREADS_PER_BLOCK, 0))
+        if n > 0:
+            return n
+    except Exception:  # no driver API in this CuPy, or a stand-in kernel: estimate
+        pass
+    return _blocks_per_sm_estimate(kernel, props)
+
+
+def _blocks_per_sm_estimate(kernel, props: dict) -> int:
+    """The occupancy calculator's arithmetic: threads, registers (allocated per warp in
+    units of 256), shared memory (plus 1 KiB reserved per block) and the per-SM block limit.
+
+    Examples
+    --------
+    >>> class K: num_regs, shared_size_bytes = 41, 0
+    >>> props = {"maxThreadsPerMultiProcessor": 2048, "regsPerMultiprocessor": 65536,
+    ...          "sharedMemPerMultiprocessor": 233472, "maxBlocksPerMultiProcessor": 32}
+    >>> _blocks_per_sm_estimate(K, props)  # 41 registers round up to 48 a thread
+    5
+    """
     try:
         by_threads = int(props["maxThreadsPerMultiProcessor"]) // THREADS_PER_BLOCK
-        regs = max(1, int(kernel.num_regs)) * THREADS_PER_BLOCK
-        by_regs = int(props["regsPerMultiprocessor"]) // regs
+        warps = -(-THREADS_PER_BLOCK // 32)
+        regs_per_warp = -(-max(1, int(kernel.num_regs)) * 32 // 256) * 256
+        by_regs = int(props["regsPerMultiprocessor"]) // (regs_per_warp * warps)
         smem = int(kernel.shared_size_bytes)
         by_smem = (int(props["sharedMemPerMultiprocessor"]) // (smem + 1024)) if smem else 64
-        return max(1, min(by_threads, by_regs, by_smem))
+        by_blocks = int(props.get("maxBlocksPerMultiProcessor", 32))
+        return max(1, min(by_threads, by_regs, by_smem, by_blocks))
     except Exception:  # attributes missing in some CuPy version: a safe default
         return 4
 
@@ -405,7 +446,8 @@ def stream_host(state: DeviceState, host: np.ndarray, chunk_rows: int | None,
                  launch: Callable[[DeviceState, Any, Any, int], None]) -> np.ndarray:
     """Evaluate the rows of a C-contiguous 2-D host array chunk by chunk.
 
-    Two slots, each with pinned input/output buffers, device buffers and its own stream,
+    Two slots, each with pinned input/output buffers, device buffers and its own stream
+    (ordered after the caller's stream by an event, so the inputs the caller wrote are there),
     alternate: while one slot's transfer and kernel run, the host fills the other's pinned
     input, so host copies, PCIe transfers and kernels overlap.
     """
@@ -424,8 +466,12 @@ def stream_host(state: DeviceState, host: np.ndarray, chunk_rows: int | None,
             launch(state, d_in, d_out, n)
             d_out.get(out=out)
             return out
+        # Our streams do not order themselves after the caller's: wait for an event recorded
+        # there now, after whatever the caller wrote for these launches (an Omaha board, ...).
+        inputs_ready = cupy.cuda.get_current_stream().record()
         slots = []
         for stream in state.streams:
+            stream.wait_event(inputs_ready)
             with stream:
                 pin_in = np.frombuffer(cupy.cuda.alloc_pinned_memory(rows * row_bytes),
                                        dtype=host.dtype, count=rows * host.shape[1])
@@ -643,11 +689,90 @@ def device_hands(cupy, state: Any, a: Any, invalid: str, encoding: str
     return _DeviceHands(masks, counts, k, bad, label, scalar)
 
 
+def evaluate_device_fused(cupy, state: Any, a: Any, lo: int, hi: int, invalid: str,
+                           encoding: str, algorithm: str = "bitmask", *,
+                           kernels: tuple[str, str] | None = None, param: int = 0,
+                           forbidden: int = 0,
+                           forbidden_reason: Callable[[Any, int], str] | None = None) -> Any:
+    """Masks and card ids on the device in one pass (kernels/check_eval.cuh): validation,
+    card count and evaluation in one launch, the first bad rows read back in one 24-byte
+    copy (none for ``invalid="mask"``). The same results and errors as the step-by-step
+    path; None when it does not apply (DeadHorse ints, k outside lo..hi, not integer).
+
+    Shared by every game with such kernels: ``kernels`` names its (masks, ids) kernels
+    (default: hold'em's for ``algorithm``), ``param`` is handed to its evaluator, cards under
+    the ``forbidden`` mask bits are bad, worded by ``forbidden_reason(label, row)``.
+    """
+    if a.dtype.kind not in "iu":
+        return None
+    if encoding == "auto":
+        encoding = "mask" if a.dtype == cupy.uint64 else "ids"
+    if encoding == "mask":
+        if a.ndim > 1:
+            return None
+        rows = cupy.ascontiguousarray(a.reshape(-1), dtype=cupy.uint64)
+        label = inputs.Hands(masks=_HostRows(rows), scalar=a.ndim == 0)
+        n, k, scalar = rows.size, None, a.ndim == 0
+    elif encoding == "ids":
+        if a.ndim not in (1, 2):
+            return None
+        scalar = a.ndim == 1
+        rows = a.reshape(1, -1) if scalar else a
+        n, k = rows.shape
+        if not lo <= k <= hi:
+            return None
+        label = inputs.Hands(ids=_HostRows(rows), scalar=scalar)
+        if rows.dtype != cupy.uint8:  # other integer dtypes: out of range -> 255 (bad too)
+            rows = cupy.where((rows < 0) | (rows > 51), 255, rows)
+        rows = cupy.ascontiguousarray(rows, dtype=cupy.uint8)
+    else:
+        return None
+    if kernels is None:
+        kernels = (_kernel_name(algorithm, "ge_check_eval_masks", state),
+                   _kernel_name(algorithm, "ge_check_eval_ids", state))
+    none = int(np.iinfo(np.uint64).max)
+    out = cupy.empty(n, dtype=cupy.uint16)
+    first_bad = cupy.full(3, np.uint64(none), dtype=cupy.uint64)
+    common = (np.int32(lo), np.int32(hi), np.uint64(forbidden), np.int32(param),
+              np.int32(invalid == "mask"), out, first_bad)
+    if n:
+        if k is None:
+            state.launch(kernels[0], n, (rows, np.uint64(n), *common))
+        else:
+            state.launch(kernels[1], n, (rows, np.int32(k), np.uint64(n), *common))
+    if n and invalid == "raise":
+        bad_range, bad_forbidden, bad_count = (int(x) for x in first_bad.get())
+        if bad_range != none:
+            if k is None:
+                raise inputs.row_error(label, bad_range,
+                                        "bits set outside the 52 card positions (bits "
+                                        "13-15 of each 16-bit suit lane must be 0)")
+            row = label.ids[bad_range]
+            v = int(row[(row < 0) | (row > 51)][0])
+            raise inputs.row_error(label, bad_range, f"card id {v} is out of range 0..51")
+        if bad_forbidden != none:
+            assert forbidden_reason is not None
+            raise inputs.row_error(label, bad_forbidden, forbidden_reason(label, bad_forbidden))
+        if bad_count != none:
+            if k is None:
+                c = bin(int(label.masks[bad_count]) & cards.VALID_MASK_BITS).count("1")
+            else:
+                c = len(np.unique(label.ids[bad_count]))  # ids 0..51 here: distinct cards
+            reason = ("a card is used twice" if k is not None and c < k
+                      else f"{c} cards; this game takes {lo} to {hi}")
+            raise inputs.row_error(label, bad_count, reason)
+    return out[0] if scalar else out
+
+
 def _evaluate_device(a: Any, lo: int, hi: int, invalid: str, encoding: str,
                      algorithm: str) -> Any:
     """Validate and evaluate a CuPy array on its device (see :func:`evaluate`)."""
     cupy = require_cuda()
     with a.device:
+        fused = evaluate_device_fused(cupy, get_module(a.device.id), a, lo, hi, invalid,
+                                       encoding, algorithm)
+        if fused is not None:
+            return fused
         h = device_hands(cupy, get_module(a.device.id), a, invalid, encoding)
         out = evaluate_masks_cuda(h.masks, algorithm=algorithm)
         wrong = (h.counts < lo) | (h.counts > hi)

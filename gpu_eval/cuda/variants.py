@@ -56,6 +56,7 @@ __all__ = ["get_module", "module_source", "shortdeck_masks_cuda", "shortdeck_ids
 #: Kernel sources of the variant module, and the kernels it exports.
 MODULE_FILES: tuple[str, ...] = ("variants.cu", "convert.cu")
 KERNELS: tuple[str, ...] = ("ge_shortdeck_eval_masks", "ge_shortdeck_eval_ids",
+                            "ge_shortdeck_check_eval_masks", "ge_shortdeck_check_eval_ids",
                             "ge_omaha_eval_ids", "ge_wild_eval_masks", "ge_ids_to_masks",
                             "ge_deadhorse_to_masks", "ge_mask_counts")
 #: ``variant`` argument of the short-deck kernels (``ge_shortdeck_tables[variant]``).
@@ -395,6 +396,15 @@ def _shortdeck_device(a: Any, game: str, invalid: str, encoding: str) -> Any:
     cupy = require_cuda()
     with a.device:
         state = get_module(a.device.id, (SHORTDECK,))
+        # Masks and ids: one pass, shared with hold'em (the low ranks are forbidden cards).
+        fused = holdem.evaluate_device_fused(
+            cupy, state, a, _HAND_LO, _HAND_HI, invalid, encoding,
+            kernels=("ge_shortdeck_check_eval_masks", "ge_shortdeck_check_eval_ids"),
+            param=_variant(game), forbidden=int(SD.LOW_RANK_BITS),
+            forbidden_reason=lambda label, r: (f"card {SD.low_card_text(label, r)} is not in "
+                                               f"the 36-card short deck (ranks 6 to A)"))
+        if fused is not None:
+            return fused
         d = device_hands(cupy, state, a, invalid, encoding)
         bad = d.bad
         low = (d.masks & SD.LOW_RANK_BITS) != 0

@@ -826,8 +826,8 @@ class MatrixResult:
     seed: int | None = None
     board: str = ""
     dead: str = ""
-    win: Optional[np.ndarray] = None
-    tie: Optional[np.ndarray] = None
+    win: np.ndarray | None = None
+    tie: np.ndarray | None = None
 
     def __str__(self) -> str:
         """Overall equity and each A combo's equity against range B.
@@ -1207,7 +1207,7 @@ class PreflopTable:
         from gpu_eval.frames import preflop_frame  # noqa: PLC0415 -- pandas only when asked for
         return preflop_frame(self)
 
-    def plot(self, opponent: Optional[str] = None, *, ax=None, **kwargs):
+    def plot(self, opponent: str | None = None, *, ax=None, **kwargs):
         """The 13 x 13 grid of each class's equity against ``opponent`` (a class, a range of
         whole classes such as ``"QQ+, AKs"``) or, by default, a random hand; returns the
         matplotlib Axes (see :func:`gpu_eval.frames.preflop_grid`).

@@ -30,6 +30,10 @@ from emulation import hostbuild
 
 _WRAPPER = r"""
 #include "equity.cu"
+// The fused validate-and-evaluate kernels too: their (N, k) ids tile needs real blocks.
+#define GE_CHECK_SYNC() ge_eq_sync()
+#define GE_IDS_SYNC() ge_eq_sync()
+#include "check_eval.cu"
 #include <ucontext.h>
 #include <cstdio>
 #include <cstdlib>
@@ -227,6 +231,26 @@ extern "C" void emu_ge_eq_philox(GE_EMU_HEAD, const ge_u32* ctr, const ge_u32* k
     ge_emu_launch(gx, gy, bx, nt, [=]() { ge_eq_philox(ctr, key, out, n); });
 }
 
+extern "C" void emu_ge_check_eval_ids(GE_EMU_HEAD, const ge_u8* ids, int k, ge_u64 n,
+                                      int lo, int hi, ge_u64 fb, int param, int mi,
+                                      ge_u16* out, unsigned long long* first_bad) {
+    ge_emu_launch(gx, gy, bx, nt, [=]() {
+        ge_check_eval_ids(ids, k, n, lo, hi, fb, param, mi, out, first_bad);
+    });
+}
+
+extern "C" void emu_ge_eval_ids(GE_EMU_HEAD, const ge_u8* ids, int k, ge_u16* out, ge_u64 n) {
+    ge_emu_launch(gx, gy, bx, nt, [=]() { ge_eval_ids(ids, k, out, n); });
+}
+
+extern "C" void emu_ge_check_eval_masks(GE_EMU_HEAD, const ge_u64* masks, ge_u64 n, int lo,
+                                        int hi, ge_u64 fb, int param, int mi, ge_u16* out,
+                                        unsigned long long* first_bad) {
+    ge_emu_launch(gx, gy, bx, nt, [=]() {
+        ge_check_eval_masks(masks, n, lo, hi, fb, param, mi, out, first_bad);
+    });
+}
+
 extern "C" void emu_ge_eq_pairs(GE_EMU_HEAD, const ge_u16* S, ge_u32 ld, ge_u32 n_boards,
                                 ge_u32 n_hands, ge_u32* wins, ge_u32* ties) {
     ge_emu_launch(gx, gy, bx, nt, [=]() { ge_eq_pairs(S, ld, n_boards, n_hands, wins, ties); });
@@ -249,6 +273,11 @@ SIGNATURES: dict[str, tuple] = {
                        "u64", "u32", (_P, np.uint64), (_P, np.uint64), (_P, np.uint8)),
     "ge_eq_philox": ((_P, np.uint32), (_P, np.uint32), (_P, np.uint32), "u64"),
     "ge_eq_pairs": ((_P, np.uint16), "u32", "u32", "u32", (_P, np.uint32), (_P, np.uint32)),
+    "ge_check_eval_ids": ((_P, np.uint8), "i32", "u64", "i32", "i32", "u64", "i32", "i32",
+                          (_P, np.uint16), (_P, np.uint64)),
+    "ge_check_eval_masks": ((_P, np.uint64), "u64", "i32", "i32", "u64", "i32", "i32",
+                            (_P, np.uint16), (_P, np.uint64)),
+    "ge_eval_ids": ((_P, np.uint8), "i32", (_P, np.uint16), "u64"),
 }
 for _n in range(2, 11):
     SIGNATURES[f"ge_eq_showdown_{_n}"] = (

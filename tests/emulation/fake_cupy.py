@@ -6,12 +6,25 @@ by emulation.hostbuild. With it, the CUDA backend's Python logic (module set-up,
 through the __constant__ symbols, launch sizes, the two-stream streaming of host arrays,
 launch splitting in the enumeration, validation of device inputs) runs on machines without a
 GPU. tests/test_cuda_emulated.py also checks that the real CuPy has every attribute used here.
+
+Stream order is modelled, so a missing wait fails a test here instead of racing on a GPU:
+
+- the null stream runs its work at once; a ``Stream()`` of our own *queues* its launches and
+  async copies, which run only when the stream is synchronised, when another stream waits on
+  an event recorded on it, or at ``deviceSynchronize``;
+- every device buffer remembers the stream and position of its last writer; a launch or copy
+  reading a buffer written on another stream that it is not ordered after (through
+  ``wait_event`` on an event recorded after the write, or a host synchronisation of the
+  writer before the launch was queued) reads it as poison (bytes 0x2A), as a real device
+  may; ``races`` lists each such read;
+- a fresh ``empty`` buffer holds poison too.
 """
 
 from __future__ import annotations
 
 import ctypes
 import types
+import weakref
 
 import numpy as np
 
@@ -20,6 +33,43 @@ from emulation import hostbuild
 uint8, uint16, uint32, uint64, int32, int64, float64 = (
     np.uint8, np.uint16, np.uint32, np.uint64, np.int32, np.int64, np.float64)
 launches: list[tuple[str, tuple, tuple]] = []  # (kernel, grid, block) of every launch
+
+
+POISON = 0x2A  # what a buffer reads as before its writer ran (in range for every kernel)
+races: list[str] = []  # one line per poisoned read (a missing stream-order wait)
+
+
+def _root(a: np.ndarray) -> np.ndarray:
+    while isinstance(a.base, np.ndarray):
+        a = a.base
+    return a
+
+
+_WRITERS: dict[int, tuple] = {}  # id(root buffer) -> (weakref to it, stream, position)
+
+
+def _wrote(a, stream=None, seq=None) -> None:
+    """Record that ``stream`` (default: the current one, now) wrote buffer ``a``."""
+    stream = stream or current_stream()
+    if seq is None:
+        stream._run_to(stream.seq)  # an eager op comes after everything queued before it
+        stream.seq += 1
+        stream.done = seq = stream.seq
+    r = _root(np.asarray(a))
+    _WRITERS[id(r)] = (weakref.ref(r), stream, seq)
+
+
+def _fresh(a) -> None:
+    """A new allocation: no writer (stale entries of freed memory must not match)."""
+    _WRITERS.pop(id(_root(np.asarray(a))), None)
+
+
+def _writer(a):
+    r = _root(np.asarray(a))
+    entry = _WRITERS.get(id(r))
+    if entry is None or entry[0]() is not r:
+        return None
+    return entry[1], entry[2]
 
 
 class _MemoryPointer:
@@ -34,14 +84,25 @@ class _MemoryPointer:
     def copy_from_host_async(self, mem, size, stream=None):
         assert isinstance(stream, Stream), "pass the stream explicitly"
         assert size <= self._backing.nbytes
-        ctypes.memmove(self.ptr, mem, size)
-        if self._on_write is not None:
-            self._on_write(self._backing)
+        backing = self._backing
+
+        def run(_poisoned):
+            ctypes.memmove(backing.ctypes.data, mem, size)  # reads the host memory now
+            if self._on_write is not None:
+                self._on_write(backing)
+
+        stream._submit(run, reads=(), writes=(backing,))
 
     def copy_to_host_async(self, mem, size, stream=None):
         assert isinstance(stream, Stream), "pass the stream explicitly"
         assert size <= self._backing.nbytes
-        ctypes.memmove(mem, self.ptr, size)
+        backing = self._backing
+
+        def run(poisoned):
+            src = poisoned.get(0, backing)
+            ctypes.memmove(mem, np.ascontiguousarray(src).ctypes.data, size)
+
+        stream._submit(run, reads=(backing,), writes=())
 
 
 class Device:
@@ -55,11 +116,23 @@ class Device:
         return False
 
 
-class Stream:
-    current = None
+_HOST: dict = {}  # stream -> position the host has seen completed (synchronisations)
+_STREAMS: weakref.WeakSet = weakref.WeakSet()
 
-    def __init__(self, non_blocking=False):
+
+class Stream:
+    current = None  # None: the null stream
+    null: Stream
+
+    def __init__(self, non_blocking=False, *, _null=False):
+        self.non_blocking = non_blocking
+        self.eager = _null
         self.synchronized = 0
+        self.seq = 0    # operations submitted
+        self.done = 0   # operations run
+        self._queue: list = []
+        self._waits: dict = {}  # stream -> position waited on through an event
+        _STREAMS.add(self)
 
     def __enter__(self):
         self._prev, Stream.current = Stream.current, self
@@ -69,16 +142,121 @@ class Stream:
         Stream.current = self._prev
         return False
 
+    def __hash__(self):
+        return id(self)
+
     def synchronize(self):
         self.synchronized += 1
+        self._run_to(self.seq)
+        _HOST[self] = self.seq
+
+    def record(self, event=None):
+        event = event or Event()
+        event.record(self)
+        return event
+
+    def wait_event(self, event):
+        if event.stream is None or event.stream is self:
+            return
+        event.stream._run_to(event.seq)
+        self._waits[event.stream] = max(self._waits.get(event.stream, 0), event.seq)
+
+    @property
+    def ptr(self):
+        return 0 if self.eager else id(self)
+
+    def _clock(self) -> dict:
+        clock = dict(_HOST)
+        for s, v in self._waits.items():
+            clock[s] = max(clock.get(s, 0), v)
+        if not self.non_blocking and self is not Stream.null:  # legacy: waits on the null
+            clock[Stream.null] = Stream.null.seq
+        return clock
+
+    def _submit(self, fn, reads, writes) -> None:
+        """Queue (or, on the null stream, run) ``fn(poisoned)``: ``poisoned`` maps the index
+        of each read buffer not ordered after its writer to a poison copy."""
+        self.seq += 1
+        op = (self.seq, self._clock(), fn, tuple(reads))
+        for w in writes:
+            _wrote(w, self, self.seq)
+        if self.eager:
+            self._run_to(self.seq - 1)
+            self._execute(op)
+        else:
+            self._queue.append(op)
+
+    def _run_to(self, seq: int) -> None:
+        while self._queue and self._queue[0][0] <= seq:
+            self._execute(self._queue.pop(0))
+
+    def _execute(self, op) -> None:
+        seq, clock, fn, reads = op
+        poisoned = {}
+        for i, a in enumerate(reads):
+            w = _writer(a)
+            if w is not None and w[0] is not self and clock.get(w[0], 0) < w[1]:
+                races.append(f"stream {id(self):#x} op {seq} reads a buffer written by "
+                             f"stream {id(w[0]):#x} op {w[1]} without waiting for it")
+                p = np.empty_like(np.asarray(a).view(np.ndarray))
+                p.view(np.uint8).reshape(-1)[...] = POISON
+                poisoned[i] = p
+        fn(poisoned)
+        self.done = seq
+
+
+Stream.null = Stream(_null=True)
+
+
+def current_stream() -> Stream:
+    return Stream.current or Stream.null
+
+
+def get_current_stream(device_id=None) -> Stream:
+    return current_stream()
+
+
+def _host_sync(stream: Stream | None = None) -> None:
+    """A blocking read back: the stream's work so far has run and the host knows it."""
+    (stream or current_stream()).synchronize()
+
+
+def _device_synchronize() -> None:
+    for s in list(_STREAMS):
+        s._run_to(s.seq)
+        _HOST[s] = s.seq
+
+
+class Event:
+    def __init__(self, block=False, disable_timing=False, interprocess=False):
+        self.stream, self.seq = None, 0
+
+    def record(self, stream=None):
+        self.stream = stream or current_stream()
+        self.seq = self.stream.seq
+
+    def synchronize(self):
+        if self.stream is not None:
+            self.stream._run_to(self.seq)
+            _HOST[self.stream] = max(_HOST.get(self.stream, 0), self.seq)
+
+    @property
+    def done(self):
+        return self.stream is None or self.stream.done >= self.seq
 
 
 class ndarray(np.ndarray):
-    """A "device" array: a NumPy array that must be fetched with ``.get()`` like CuPy's."""
+    """A "device" array: a NumPy array that must be fetched with ``.get()`` like CuPy's.
+
+    NumPy operations on it run at once on the current stream (after the work queued there),
+    and record the current stream as the writer of the arrays they create or write."""
 
     def __new__(cls, shape, dtype=np.float64, memptr=None):
         if memptr is None:
-            return np.empty(shape, dtype=dtype).view(cls)
+            out = np.empty(shape, dtype=dtype)
+            out.view(np.uint8).reshape(-1)[...] = POISON  # never written: reads as poison
+            _fresh(out)
+            return out.view(cls)
         n = int(np.prod(shape))
         backing = memptr._backing.view(dtype)
         assert backing.size >= n, "symbol smaller than the array written over it"
@@ -98,25 +276,100 @@ class ndarray(np.ndarray):
     def set(self, arr, stream=None):
         arr = np.asarray(arr)
         assert self.shape == arr.shape and self.dtype == arr.dtype
-        self[...] = arr
+        _wrote(self)
+        self.view(np.ndarray)[...] = arr
         symbol = getattr(self, "_symbol", None)
         if symbol is not None and symbol._on_write is not None:
             symbol._on_write(symbol._backing)
 
     def get(self, stream=None, order="C", out=None, blocking=True):
+        _host_sync(stream)
         if out is None:
             return np.array(self, copy=True).view(np.ndarray)
         out[...] = self
         return out
 
     def __getitem__(self, item):
+        _eager()
         # Like CuPy: indexing down to one element gives a 0-d device array, not a scalar.
-        out = super().__getitem__(item)
-        return out if isinstance(out, ndarray) else np.asarray(out).view(ndarray)
+        out = super().__getitem__(_host(item) if isinstance(item, ndarray) else item)
+        if isinstance(out, ndarray):
+            if not np.shares_memory(out, self):  # fancy indexing made a new array
+                _wrote(out)
+            return out
+        out = np.asarray(out).view(ndarray)
+        _wrote(out)
+        return out
+
+    def __setitem__(self, item, value):
+        _wrote(self)  # runs the work queued before it first
+        self.view(np.ndarray)[_host(item) if isinstance(item, ndarray) else item] = _host(value)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, out=None, **kwargs):
+        _eager()
+        inputs = tuple(_host(x) if isinstance(x, ndarray) else x for x in inputs)
+        if out is not None:
+            kwargs["out"] = tuple(_host(o) if isinstance(o, ndarray) else o for o in out)
+        result = getattr(ufunc, method)(*inputs, **kwargs)
+        if out is not None:
+            for o in out:
+                _wrote(o)
+            return out[0] if len(out) == 1 else out
+        return _wrap(result)
+
+    # Reading a value on the host waits for the stream (CuPy synchronises there).
+    def __bool__(self):
+        _host_sync()
+        return bool(self.view(np.ndarray))
+
+    def __int__(self):
+        _host_sync()
+        return int(self.view(np.ndarray))
+
+    def __index__(self):
+        _host_sync()
+        return int(self.view(np.ndarray))
+
+    def __float__(self):
+        _host_sync()
+        return float(self.view(np.ndarray))
+
+    def item(self, *args):
+        _host_sync()
+        return self.view(np.ndarray).item(*args)
+
+    def tolist(self):
+        _host_sync()
+        return self.view(np.ndarray).tolist()
 
 
 # Mark the class as CuPy's for gpu_eval.cuda.holdem.is_cupy_array.
 ndarray.__module__ = "cupy"
+
+
+def _wrap(result):
+    if isinstance(result, tuple):
+        return tuple(_wrap(r) for r in result)
+    if isinstance(result, np.ndarray):
+        out = result.view(ndarray)
+        _wrote(out)
+        return out
+    return result
+
+
+def _new(result, *inputs):
+    """``result`` as a device array written now on the current stream, unless it is a view
+    of one of ``inputs`` (then nothing was written)."""
+    out = result.view(ndarray) if isinstance(result, np.ndarray) else np.asarray(result).view(
+        ndarray)
+    if not any(isinstance(x, np.ndarray) and np.shares_memory(out, x) for x in inputs):
+        _wrote(out)
+    return out
+
+
+def _eager() -> None:
+    """An operation run now on the current stream comes after the work queued there."""
+    current_stream()._run_to(current_stream().seq)
 
 
 def _dev(a) -> ndarray:
@@ -128,11 +381,15 @@ def _host(a) -> np.ndarray:
 
 
 def asarray(a, dtype=None):
-    return np.array(_host(a), dtype=dtype, copy=True).view(ndarray)
+    _eager()
+    if isinstance(a, ndarray) and (dtype is None or np.dtype(dtype) == a.dtype):
+        return a  # CuPy: no copy
+    return _new(np.array(_host(a), dtype=dtype, copy=True))
 
 
 def ascontiguousarray(a, dtype=None):
-    return np.ascontiguousarray(_host(a), dtype=dtype).view(ndarray)
+    _eager()
+    return _new(np.ascontiguousarray(_host(a), dtype=dtype), a)
 
 
 def empty(shape, dtype=np.float64):
@@ -140,23 +397,80 @@ def empty(shape, dtype=np.float64):
 
 
 def zeros(shape, dtype=np.float64):
-    return np.zeros(shape, dtype=dtype).view(ndarray)
+    _eager()
+    return _new(np.zeros(shape, dtype=dtype))
 
 
 def where(cond, x, y):
-    return np.where(_host(cond), _host(x), _host(y)).view(ndarray)
+    _eager()
+    return _new(np.where(_host(cond), _host(x), _host(y)))
 
 
 def flatnonzero(a):
-    return np.flatnonzero(_host(a)).view(ndarray)
+    _eager()
+    return _new(np.flatnonzero(_host(a)))
 
 
 def asnumpy(a):
+    _host_sync()
     return np.array(_host(a), copy=True)
 
 
 def _ptr(x) -> ctypes.c_void_p:
     return ctypes.c_void_p(x.data.ptr)
+
+
+#: Which arguments each kernel writes (the others it only reads).
+KERNEL_OUTPUTS = {
+    "eval_masks": (1,), "eval_ids": (2,), "eval_deadhorse": (2,), "ids_to_masks": (2, 3),
+    "deadhorse_to_masks": (2, 3), "mask_counts": (1,), "enumerate_counts": (5,),
+    "shortdeck_eval_masks": (2,), "shortdeck_eval_ids": (3,), "omaha_eval_ids": (5,),
+    "wild_eval_masks": (4,), "check_eval_masks": (7, 8), "check_eval_ids": (8, 9),
+    "shortdeck_check_eval_masks": (7, 8), "shortdeck_check_eval_ids": (8, 9),
+}
+
+
+def _outputs(name: str) -> tuple[int, ...]:
+    return KERNEL_OUTPUTS[name[len("ge_"):].removeprefix("phash_")]
+
+
+def _run_check(fn, name, block, args) -> None:
+    """A fused validate-and-evaluate kernel (check_eval.cuh), through host launcher ``fn``."""
+    if name.endswith("masks"):
+        m, n, lo, hi, forbidden, param, mask_invalid, out, first_bad = args
+        assert m.dtype == np.uint64 and m.size == int(n)
+        head = (_ptr(m), int(n))
+    else:
+        a, k, n, lo, hi, forbidden, param, mask_invalid, out, first_bad = args
+        assert a.dtype == np.uint8 and k.dtype == np.int32 and a.size == int(n) * int(k)
+        assert 5 <= int(k) <= 9 and block[0] <= 256, "the shared tile holds 256 rows of 9"
+        head = (_ptr(a), int(k), int(n))
+    assert (n.dtype, lo.dtype, hi.dtype, forbidden.dtype, param.dtype, mask_invalid.dtype,
+            out.dtype, first_bad.dtype) == (np.uint64, np.int32, np.int32, np.uint64, np.int32,
+                                            np.int32, np.uint16, np.uint64)
+    assert out.size == int(n) and first_bad.size == 3
+    tail = (int(lo), int(hi), int(forbidden), int(param), int(mask_invalid), _ptr(out),
+            _ptr(first_bad))
+    fn(*head, *tail, *(() if "shortdeck" in name else (1,)))
+
+
+def _submit_launch(kernel, grid, block, args) -> None:
+    """Queue a launch on the current stream; it runs ``kernel._run`` with poison for every
+    argument not ordered after its writer."""
+    assert all(isinstance(a, (ndarray, np.generic)) for a in args), \
+        "kernel arguments must be device arrays or NumPy scalars (typed)"
+    arrays = [i for i, a in enumerate(args) if isinstance(a, ndarray)]
+    outs = _outputs(kernel.name)
+
+    def run(poisoned):
+        real = list(args)
+        for j, i in enumerate(arrays):
+            if j in poisoned:
+                real[i] = np.ascontiguousarray(poisoned[j]).view(ndarray)
+        kernel._run(grid, block, tuple(real))
+
+    current_stream()._submit(run, reads=[args[i] for i in arrays],
+                             writes=[args[i] for i in outs])
 
 
 class _Kernel:
@@ -169,16 +483,20 @@ class _Kernel:
 
     def __call__(self, grid, block, args, shared_mem=0):
         launches.append((self.name, tuple(grid), tuple(block)))
-        assert all(isinstance(a, (ndarray, np.generic)) for a in args), \
-            "kernel arguments must be device arrays or NumPy scalars (typed)"
+        _submit_launch(self, grid, block, args)
+
+    def _run(self, grid, block, args):
         lib = self.host.lib
         fn = getattr(lib, "ge_host_" + self.name[3:], None)
-        if self.name.endswith("eval_masks"):
+        if self.name.endswith(("check_eval_masks", "check_eval_ids")):
+            _run_check(fn, self.name, block, args)
+        elif self.name.endswith("eval_masks"):
             m, out, n = args
             assert n.dtype == np.uint64 and m.dtype == np.uint64 and out.dtype == np.uint16
             fn(_ptr(m), _ptr(out), int(n), 1)
         elif self.name.endswith(("eval_ids", "eval_deadhorse")):
             a, k, out, n = args
+            assert block[0] <= 256, "the ids kernels' shared tile holds 256 rows"
             assert k.dtype == np.int32 and n.dtype == np.uint64
             assert a.dtype == (np.uint8 if self.name.endswith("ids") else np.int32)
             fn(_ptr(a), int(k), _ptr(out), int(n), 1)
@@ -239,10 +557,13 @@ class _VariantKernel:
 
     def __call__(self, grid, block, args, shared_mem=0):
         launches.append((self.name, tuple(grid), tuple(block)))
-        assert all(isinstance(a, (ndarray, np.generic)) for a in args), \
-            "kernel arguments must be device arrays or NumPy scalars (typed)"
+        _submit_launch(self, grid, block, args)
+
+    def _run(self, grid, block, args):
         name = self.name
-        if name == "ge_shortdeck_eval_masks":
+        if name in ("ge_shortdeck_check_eval_masks", "ge_shortdeck_check_eval_ids"):
+            _run_check(getattr(self.lib, "ge_host_" + name[3:]), name, block, args)
+        elif name == "ge_shortdeck_eval_masks":
             m, variant, out, n = args
             assert (m.dtype, variant.dtype, out.dtype, n.dtype) == (
                 np.uint64, np.int32, np.uint16, np.uint64)
@@ -318,27 +639,38 @@ class _VariantModule:
 
 
 def broadcast_to(a, shape):
-    return np.broadcast_to(_host(a), shape).view(ndarray)
+    _eager()
+    return _new(np.broadcast_to(_host(a), shape), a)
 
 
 def sort(a, axis=-1):
-    return np.sort(_host(a), axis=axis).view(ndarray)
+    _eager()
+    return _new(np.sort(_host(a), axis=axis))
 
 
 def bincount(a, minlength=0):
-    return np.bincount(_host(a), minlength=minlength).view(ndarray)
+    _eager()
+    return _new(np.bincount(_host(a), minlength=minlength))
 
 
 def log2(a):
-    return np.log2(_host(a)).view(ndarray)
+    _eager()
+    return _new(np.log2(_host(a)))
 
 
 def rint(a):
-    return np.rint(_host(a)).view(ndarray)
+    _eager()
+    return _new(np.rint(_host(a)))
 
 
 def ones(shape, dtype=np.float64):
-    return np.ones(shape, dtype=dtype).view(ndarray)
+    _eager()
+    return _new(np.ones(shape, dtype=dtype))
+
+
+def full(shape, fill_value, dtype=None):
+    _eager()
+    return _new(np.full(shape, fill_value, dtype=dtype))
 
 
 def _alloc_pinned_memory(size):
@@ -352,11 +684,13 @@ _PROPS = {"multiProcessorCount": 2, "maxThreadsPerMultiProcessor": 2048,
 cuda = types.SimpleNamespace(
     Device=Device,
     Stream=Stream,
+    Event=Event,
+    get_current_stream=get_current_stream,
     alloc_pinned_memory=_alloc_pinned_memory,
     runtime=types.SimpleNamespace(
         getDeviceCount=lambda: 1,
         getDevice=lambda: 0,
         getDeviceProperties=lambda i: dict(_PROPS),
-        deviceSynchronize=lambda: None,
+        deviceSynchronize=_device_synchronize,
     ),
 )

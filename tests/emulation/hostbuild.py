@@ -40,6 +40,7 @@ _WRAPPER = r"""
 #include "enumerate.cu"
 #include "evaluate_phash.cu"
 #include "convert.cu"
+#include "check_eval.cu"
 #include <cstring>
 #ifdef _OPENMP
 #include <omp.h>
@@ -114,6 +115,65 @@ extern "C" void ge_host_eval_ids(const ge_u8* ids, int k, ge_u16* out, ge_u64 n,
 
 extern "C" void ge_host_eval_deadhorse(const ge_i32* cards, int k, ge_u16* out, ge_u64 n, int nthreads) {
     GE_HOST_SLICES(n, nthreads, ge_eval_deadhorse(cards + lo * k, k, out + lo, hi - lo))
+}
+
+// The fused validate-and-evaluate kernels (check_eval.cu). Each slice finds its own first bad
+// rows (slice-local indices), merged here into first_bad[3] as global row numbers.
+static void ge_host_merge_bad(unsigned long long* first_bad, const unsigned long long* fb,
+                              ge_u64 lo) {
+    for (int s = 0; s < 3; ++s)
+        if (fb[s] != ~0ull) atomicMin(first_bad + s, fb[s] + lo);
+}
+
+static void ge_host_check_masks_slice(int phash, const ge_u64* masks, ge_u64 lo, ge_u64 hi,
+                                      int lo_c, int hi_c, ge_u64 forbidden, int param, int mi,
+                                      ge_u16* out, unsigned long long* first_bad) {
+    unsigned long long fb[3] = {~0ull, ~0ull, ~0ull};
+    if (phash) ge_phash_check_eval_masks(masks + lo, hi - lo, lo_c, hi_c, forbidden, param, mi,
+                                         out + lo, fb);
+    else ge_check_eval_masks(masks + lo, hi - lo, lo_c, hi_c, forbidden, param, mi, out + lo, fb);
+    ge_host_merge_bad(first_bad, fb, lo);
+}
+
+static void ge_host_check_ids_slice(int phash, const ge_u8* ids, int k, ge_u64 lo, ge_u64 hi,
+                                    int lo_c, int hi_c, ge_u64 forbidden, int param, int mi,
+                                    ge_u16* out, unsigned long long* first_bad) {
+    unsigned long long fb[3] = {~0ull, ~0ull, ~0ull};
+    if (phash) ge_phash_check_eval_ids(ids + lo * k, k, hi - lo, lo_c, hi_c, forbidden, param, mi,
+                                       out + lo, fb);
+    else ge_check_eval_ids(ids + lo * k, k, hi - lo, lo_c, hi_c, forbidden, param, mi, out + lo,
+                           fb);
+    ge_host_merge_bad(first_bad, fb, lo);
+}
+
+extern "C" void ge_host_check_eval_masks(const ge_u64* masks, ge_u64 n, int lo_c, int hi_c,
+                                         ge_u64 forbidden, int param, int mi, ge_u16* out,
+                                         unsigned long long* first_bad, int nthreads) {
+    GE_HOST_SLICES(n, nthreads, ge_host_check_masks_slice(0, masks, lo, hi, lo_c, hi_c,
+                                                          forbidden, param, mi, out, first_bad))
+}
+
+extern "C" void ge_host_phash_check_eval_masks(const ge_u64* masks, ge_u64 n, int lo_c,
+                                               int hi_c, ge_u64 forbidden, int param, int mi,
+                                               ge_u16* out, unsigned long long* first_bad,
+                                               int nthreads) {
+    GE_HOST_SLICES(n, nthreads, ge_host_check_masks_slice(1, masks, lo, hi, lo_c, hi_c,
+                                                          forbidden, param, mi, out, first_bad))
+}
+
+extern "C" void ge_host_check_eval_ids(const ge_u8* ids, int k, ge_u64 n, int lo_c, int hi_c,
+                                       ge_u64 forbidden, int param, int mi, ge_u16* out,
+                                       unsigned long long* first_bad, int nthreads) {
+    GE_HOST_SLICES(n, nthreads, ge_host_check_ids_slice(0, ids, k, lo, hi, lo_c, hi_c,
+                                                        forbidden, param, mi, out, first_bad))
+}
+
+extern "C" void ge_host_phash_check_eval_ids(const ge_u8* ids, int k, ge_u64 n, int lo_c,
+                                             int hi_c, ge_u64 forbidden, int param, int mi,
+                                             ge_u16* out, unsigned long long* first_bad,
+                                             int nthreads) {
+    GE_HOST_SLICES(n, nthreads, ge_host_check_ids_slice(1, ids, k, lo, hi, lo_c, hi_c,
+                                                        forbidden, param, mi, out, first_bad))
 }
 
 // The conversion kernels (convert.cu): masks and card counts from ids / DeadHorse ints.
@@ -407,6 +467,14 @@ class HostKernels:
             "ge_host_ids_to_masks": ([vp, i32, vp, vp, u64, i32], None),
             "ge_host_deadhorse_to_masks": ([vp, i32, vp, vp, u64, i32], None),
             "ge_host_mask_counts": ([vp, vp, u64, i32], None),
+            "ge_host_check_eval_masks": ([vp, u64, i32, i32, u64, i32, i32, vp, vp, i32],
+                                         None),
+            "ge_host_phash_check_eval_masks": ([vp, u64, i32, i32, u64, i32, i32, vp, vp, i32],
+                                               None),
+            "ge_host_check_eval_ids": ([vp, i32, u64, i32, i32, u64, i32, i32, vp, vp, i32],
+                                       None),
+            "ge_host_phash_check_eval_ids": ([vp, i32, u64, i32, i32, u64, i32, i32, vp, vp,
+                                              i32], None),
             "ge_host_ids_to_masks_k": ([vp, i32, vp, u64], None),
             "ge_host_deadhorse_to_masks_k": ([vp, i32, vp, u64], None),
             "ge_host_walk_masks": ([i32, u64, u64, vp, vp], None),

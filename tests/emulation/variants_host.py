@@ -69,6 +69,17 @@ extern "C" void ge_host_shortdeck_eval_ids(const ge_u8* ids, int k, int v, ge_u1
                                            ge_u64 n) {
     ge_host_one_thread(); ge_shortdeck_eval_ids(ids, k, v, out, n);
 }
+extern "C" void ge_host_shortdeck_check_eval_masks(const ge_u64* m, ge_u64 n, int lo, int hi,
+                                                   ge_u64 forbidden, int v, int mi,
+                                                   ge_u16* out, unsigned long long* fb) {
+    ge_host_one_thread(); ge_shortdeck_check_eval_masks(m, n, lo, hi, forbidden, v, mi, out, fb);
+}
+extern "C" void ge_host_shortdeck_check_eval_ids(const ge_u8* ids, int k, ge_u64 n, int lo,
+                                                 int hi, ge_u64 forbidden, int v, int mi,
+                                                 ge_u16* out, unsigned long long* fb) {
+    ge_host_one_thread();
+    ge_shortdeck_check_eval_ids(ids, k, n, lo, hi, forbidden, v, mi, out, fb);
+}
 extern "C" void ge_host_omaha_eval_ids(const ge_u8* hole, int h, const ge_u8* board, int b,
                                        int shared, ge_u16* out, ge_u64 n) {
     ge_host_one_thread(); ge_omaha_eval_ids(hole, h, board, b, shared, out, n);
@@ -105,6 +116,8 @@ class VariantKernels:
             "ge_host_shortdeck_eval_ids": [vp, i32, i32, vp, u64],
             "ge_host_omaha_eval_ids": [vp, i32, vp, i32, i32, vp, u64],
             "ge_host_wild_eval_masks": [vp, vp, u32, i32, vp, u64],
+            "ge_host_shortdeck_check_eval_masks": [vp, u64, i32, i32, u64, i32, i32, vp, vp],
+            "ge_host_shortdeck_check_eval_ids": [vp, i32, u64, i32, i32, u64, i32, i32, vp, vp],
         }.items():
             fn = getattr(self.lib, name)
             fn.argtypes, fn.restype = args, None
