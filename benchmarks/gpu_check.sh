@@ -137,5 +137,11 @@ else
     note_rc "${PIPESTATUS[0]}" "rest of the suite"
 fi
 
+if [ -f benchmarks/bench_games.py ]; then
+    echo "== benchmarks/bench_games.py --gpu" | log bench
+    timeout "$(budget 40)" "$PY" benchmarks/bench_games.py --gpu --repeat 3 --samples 200000 \
+        2>&1 | log bench
+fi
+
 echo "== gpu_check exit status $status ($SECONDS s)" | log gpu_check
 exit "$status"

@@ -28,7 +28,8 @@ __version__ = "0.1.0"
 __all__ = ["cards", "evaluate", "category", "describe", "to_cactus_kev", "from_cactus_kev",
            "to_value", "from_value", "Range", "equity", "equity_matrix", "preflop_table",
            "EquityResult", "MatrixResult", "PreflopTable", "evaluate_omaha", "compare",
-           "to_rating", "from_rating", "hand_type", "__version__"]
+           "to_rating", "from_rating", "hand_type", "evaluate_low", "describe_low",
+           "__version__"]
 
 # Names served lazily from their modules, so `import gpu_eval` stays quick.
 _LAZY = {
@@ -43,6 +44,8 @@ _LAZY = {
     "to_rating": "gpu_eval.rating",
     "from_rating": "gpu_eval.rating",
     "hand_type": "gpu_eval.rating",
+    "evaluate_low": "gpu_eval.evaluator.api",
+    "describe_low": "gpu_eval.games.lowball",
 }
 
 

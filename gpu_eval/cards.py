@@ -35,7 +35,7 @@ __all__ = [
     "check_mask_bits",
 ]
 
-from gpu_eval.card_spelling import (  # the per-card text and the card tables, defined once
+from gpu_eval.card_spelling import (
     ID_TO_MASK,
     JOKER,
     RANKS,

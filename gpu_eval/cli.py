@@ -82,7 +82,7 @@ def _cmd_equity(args: argparse.Namespace) -> int:
     # None: the library draws a bar on stderr when the run is expected to be long.
     result = equity(args.players, board=args.board, dead=args.dead, exact=exact,
                     samples=args.samples, seed=args.seed, backend=args.backend,
-                    progress=False if args.no_progress else None)
+                    progress=False if args.no_progress else None, game=args.game)
     if args.json:
         print(json.dumps(result.to_dict()))
     else:
@@ -179,6 +179,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("players", nargs="+", help='2 to 10 hands or ranges, e.g. AhKh "QQ+,AKs"')
     p.add_argument("--board", default="", help="0, 3, 4 or 5 board cards")
     p.add_argument("--dead", default="", help="dead cards")
+    p.add_argument("--game", default="holdem",
+                   choices=["holdem", "omaha", "omaha5", "omaha6", "omaha-hilo", "omaha5-hilo",
+                            "shortdeck", "shortdeck-triton"],
+                   help="the game (hi/lo games add high, low and scoop columns); Omaha "
+                        "ranges such as 'KK$ds' (quote them in the shell)")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--exact", action="store_true", help="enumerate every board")
     g.add_argument("--samples", type=_count, help="Monte Carlo with this many samples")

@@ -440,7 +440,9 @@ def equity(client: Client | None, players: Sequence[PlayerLike], board: CardsLik
         The cluster to run on; ``None`` runs the same tasks here, one after another.
     players, board, dead, exact, samples, seed, game
         As for :func:`gpu_eval.equity` (validated by the same code, before anything is
-        submitted; ``exact=None`` makes the same choice as in a single process).
+        submitted; ``exact=None`` makes the same choice as in a single process). Omaha,
+        hi/lo and short-deck games run the tasks of :mod:`gpu_eval.equity_engine.game_equity`, giving the
+        single-process result exactly, Monte Carlo included.
     block_size : int, optional
         Exact: board completions per task (default: about :data:`TASK_WORK` of work per
         task, at least two tasks per worker thread). Monte Carlo: showdowns per block
@@ -475,6 +477,9 @@ def equity(client: Client | None, players: Sequence[PlayerLike], board: CardsLik
     >>> r.wins.tolist(), r.boards
     ([237, 753], 990)
     """
+    if game != HOLDEM:  # Omaha, hi/lo and short deck: gpu_eval.equity_engine.game_equity' tasks
+        return _games_equity(client, players, board, dead, exact, samples, seed, block_size,
+                             game, backend, progress)
     equity_api.check_equity_game(game)
     samples = equity_api.check_options(exact, samples, seed)
     _check_common(backend, progress, block_size)
@@ -540,6 +545,43 @@ def equity(client: Client | None, players: Sequence[PlayerLike], board: CardsLik
     wins, ties, units, units_sq = res.arrays
     return equity_api.sampled_result(wins, ties, units, units_sq, n, n_samples, entropy,
                                      backend=_backend_name(res.backends), **common)
+
+
+def _games_task(job: Any, start: int, stop: int) -> _Partial:
+    """One task of :mod:`gpu_eval.equity_engine.game_equity`: board span or sample block ``[start, stop)``."""
+    from gpu_eval.equity_engine import game_equity  # noqa: PLC0415
+
+    _tune_malloc()
+    fn = game_equity.exact_task if isinstance(job, game_equity.ExactPlan) \
+        else game_equity.sample_task
+    return _Partial(tuple(np.asarray(a, dtype=np.int64) for a in fn(job, start, stop)),
+                    frozenset({getattr(job, "backend", "numpy")}))
+
+
+def _games_equity(client: Any, players: Any, board: Any, dead: Any, exact: bool | None,
+                  samples: int | None, seed: int | None, block_size: int | None,
+                  game: str, backend: str, progress: bool | None) -> EquityResult:
+    """:func:`equity` for the games of :mod:`gpu_eval.equity_engine.game_equity`: the same plan and tasks
+    as in one process, so exact results are equal field for field and Monte Carlo ones too
+    (blocks are always ``game_equity.SAMPLE_BLOCK`` samples; ``block_size`` sizes exact
+    board spans only)."""
+    from gpu_eval.equity_engine import game_equity  # noqa: PLC0415
+
+    _check_common(backend, progress, block_size)
+    _check_client(client)
+    job = game_equity.plan(players, board, dead, exact=exact, samples=samples, seed=seed,
+                            game=game, backend=backend)
+    if isinstance(job, game_equity.ExactPlan):
+        work = (len(job.pool) * job.n_boards + len(job.weights) * job.per_matchup) \
+            / len(job.group)
+        spans = _spans(job.n_boards, _n_exact_tasks(client, work, job.n_boards, block_size))
+        name = "games-exact"
+    else:
+        size = game_equity.SAMPLE_BLOCK
+        spans = [(s, min(s + size, job.n_samples)) for s in range(0, job.n_samples, size)]
+        name = "games-mc"
+    res = _run(client, _games_task, job, spans, name=name, progress=progress, reduce=True)
+    return job.finish(res.arrays)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -44,6 +44,8 @@ from typing import NoReturn, Union
 import numpy as np
 
 from gpu_eval import cards
+from gpu_eval.games import registry
+from gpu_eval.games.registry import HOLDEM
 
 __all__ = ["Range", "preflop_order", "chen_score"]
 
@@ -477,6 +479,10 @@ class Range:
         Range text (see the module docstring for the syntax), another Range (copied), or a
         list of range texts such as ``["AhKh", "QQ+"]`` whose union is taken in order.
         A later mention of a combo replaces the weight of an earlier one.
+    game : str
+        ``"holdem"`` (default); ``"shortdeck"`` / ``"shortdeck-triton"`` (the same syntax,
+        combos with a card below 6 left out); ``"omaha"``, ``"omaha5"``, ``"omaha6"`` (and
+        the hi/lo names) return a :class:`gpu_eval.omaha_ranges.OmahaRange` instead.
 
     Raises
     ------
@@ -498,7 +504,21 @@ class Range:
 
     __slots__ = ("_w", "_spec", "_removed", "_rows", "_combos", "_weights", "_masks")
 
-    def __init__(self, spec: str | Range | Sequence[str]) -> None:
+    def __new__(cls, spec: str | Range | Sequence[str] = "", game: str = HOLDEM):
+        # Omaha ranges are 4..6-card hands: their own class (gpu_eval.omaha_ranges).
+        if registry.get(game, where="a range").is_omaha:
+            from gpu_eval.omaha_ranges import OmahaRange  # noqa: PLC0415
+            return OmahaRange(spec, game=game)  # type: ignore[arg-type]
+        return super().__new__(cls)
+
+    def __init__(self, spec: str | Range | Sequence[str], game: str = HOLDEM) -> None:
+        lowest = registry.get(game, where="a range").lowest_rank
+        if lowest:  # short deck: hold'em syntax, only the cards the deck has
+            Range.__init__(self, spec)
+            w = self._w.copy()
+            w[(ALL_COMBOS[:, 1] < 4 * lowest) | (ALL_COMBOS[:, 0] < 4 * lowest)] = 0
+            self._set(w, self._spec, self._removed)
+            return
         if isinstance(spec, Range):
             self._set(spec._w, spec._spec, spec._removed)
             return

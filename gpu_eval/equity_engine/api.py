@@ -180,7 +180,7 @@ class _Player:
         return len(self.range) == 1
 
 
-def _range_label(r: Range) -> str:
+def range_label(r: Range) -> str:
     if r.spec is not None:
         return r.spec
     hands = r.hands()
@@ -190,7 +190,7 @@ def _range_label(r: Range) -> str:
 def _as_range(spec: PlayerLike, who: str) -> tuple[Range, str]:
     """A hand or range argument as ``(Range, label)``; errors name ``who``."""
     if isinstance(spec, Range):
-        return spec, _range_label(spec)
+        return spec, range_label(spec)
     if isinstance(spec, str):
         text = spec.strip()
         if not text:
@@ -218,7 +218,7 @@ def _as_range(spec: PlayerLike, who: str) -> tuple[Range, str]:
                 r = Range.from_combos(arr.reshape(-1, 2))
             except ValueError as exc:
                 raise ValueError(f"{who}: {exc}") from None
-            return r, _range_label(r)
+            return r, range_label(r)
         if arr.dtype.kind in "iu":
             raise ValueError(f"{who}: card ids must have shape (2,) for a hand or (M, 2) for "
                              f"a list of combos, got {arr.shape}")
@@ -479,6 +479,11 @@ class EquityResult:
     seed: int | None = None
     board: str = ""
     dead: str = ""
+    #: Hi/lo games only (None otherwise): the pot share won through the high and the low
+    #: half (``equity == high + low``) and the probability of scooping the whole pot.
+    high: np.ndarray | None = None
+    low: np.ndarray | None = None
+    scoop: np.ndarray | None = None
 
     def __str__(self) -> str:
         """A table: one row per player with equity, win and tie (split-pot) probabilities.
@@ -498,12 +503,17 @@ class EquityResult:
             head += f", dead {self.dead}"
         width = max(4, *(len(s) for s in self.labels))
         cols = f"{'player':<7} {'hand':<{width}}  {'equity':<10}  {'win':<9}  {'tie':<9}"
+        if self.high is not None:  # hi/lo games
+            cols += f"  {'high':<9}  {'low':<9}  {'scoop':<9}"
         if not self.exact:
             cols += "  stderr"
         lines = [head, cols.rstrip()]
         for i, label in enumerate(self.labels):
             row = (f"{i + 1:<7} {label:<{width}}  {pct(self.equity[i]):<10}  "
                    f"{pct(self.win[i]):<9}  {pct(self.tie[i]):<9}")
+            if self.high is not None and self.low is not None and self.scoop is not None:
+                row += (f"  {pct(self.high[i]):<9}  {pct(self.low[i]):<9}  "
+                        f"{pct(self.scoop[i]):<9}")
             if not self.exact:
                 row += f"  {pct(self.stderr[i])}"
             lines.append(row.rstrip())
@@ -561,7 +571,9 @@ def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike
     seed : int, optional
         Seed for Monte Carlo; the same seed gives the same result.
     game : str
-        ``"holdem"`` (the only game supported so far).
+        ``"holdem"``, or ``"omaha"``, ``"omaha5"``, ``"omaha6"``, ``"omaha-hilo"``,
+        ``"omaha5-hilo"``, ``"shortdeck"``, ``"shortdeck-triton"`` (run by
+        :func:`gpu_eval.equity_engine.game_equity.equity`; hi/lo results add ``high``, ``low``, ``scoop``).
     backend : {"auto", "numpy", "cuda"}
         See the module docstring.
     progress : bool or None
@@ -581,8 +593,6 @@ def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike
         cards than the deck holds.
     TypeError
         An argument of the wrong type.
-    NotImplementedError
-        A game other than hold'em.
     RuntimeError
         ``backend="cuda"`` without CuPy or a CUDA device.
 
@@ -606,6 +616,10 @@ def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike
     >>> r.method, bool(abs(r.equity.sum() - 1) < 1e-12), bool(r.stderr.max() < 0.002)
     ('monte carlo: 100,000 samples', True, True)
     """
+    if registry.get(game, where="equity()").family != HOLDEM:  # Omaha, hi/lo, short deck
+        from gpu_eval.equity_engine import game_equity  # noqa: PLC0415
+        return game_equity.equity(players, board, dead, exact=exact, samples=samples,
+                                   seed=seed, game=game, backend=backend, progress=progress)
     check_equity_game(game)
     samples = check_options(exact, samples, seed)
     prob = prepare(players, board, dead)
@@ -754,12 +768,14 @@ def _sampled_equity(prob: _Problem, eng, n_samples: int, entropy: int,
 
 
 def sampled_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, units_sq: np.ndarray,
-                   n: int, n_samples: int, entropy: int, **common: Any) -> EquityResult:
+                   n: int, n_samples: int, entropy: int, *, scale: int | None = None,
+                   **common: Any) -> EquityResult:
     """The :class:`EquityResult` of Monte Carlo totals over ``n_samples`` deals of ``n``
-    players (``units``, ``units_sq``: each player's pot units and their squares, summed);
-    ``common`` holds the labels, backend, board and dead-card text. Shared by :func:`equity`
-    and :func:`gpu_eval.distributed.equity`."""
-    scale = numpy_engine.pot_units(n)
+    players (``units``, ``units_sq``: each player's pot units and their squares, summed;
+    ``scale`` units make a pot, ``pot_units(n)`` by default); ``common`` holds the labels,
+    backend, board and dead-card text. Shared by :func:`equity`, the other games' engine and
+    :func:`gpu_eval.distributed.equity`."""
+    scale = numpy_engine.pot_units(n) if scale is None else scale
     eq = units / (scale * n_samples)
     win = wins / n_samples
     tie = ties / n_samples  # split pots (PokerStove's "tie"); tie_share: the pot won in them

@@ -10,7 +10,7 @@ from gpu_eval.evaluator import inputs, numpy_path
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK
 
-__all__ = ["evaluate", "evaluate_omaha", "ALGORITHMS"]
+__all__ = ["evaluate", "evaluate_omaha", "evaluate_low", "ALGORITHMS"]
 
 ALGORITHMS = ("bitmask", "perfect-hash")
 
@@ -186,3 +186,57 @@ def evaluate_omaha(hole, board, *, game: str = OMAHA, backend: str = "auto",
         return cuda_variants.evaluate_omaha(hole, board, game=game, invalid=invalid)
     from gpu_eval.games import omaha  # deferred: its tables load on demand
     return omaha.evaluate_rows(hole, board, game, invalid, None)
+
+
+def evaluate_low(hands, board=None, *, game: str | None = None, backend: str = "auto"):
+    """8-or-better ace-to-five low strengths (0 = no qualifying low, 1..56, 56 = the wheel).
+
+    Parameters
+    ----------
+    hands : str, list of str, array_like
+        Without ``board``: hands of 5 to 9 cards, the low being the best of any five of them.
+        With ``board``: Omaha hole cards (4 to 6 cards), the low being made of exactly two of
+        them and three board cards. Text, ``(N, k)`` card ids or ``uint64`` masks.
+    board : str, list of str, array_like, optional
+        Omaha board cards (3 to 5), one board shared by every row or one per row.
+    game : str, optional
+        With a board, ``"omaha"`` / ``"omaha5"`` / ``"omaha6"`` (or their ``-hilo``
+        names) checks the number of hole cards (4, 5, 6); default: any of 4..6.
+    backend : {"auto", "numpy", "cuda"}
+        ``"cuda"`` looks the lows up on the GPU (``kernels/equity_games.cu``, the same
+        tables; NumPy out). ``"auto"`` runs NumPy: a lookup is cheaper than the transfer.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8`` low strengths, shape ``()`` for single inputs, else ``(N,)``.
+
+    Raises
+    ------
+    ValueError
+        Bad card text, a card used twice (in a hand, or between hole cards and board, naming
+        the row), a wrong number of cards.
+
+    Examples
+    --------
+    >>> import gpu_eval as ge
+    >>> int(ge.evaluate_low("Ah 2d 3c 4s 5h 9c Kd"))    # the wheel
+    56
+    >>> ge.evaluate_low(["8h 7d 6c 5s 4h", "Ah 2d 3c 9s Th"]).tolist()   # 8-7-6-5-4; none
+    [1, 0]
+    >>> ge.describe_low(ge.evaluate_low("AhKd3c9s", "2c 5d 4h Qs Js"))   # A3 from the hole
+    '5-4-3-2-A'
+    """
+    from gpu_eval.games import lowball  # deferred: its tables load on demand
+
+    table, hm, bm, scalar = lowball.low_rows(hands, board, game)
+    if backend not in backend_choice.BACKENDS:
+        raise ValueError(f"backend={backend!r}: expected one of "
+                         f"{', '.join(backend_choice.BACKENDS)}")
+    if backend == "cuda":  # "auto" stays on NumPy: a lookup is cheaper than the transfer
+        backend_choice.resolve("cuda")  # a clear error without a device
+        from gpu_eval.cuda import game_equity as cuda_game_equity  # deferred: imports CuPy
+        out = cuda_game_equity.low_cuda(hm, bm, table)
+    else:
+        out = lowball.lookup(table, hm, bm)
+    return out[0] if scalar else out

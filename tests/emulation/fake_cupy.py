@@ -525,6 +525,8 @@ class RawModule:
     def __new__(cls, code=None, *, options=(), **kwargs):
         if code is not None and '#include "variants.cu"' in code:
             return _VariantModule(code, options)  # gpu_eval.cuda.variants' module
+        if code is not None and '#include "equity_games.cu"' in code:
+            return _GamesModule(code, options)  # gpu_eval.cuda.game_equity' module
         return super().__new__(cls)
 
     def __init__(self, code=None, *, options=(), **kwargs):
@@ -631,6 +633,98 @@ class _VariantModule:
 
     def get_function(self, name):
         return _VariantKernel(name, self.host.lib, self.holdem.lib)
+
+    def get_global(self, name):
+        setter = self._setters[name]
+        return _MemoryPointer(self._symbols[name],
+                              on_write=lambda a: setter(ctypes.c_void_p(a.ctypes.data)))
+
+
+class _GamesKernel:
+    """A kernel of kernels/equity_games.cu, run by the host build of tests/games_host.py."""
+
+    num_regs = 40
+    shared_size_bytes = 0
+
+    def __init__(self, name: str, lib):
+        self.name, self.lib = name, lib
+
+    def __call__(self, grid, block, args, shared_mem=0):
+        launches.append((self.name, tuple(grid), tuple(block)))
+        assert all(isinstance(a, (ndarray, np.generic)) for a in args), \
+            "kernel arguments must be device arrays or NumPy scalars (typed)"
+
+        def ptr(a):  # a device array, or np.uint64(0) for a null pointer
+            if isinstance(a, ndarray):
+                return _ptr(a)
+            assert a.dtype == np.uint64 and int(a) == 0
+            return ctypes.c_void_p(0)
+
+        if self.name == "ge_games_strengths":
+            pool, h, n_pool, boards, nb, variant, low, S, L, ld = args
+            assert (pool.dtype, h.dtype, n_pool.dtype, boards.dtype, nb.dtype, variant.dtype,
+                    low.dtype, S.dtype) == (np.uint8, np.int32, np.uint32, np.uint8, np.uint32,
+                                            np.int32, np.uint8, np.uint16)
+            assert pool.size == int(n_pool) * int(h) and boards.size == int(nb) * 5
+            assert S.size >= int(nb) * int(ld) and low.size == 65536
+            self.lib.ge_host_games_strengths(_ptr(pool), int(h), int(n_pool), _ptr(boards),
+                                             int(nb), int(variant), _ptr(low), _ptr(S), ptr(L),
+                                             int(ld))
+        elif self.name == "ge_games_low":
+            hole, board, shared, table, out, n = args
+            assert (hole.dtype, shared.dtype, table.dtype, out.dtype, n.dtype) == (
+                np.uint64, np.int32, np.uint8, np.uint8, np.uint64)
+            assert hole.size == int(n) == out.size and table.size in (256, 65536)
+            self.lib.ge_host_games_low(_ptr(hole), ptr(board), int(shared), _ptr(table),
+                                       _ptr(out), int(n))
+        elif self.name == "ge_games_sample":
+            (combos, offsets, cum, modes, n, deck, n_deck, base, k, h, variant, low, scale,
+             key0, key1, start, stop, max_tries, totals, failures) = args
+            assert (combos.dtype, offsets.dtype, cum.dtype, modes.dtype, n.dtype, deck.dtype,
+                    n_deck.dtype, base.dtype, k.dtype, h.dtype, variant.dtype, scale.dtype,
+                    key0.dtype, key1.dtype, start.dtype, stop.dtype, max_tries.dtype) == (
+                np.uint64, np.uint32, np.float64, np.uint8, np.int32, np.uint64, np.uint32,
+                np.uint64, np.int32, np.int32, np.int32, np.uint32, np.uint32, np.uint32,
+                np.uint64, np.uint64, np.uint32)
+            assert totals.size == 6 * int(n) and deck.size == int(n_deck)
+            self.lib.ge_host_games_sample(
+                _ptr(combos), _ptr(offsets), _ptr(cum), _ptr(modes), int(n), _ptr(deck),
+                int(n_deck), int(base), int(k), int(h), int(variant), ptr(low), int(scale),
+                int(key0), int(key1), int(start), int(stop), int(max_tries), _ptr(totals),
+                _ptr(failures))
+        elif self.name.startswith("ge_games_showdown_"):
+            n = int(self.name.rsplit("_", 1)[1])
+            S, L, ld, nb, mu, nm, per, scale, *out = args
+            assert (S.dtype, ld.dtype, nb.dtype, mu.dtype, nm.dtype, per.dtype,
+                    scale.dtype) == (np.uint16, np.uint32, np.uint32, np.int32, np.uint32,
+                                     np.uint32, np.uint32)
+            assert mu.size == int(nm) * n and len(out) == 6
+            assert all(a.dtype == np.uint64 for a in out)
+            self.lib.ge_host_games_showdown(n, _ptr(S), ptr(L), int(ld), int(nb), _ptr(mu),
+                                            int(nm), int(per), int(scale),
+                                            *[_ptr(a) for a in out])
+        else:
+            raise AssertionError(f"unknown game kernel {self.name}")
+
+
+class _GamesModule:
+    """The RawModule of gpu_eval.cuda.game_equity: table structs and kernels of the host build."""
+
+    def __init__(self, code, options):
+        from emulation import games_host
+
+        self.code, self.options = code, options
+        self.host = games_host.load()
+        lib = self.host.lib
+        self._setters = {"ge_shortdeck_tables": lib.ge_host_set_shortdeck,
+                         "ge_omaha_tables": lib.ge_host_set_omaha}
+        self._symbols = {
+            "ge_shortdeck_tables": np.zeros(lib.ge_host_shortdeck_table_count(),
+                                            dtype=np.uint64),
+            "ge_omaha_tables": np.zeros(lib.ge_host_omaha_table_count(), dtype=np.uint64)}
+
+    def get_function(self, name):
+        return _GamesKernel(name, self.host.lib)
 
     def get_global(self, name):
         setter = self._setters[name]

@@ -1,0 +1,99 @@
+"""The board completions of a deck and their suit orbits (cached), for the engines of the
+games beyond hold'em: the NumPy engine (:mod:`gpu_eval.equity_engine.game_equity`) and its CUDA
+twin (:mod:`gpu_eval.cuda.game_equity`) play the same orbit representatives.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+
+import numpy as np
+
+from gpu_eval.cards import ID_TO_MASK
+from gpu_eval.equity_engine import enumerate_boards
+
+__all__ = ["subsets", "deck_ids", "or_rows", "completions", "orbits", "orbit_lists", "orbit_parts"]
+
+
+def or_rows(ids: np.ndarray) -> np.ndarray:
+    """Hand masks of the rows of an ``(N, k)`` id array."""
+    m = np.zeros(len(ids), dtype=np.uint64)
+    for j in range(ids.shape[1]):
+        m |= np.take(ID_TO_MASK, ids[:, j])
+    return m
+
+
+
+
+@lru_cache(maxsize=8)
+def subsets(n: int, k: int) -> np.ndarray:
+    """Every k-subset of ``range(n)`` as sorted ``uint8`` rows, colex order (read-only)."""
+    level = np.zeros((1, 0), dtype=np.uint8)
+    for j in range(1, k + 1):
+        parts = [np.column_stack([level[:math.comb(t, j - 1)],
+                                  np.full(math.comb(t, j - 1), t, dtype=np.uint8)])
+                 for t in range(j - 1, n)]
+        level = np.concatenate(parts) if parts else np.zeros((0, j), dtype=np.uint8)
+    level.flags.writeable = False
+    return level
+
+
+def deck_ids(deck_mask: int) -> np.ndarray:
+    return np.flatnonzero((ID_TO_MASK & np.uint64(deck_mask)) != 0).astype(np.uint8)
+
+
+@lru_cache(maxsize=4)
+def completions(deck_mask: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every k-card completion from the deck, colex order: ``(ids (B, k), masks (B,))``,
+    cached (repeated calls on one deck skip building a million boards)."""
+    ids = deck_ids(deck_mask)[subsets(bin(deck_mask).count("1"), k)]
+    masks = or_rows(ids)
+    for a in (ids, masks):
+        a.flags.writeable = False
+    return ids, masks
+
+
+@lru_cache(maxsize=4)
+def orbits(deck_mask: int, k: int, group: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    """Per completion, the size of its orbit under ``group`` when it is the orbit's smallest
+    mask (the one board played for the whole orbit), else 0; ``uint8``, cached."""
+    masks = completions(deck_mask, k)[1]
+    keep = np.ones(len(masks), dtype=bool)
+    fixed_by = np.zeros(len(masks), dtype=np.uint8)
+    for perm in group:
+        image = enumerate_boards.permute_suits(masks, perm)
+        keep &= image >= masks
+        fixed_by += image == masks
+    out = np.where(keep, len(group) // np.maximum(fixed_by, 1), 0).astype(np.uint8)
+    out.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=4)
+def orbit_lists(deck_mask: int, k: int, group: tuple[tuple[int, ...], ...]) -> tuple:
+    """``((completion numbers, ids, masks, orbit size), ...)`` of the orbit representatives,
+    by orbit size (numbers increasing); cached."""
+    ids, masks = completions(deck_mask, k)
+    if len(group) <= 1:
+        return ((np.arange(len(masks)), ids, masks, 1),)
+    orbit = orbits(deck_mask, k, group)
+    out = []
+    for m in np.unique(orbit):
+        if m:
+            idx = np.flatnonzero(orbit == m)
+            out.append((idx, np.ascontiguousarray(ids[idx]), masks[idx], int(m)))
+    return tuple(out)
+
+
+def orbit_parts(deck_mask: int, k: int, group: tuple[tuple[int, ...], ...], start: int,
+                stop: int) -> list[tuple[np.ndarray, np.ndarray, int]]:
+    """The representatives among completions ``[start, stop)`` (colex numbers), as
+    ``[(ids (B, k), masks (B,), orbit size), ...]``: summed over a split of the completions,
+    each orbit is played once with its size."""
+    out = []
+    for idx, ids, masks, m in orbit_lists(deck_mask, k, group):
+        a, b = np.searchsorted(idx, [start, stop])
+        if b > a:
+            out.append((ids[a:b], masks[a:b], m))
+    return out

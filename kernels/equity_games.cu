@@ -1,0 +1,391 @@
+// equity_games.cu -- exact equity kernels for Omaha (4/5/6 cards, high and hi/lo) and short
+// deck: the device twin of gpu_eval/equity_engine/game_equity.py's _tally (one chunk of an exact task).
+//
+// Two steps per chunk of boards, as for hold'em (equity.cu):
+//   ge_games_strengths  S[b][p] = high strength of pool hand p on board b (0 when they share
+//                       a card) and, for hi/lo, L[b][p] = its Omaha 2 + 3 low (0: none):
+//                       each distinct hole hand is evaluated once per board, Omaha through
+//                       omaha.cuh (all 60 / 100 / 150 two-plus-three hands in a few lookups),
+//                       short deck through the bitmask evaluator with short-deck tables;
+//   ge_games_showdown_N per matchup (N pool indices), integer wins (whole pot alone), ties
+//                       (part of the pot), tie units, valid boards, and the pot units won
+//                       through the high and the low half, compared from S (and L).
+// Pots are scale units (lcm(1..N), twice that for hi/lo); with a qualifying low each half is
+// scale / 2, divided among the players tied for it; without one the high takes the pot.
+// Boards are (n_boards, 5) uint8 ids (the known board plus the completion).
+// Monte Carlo: ge_games_sample draws sample s from its own Philox stream (equity.cuh:
+// matchup by weight, the whole tuple redrawn on a clash, then H cards for each "dealt" player
+// and the board completion one card at a time), so totals depend only on the seed and the
+// sample range, not on the launch. Inputs are validated in Python; any grid and block size.
+#ifndef GE_EQUITY_GAMES_CU
+#define GE_EQUITY_GAMES_CU
+
+#include "ge_common.cuh"
+#include "bitmask.cuh"
+#include "shortdeck.cuh"
+#include "omaha.cuh"
+#include "equity.cuh"  // Philox streams, uniform and weighted picks, dealing (Monte Carlo)
+
+#define GE_GAMES_MAX_PLAYERS 10
+
+// The 8-bit low mask of a hand mask: bit 0 the ace, bit i rank i + 1 (2..8).
+GE_DEVICE ge_u32 ge_games_low_mask(ge_u64 m) {
+    const ge_u32 r = (ge_u32)((m | (m >> 16) | (m >> 32) | (m >> 48)) & 0x1FFFull);
+    return ((r & 0x7Fu) << 1) | ((r >> 12) & 1u);
+}
+
+template <int H>
+GE_DEVICE void ge_games_strengths_h(const ge_u8* __restrict__ pool_ids, ge_u32 n_pool,
+                                    const ge_u8* __restrict__ boards, ge_u32 n_boards,
+                                    int variant, const ge_u8* __restrict__ low_table,
+                                    ge_u16* __restrict__ S, ge_u8* __restrict__ L, ge_u32 ld) {
+    const ge_u64 n = (ge_u64)n_boards * n_pool;
+    const ge_u64 stride = ge_thread_count();
+    for (ge_u64 i = ge_thread_index(); i < n; i += stride) {
+        const ge_u32 b = (ge_u32)(i / n_pool), p = (ge_u32)(i % n_pool);
+        const ge_u8* hole = pool_ids + (ge_u64)p * H;
+        const ge_u8* board = boards + (ge_u64)b * 5;
+        ge_u64 hm = 0, bm = 0;
+        GE_UNROLL
+        for (int j = 0; j < H; ++j) hm |= ge_card_bit(GE_LDG(hole + j));
+        GE_UNROLL
+        for (int j = 0; j < 5; ++j) bm |= ge_card_bit(GE_LDG(board + j));
+        ge_u32 s = 0, low = 0;
+        if (!(hm & bm)) {
+            if constexpr (H == 2) {
+                s = ge_shortdeck_eval(variant, hm | bm);
+            } else {
+                ge_u8 h[H], bd[5];
+                GE_UNROLL
+                for (int j = 0; j < H; ++j) h[j] = GE_LDG(hole + j);
+                GE_UNROLL
+                for (int j = 0; j < 5; ++j) bd[j] = GE_LDG(board + j);
+                s = ge_omaha_eval<H, 5>(ge_omaha_tables, h, bd);
+            }
+            if (L) low = GE_LDG(low_table + (ge_games_low_mask(hm) * 256u +
+                                             ge_games_low_mask(bm)));
+        }
+        S[(ge_u64)b * ld + p] = (ge_u16)s;
+        if (L) L[(ge_u64)b * ld + p] = (ge_u8)low;
+    }
+}
+
+// pool_ids: (n_pool, h) uint8 ids, h = 2 (short deck; variant 0 "shortdeck", 1 Triton) or
+// 4..6 (Omaha); low_table: gpu_eval.games.lowball.low_tables()["OMAHA"] (65,536 uint8), read only
+// when L is not null (hi/lo). Writes S and L at [b * ld + p].
+GE_GLOBAL void ge_games_strengths(const ge_u8* __restrict__ pool_ids, int h, ge_u32 n_pool,
+                                  const ge_u8* __restrict__ boards, ge_u32 n_boards,
+                                  int variant, const ge_u8* __restrict__ low_table,
+                                  ge_u16* __restrict__ S, ge_u8* __restrict__ L, ge_u32 ld) {
+    switch (h) {
+        case 2: ge_games_strengths_h<2>(pool_ids, n_pool, boards, n_boards, variant, low_table,
+                                        S, L, ld); break;
+        case 4: ge_games_strengths_h<4>(pool_ids, n_pool, boards, n_boards, variant, low_table,
+                                        S, L, ld); break;
+        case 5: ge_games_strengths_h<5>(pool_ids, n_pool, boards, n_boards, variant, low_table,
+                                        S, L, ld); break;
+        case 6: ge_games_strengths_h<6>(pool_ids, n_pool, boards, n_boards, variant, low_table,
+                                        S, L, ld); break;
+        default: break;  // rejected in Python
+    }
+}
+
+// matchups: (n_matchups, N) int32 pool indices. A task is one matchup on per_task boards
+// (grid-stride over tasks); its counters stay in registers and are added to the totals with
+// one atomic each. out: wins, ties, units, high, low (n_matchups, N) and valid (n_matchups),
+// uint64, added to. L null: a high-only game (high and low stay untouched).
+template <int N>
+GE_DEVICE void ge_games_showdown(const ge_u16* __restrict__ S, const ge_u8* __restrict__ L,
+                                 ge_u32 ld, ge_u32 n_boards, const ge_i32* __restrict__ matchups,
+                                 ge_u32 n_matchups, ge_u32 per_task, ge_u32 scale,
+                                 unsigned long long* __restrict__ wins,
+                                 unsigned long long* __restrict__ ties,
+                                 unsigned long long* __restrict__ units,
+                                 unsigned long long* __restrict__ valid,
+                                 unsigned long long* __restrict__ high,
+                                 unsigned long long* __restrict__ low) {
+    const ge_u32 slices = (n_boards + per_task - 1) / per_task;
+    const ge_u64 n_tasks = (ge_u64)n_matchups * slices;
+    const ge_u64 stride = ge_thread_count();
+    const ge_u32 half = scale / 2;
+    for (ge_u64 task = ge_thread_index(); task < n_tasks; task += stride) {
+        const ge_u64 m = task % n_matchups;
+        const ge_u32 y = (ge_u32)(task / n_matchups);
+        int col[N];
+        GE_UNROLL
+        for (int j = 0; j < N; ++j) col[j] = GE_LDG(matchups + m * N + j);
+        ge_u32 w[N], t[N], v = 0;
+        ge_u64 u[N], hu[N], lu[N];
+        GE_UNROLL
+        for (int j = 0; j < N; ++j) {
+            w[j] = t[j] = 0;
+            u[j] = hu[j] = lu[j] = 0;
+        }
+        const ge_u32 b_lo = y * per_task;
+        const ge_u32 b_hi = b_lo + per_task < n_boards ? b_lo + per_task : n_boards;
+        for (ge_u32 b = b_lo; b < b_hi; ++b) {
+            const ge_u16* row = S + (ge_u64)b * ld;
+            ge_u32 s[N], best = 0, least = 0xFFFFu;
+            GE_UNROLL
+            for (int j = 0; j < N; ++j) {
+                s[j] = GE_LDG(row + col[j]);
+                best = s[j] > best ? s[j] : best;
+                least = s[j] < least ? s[j] : least;
+            }
+            if (least == 0) continue;  // a hand shares a card with this board
+            ++v;
+            ge_u32 n_best = 0;
+            GE_UNROLL
+            for (int j = 0; j < N; ++j) n_best += s[j] == best;
+            ge_u32 lo[N], lbest = 0, n_low = 0;
+            if (L) {
+                const ge_u8* lrow = L + (ge_u64)b * ld;
+                GE_UNROLL
+                for (int j = 0; j < N; ++j) {
+                    lo[j] = GE_LDG(lrow + col[j]);
+                    lbest = lo[j] > lbest ? lo[j] : lbest;
+                }
+                if (lbest) {
+                    GE_UNROLL
+                    for (int j = 0; j < N; ++j) n_low += lo[j] == lbest;
+                }
+            } else {
+                GE_UNROLL
+                for (int j = 0; j < N; ++j) lo[j] = 0;
+            }
+            const ge_u32 hshare = (lbest ? half : scale) / n_best;
+            const ge_u32 lshare = lbest ? half / n_low : 0;
+            GE_UNROLL
+            for (int j = 0; j < N; ++j) {
+                const ge_u32 gh = s[j] == best ? hshare : 0u;
+                const ge_u32 gl = (lbest && lo[j] == lbest) ? lshare : 0u;
+                const ge_u32 got = gh + gl;
+                hu[j] += gh;
+                lu[j] += gl;
+                if (got == scale) {
+                    ++w[j];
+                } else if (got) {
+                    ++t[j];
+                    u[j] += got;
+                }
+            }
+        }
+        GE_UNROLL
+        for (int j = 0; j < N; ++j) {
+            if (w[j]) atomicAdd(wins + m * N + j, (unsigned long long)w[j]);
+            if (t[j]) atomicAdd(ties + m * N + j, (unsigned long long)t[j]);
+            if (u[j]) atomicAdd(units + m * N + j, (unsigned long long)u[j]);
+            if (L && hu[j]) atomicAdd(high + m * N + j, (unsigned long long)hu[j]);
+            if (L && lu[j]) atomicAdd(low + m * N + j, (unsigned long long)lu[j]);
+        }
+        if (v) atomicAdd(valid + m, (unsigned long long)v);
+    }
+}
+
+#define GE_GAMES_SHOWDOWN_KERNEL(N)                                                           \
+    GE_GLOBAL void ge_games_showdown_##N(                                                     \
+        const ge_u16* __restrict__ S, const ge_u8* __restrict__ L, ge_u32 ld,                 \
+        ge_u32 n_boards, const ge_i32* __restrict__ matchups, ge_u32 n_matchups,              \
+        ge_u32 per_task, ge_u32 scale, unsigned long long* __restrict__ wins,                 \
+        unsigned long long* __restrict__ ties, unsigned long long* __restrict__ units,        \
+        unsigned long long* __restrict__ valid, unsigned long long* __restrict__ high,        \
+        unsigned long long* __restrict__ low) {                                               \
+        ge_games_showdown<N>(S, L, ld, n_boards, matchups, n_matchups, per_task, scale, wins, \
+                             ties, units, valid, high, low);                                  \
+    }
+GE_GAMES_SHOWDOWN_KERNEL(2)
+GE_GAMES_SHOWDOWN_KERNEL(3)
+GE_GAMES_SHOWDOWN_KERNEL(4)
+GE_GAMES_SHOWDOWN_KERNEL(5)
+GE_GAMES_SHOWDOWN_KERNEL(6)
+GE_GAMES_SHOWDOWN_KERNEL(7)
+GE_GAMES_SHOWDOWN_KERNEL(8)
+GE_GAMES_SHOWDOWN_KERNEL(9)
+GE_GAMES_SHOWDOWN_KERNEL(10)
+
+// Batch lows (gpu_eval.evaluate_low with backend="cuda"): out[i] = the 8-or-better low of
+// hole[i] with board[i] (Omaha, exactly 2 + 3: table = low_tables()["OMAHA"], 65,536 bytes)
+// or, when board is null, the best low of any five cards of hole[i] (table = "BEST5", 256).
+// shared_board != 0: one board for every row.
+GE_GLOBAL void ge_games_low(const ge_u64* __restrict__ hole, const ge_u64* __restrict__ board,
+                            int shared_board, const ge_u8* __restrict__ table,
+                            ge_u8* __restrict__ out, ge_u64 n) {
+    const ge_u64 stride = ge_thread_count();
+    for (ge_u64 i = ge_thread_index(); i < n; i += stride) {
+        const ge_u32 h = ge_games_low_mask(GE_LDG(hole + i));
+        out[i] = board ? GE_LDG(table + (h * 256u +
+                                         ge_games_low_mask(GE_LDG(board + (shared_board ? 0 : i)))))
+                       : GE_LDG(table + h);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Monte Carlo.
+// ---------------------------------------------------------------------------------------------
+
+// The card ids of a hand mask (bit 16 * suit + rank -> id 4 * rank + suit), any order.
+GE_DEVICE void ge_games_mask_ids(ge_u64 m, ge_u8* out) {
+    int n = 0;
+    while (m) {
+        const int b = __ffsll((long long)m) - 1;
+        m &= m - 1;
+        out[n++] = (ge_u8)(4 * (b & 15) + (b >> 4));
+    }
+}
+
+// High strength of hole | board (no shared card): Omaha H = 4..6, short deck H = 2.
+template <int H>
+GE_DEVICE ge_u32 ge_games_high(ge_u64 hole, ge_u64 board, int variant) {
+    if constexpr (H == 2) {
+        return ge_shortdeck_eval(variant, hole | board);
+    } else {
+        ge_u8 h[H], b[5];
+        ge_games_mask_ids(hole, h);
+        ge_games_mask_ids(board, b);
+        return ge_omaha_eval<H, 5>(ge_omaha_tables, h, b);
+    }
+}
+
+// Samples [start, stop) of N players, grid-stride; totals (6 N uint64) gains, per player: whole pots won
+// alone, pots shared, pot units won (wins included), the sum of squared per-sample units,
+// and the units won through the high and the low half (hi/lo only: low_table not null).
+// failures gains the samples whose ranges never fitted in max_tries. Modes as in equity.cuh
+// (GE_MC_*); a dealt player gets H cards.
+template <int H>
+GE_DEVICE void ge_games_sample_h(int N, const ge_u64* __restrict__ combos,
+                               const ge_u32* __restrict__ offsets,
+                               const double* __restrict__ cum, const ge_u8* __restrict__ modes,
+                               const ge_u64* __restrict__ deck, ge_u32 n_deck, ge_u64 base,
+                               int k, int variant, const ge_u8* __restrict__ low_table,
+                               ge_u32 scale, ge_u32 key0, ge_u32 key1, ge_u64 start,
+                               ge_u64 stop, ge_u32 max_tries,
+                               unsigned long long* __restrict__ totals,
+                               unsigned long long* __restrict__ failures) {
+    const ge_u32 half = scale / 2;
+    ge_u32 w[GE_GAMES_MAX_PLAYERS], t[GE_GAMES_MAX_PLAYERS], fail = 0;
+    ge_u64 u[GE_GAMES_MAX_PLAYERS], q[GE_GAMES_MAX_PLAYERS], hu[GE_GAMES_MAX_PLAYERS],
+        lu[GE_GAMES_MAX_PLAYERS];
+    for (int p = 0; p < GE_GAMES_MAX_PLAYERS; ++p) {
+        w[p] = t[p] = 0;
+        u[p] = q[p] = hu[p] = lu[p] = 0;
+    }
+    const ge_u64 stride = ge_thread_count();
+    for (ge_u64 s = start + ge_thread_index(); s < stop; s += stride) {
+        GeRng r;
+        ge_rng_init(r, key0, key1, s);
+        ge_u64 hole[GE_GAMES_MAX_PLAYERS], used = 0;
+        bool ok = false;
+        for (ge_u32 attempt = 0; attempt < max_tries && !ok; ++attempt) {
+            used = 0;
+            bool clash = false;
+            GE_EQ_NO_UNROLL
+            for (int p = 0; p < N; ++p) {
+                const int mode = GE_LDG(modes + p);
+                const ge_u32 lo = GE_LDG(offsets + p);
+                ge_u64 h = 0;
+                if (mode == GE_MC_FIXED) {
+                    h = GE_LDG(combos + lo);
+                } else if (mode != GE_MC_DEALT) {
+                    const ge_u32 m = GE_LDG(offsets + p + 1) - lo;
+                    const ge_u32 i = (mode == GE_MC_UNIFORM)
+                                         ? ge_rng_below(r, m)
+                                         : ge_pick_weighted(cum + lo, m, ge_rng_unit(r));
+                    h = GE_LDG(combos + lo + i);
+                    clash |= (h & used) != 0;
+                    used |= h;
+                }
+                hole[p] = h;
+            }
+            ok = !clash;
+        }
+        if (!ok) {
+            ++fail;
+            continue;
+        }
+        GE_EQ_NO_UNROLL
+        for (int p = 0; p < N; ++p) {
+            if (GE_LDG(modes + p) != GE_MC_DEALT) continue;
+            ge_u64 h = 0;
+            for (int c = 0; c < H; ++c) {
+                const ge_u64 card = ge_deal_card(r, deck, n_deck, used);
+                used |= card;
+                h |= card;
+            }
+            hole[p] = h;
+        }
+        ge_u64 board = base;
+        for (int c = 0; c < k; ++c) {
+            const ge_u64 card = ge_deal_card(r, deck, n_deck, used);
+            used |= card;
+            board |= card;
+        }
+        ge_u32 st[GE_GAMES_MAX_PLAYERS], lo[GE_GAMES_MAX_PLAYERS], best = 0, lbest = 0;
+        GE_EQ_NO_UNROLL
+        for (int p = 0; p < N; ++p) {
+            st[p] = ge_games_high<H>(hole[p], board, variant);
+            best = st[p] > best ? st[p] : best;
+            lo[p] = low_table ? GE_LDG(low_table + (ge_games_low_mask(hole[p]) * 256u +
+                                                    ge_games_low_mask(board)))
+                              : 0u;
+            lbest = lo[p] > lbest ? lo[p] : lbest;
+        }
+        ge_u32 n_best = 0, n_low = 0;
+        GE_EQ_NO_UNROLL
+        for (int p = 0; p < N; ++p) {
+            n_best += st[p] == best;
+            n_low += lbest && lo[p] == lbest;
+        }
+        const ge_u32 hshare = (lbest ? half : scale) / n_best;
+        const ge_u32 lshare = lbest ? half / n_low : 0u;
+        GE_EQ_NO_UNROLL
+        for (int p = 0; p < N; ++p) {
+            const ge_u32 gh = st[p] == best ? hshare : 0u;
+            const ge_u32 gl = (lbest && lo[p] == lbest) ? lshare : 0u;
+            const ge_u32 got = gh + gl;
+            if (got == scale) ++w[p];
+            else if (got) ++t[p];
+            u[p] += got;
+            q[p] += (ge_u64)got * got;
+            hu[p] += gh;
+            lu[p] += gl;
+        }
+    }
+    GE_EQ_NO_UNROLL
+    for (int p = 0; p < N; ++p) {
+        if (w[p]) atomicAdd(totals + p, (unsigned long long)w[p]);
+        if (t[p]) atomicAdd(totals + N + p, (unsigned long long)t[p]);
+        if (u[p]) atomicAdd(totals + 2 * N + p, (unsigned long long)u[p]);
+        if (q[p]) atomicAdd(totals + 3 * N + p, (unsigned long long)q[p]);
+        if (low_table && hu[p]) atomicAdd(totals + 4 * N + p, (unsigned long long)hu[p]);
+        if (low_table && lu[p]) atomicAdd(totals + 5 * N + p, (unsigned long long)lu[p]);
+    }
+    if (fail) atomicAdd(failures, (unsigned long long)fail);
+}
+
+// n players (2..10), h hole cards (2: short deck, 4..6: Omaha); see ge_games_sample_h.
+GE_GLOBAL void ge_games_sample(const ge_u64* __restrict__ combos,
+                               const ge_u32* __restrict__ offsets,
+                               const double* __restrict__ cum, const ge_u8* __restrict__ modes,
+                               int n, const ge_u64* __restrict__ deck, ge_u32 n_deck,
+                               ge_u64 base, int k, int h, int variant,
+                               const ge_u8* __restrict__ low_table, ge_u32 scale, ge_u32 key0,
+                               ge_u32 key1, ge_u64 start, ge_u64 stop, ge_u32 max_tries,
+                               unsigned long long* __restrict__ totals,
+                               unsigned long long* __restrict__ failures) {
+#define GE_GAMES_SAMPLE_CASE(H)                                                          \
+    case H:                                                                              \
+        ge_games_sample_h<H>(n, combos, offsets, cum, modes, deck, n_deck, base, k, variant, \
+                             low_table, scale, key0, key1, start, stop, max_tries, totals,   \
+                             failures);                                                      \
+        break;
+    switch (h) {
+        GE_GAMES_SAMPLE_CASE(2)
+        GE_GAMES_SAMPLE_CASE(4)
+        GE_GAMES_SAMPLE_CASE(5)
+        GE_GAMES_SAMPLE_CASE(6)
+        default: break;  // rejected in Python
+    }
+#undef GE_GAMES_SAMPLE_CASE
+}
+
+#endif  // GE_EQUITY_GAMES_CU
