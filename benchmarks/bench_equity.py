@@ -131,9 +131,16 @@ def main() -> None:
     ap.add_argument("--backend", default="numpy", help="gpu_eval backend")
     ap.add_argument("--no-peers", action="store_true", help="skip the peer libraries")
     ap.add_argument("--gpu-only", action="store_true", help="only the CUDA rows")
+    ap.add_argument("--exact-only", action="store_true",
+                    help="only the exact-work rows against pokerfast (exact_rows)")
+    ap.add_argument("--spots", type=int, default=20_000, help="equity_batch spots")
     args = ap.parse_args()
     rep, n, be = args.repeat, args.samples, args.backend
+    if args.exact_only:
+        exact_rows(rep, args.spots)
+        return
     if not args.gpu_only:
+        exact_rows(rep, args.spots)
         cpu_rows(args, rep, n, be)
     gpu_rows(rep, n)
 
@@ -208,6 +215,96 @@ def cpu_rows(args, rep: int, n: int, be: str) -> None:
         med, ts, e = timed(eval7_range_vs_range, prep)
         row(case, "eval7 all_hands_vs_range", f"monte carlo: {per_hand * len(hero_r.hands):,}"
             f" samples", med, f"{e:.6f} (mean over hero combos)", min(ts))
+
+
+def _spots(n: int, seed: int = 14):
+    """``n`` random heads-up flop spots: ids ``(n, 2, 2)``, boards ``(n, 3)`` and as text."""
+    rng = np.random.default_rng(seed)
+    deals = np.array([rng.permutation(52)[:7] for _ in range(n)])
+    text = lambda c: "23456789TJQKA"[c // 4] + "cdhs"[c % 4]  # noqa: E731
+    hands, boards = deals[:, :4].reshape(n, 2, 2), deals[:, 4:]
+    as_text = [([text(a) + text(b) for a, b in h], "".join(text(c) for c in bd))
+               for h, bd in zip(hands.tolist(), boards.tolist())]
+    return hands, boards, as_text
+
+
+def _process_seconds(cmd: list[str], repeat: int, env: dict) -> float:
+    """Median wall time of a whole process (start, imports, work, exit)."""
+    import subprocess
+
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True, env=env)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def exact_rows(rep: int, n_spots: int = 20_000) -> None:
+    """Exact work against pokerfast (OMPEval) in the same run: the shipped heads-up preflop
+    table, dead cards, the flop and turn, one known-hands spot, equity_batch, and the main
+    job as a whole process. Each line: gpu_eval median, pokerfast median, their ratio."""
+    import gpu_eval as ge
+    from gpu_eval.equity_engine.api import equity_matrix, preflop_table
+
+    pf = _peer("pokerfast")
+    print(f"# exact work, NumPy, {os.cpu_count()} CPU cores; median of {rep} runs "
+          f"(pokerfast: {'yes' if pf else 'not installed'})")
+    print(f"{'case':<44} {'gpu_eval':>11} {'pokerfast':>11} {'speed-up':>9}   gpu_eval method")
+
+    def line(case, ours, theirs, method):
+        ratio = f"{theirs / ours:>8.2f}x" if theirs is not None else " " * 9
+        peer = f"{theirs * 1000:>8.2f} ms" if theirs is not None else " " * 11
+        print(f"{case:<44} {ours * 1000:>8.2f} ms {peer} {ratio}   {method}")
+
+    a, b = "QQ+,AKs", "22+,A2s+,KTs+"
+    cases = [("QQ+,AKs vs 22+,A2s+,KTs+ preflop", {}, rep),
+             ("QQ+,AKs vs 22+,A2s+,KTs+ dead 2c", {"dead": "2c"}, max(3, rep // 3)),
+             ("QQ+,AKs vs 22+,A2s+,KTs+ flop 2c7d9h", {"board": "2c7d9h"}, 3 * rep),
+             ("QQ+,AKs vs 22+,A2s+,KTs+ turn 2c7d9hKs", {"board": "2c7d9hKs"}, 3 * rep)]
+    for case, kw, n in cases:
+        equity([a, b], exact=True, progress=False, **kw)  # warm
+        ours, _, r = timed(lambda: equity([a, b], exact=True, progress=False, **kw), n)
+        theirs = None
+        if pf is not None:
+            pkw = {"board": kw.get("board", ""), "dead": kw.get("dead", "")}
+            theirs, _, e = timed(lambda: pf.equity([a, b], **pkw), n)
+            assert abs(e[0] - r.equity[0]) < 1e-9, (case, e, r.equity)
+        line(case, ours, theirs, r.method)
+
+    one = ["AhKh", "QsQd"]
+    equity(one, board="2c7d9h")
+    ours, _, r = timed(lambda: equity(one, board="2c7d9h"), 200 * rep)
+    theirs = timed(lambda: pf.equity(one, board="2c7d9h"), 200 * rep)[0] if pf else None
+    line("AhKh vs QsQd on 2c7d9h, one call", ours, theirs, r.method)
+
+    preflop_table()
+    ours, _, t = timed(preflop_table, max(3, rep // 2))
+    line("169 x 169 preflop table, exact", ours, None, t.method)
+    ours, _, m = timed(lambda: equity_matrix("random", "random"), max(3, rep // 2))
+    line("1326 x 1326 preflop matrix, exact", ours, None, m.method)
+
+    hands, boards, as_text = _spots(n_spots)
+    ge.equity_batch(hands[:100], boards[:100])
+    ours, _, res = timed(lambda: ge.equity_batch(hands, boards), max(3, rep // 2))
+    theirs = None
+    if pf is not None:
+        loop = lambda: [pf.equity(h, board=bd) for h, bd in as_text]  # noqa: E731
+        theirs, _, got = timed(loop, max(3, rep // 2))
+        assert np.allclose([g[0] for g in got], res.equity[:, 0], atol=1e-9)
+    line(f"equity_batch, {n_spots:,} heads-up flop spots", ours, theirs,
+         f"{res.method} (peer: a loop of calls)")
+
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    job = [sys.executable, "-c", "import sys; from gpu_eval.cli import main; "
+           "sys.exit(main(sys.argv[1:]))", "equity", "AhKh", "QQ+,AKs", "--exact"]
+    ours = _process_seconds(job, rep, env)
+    theirs = None
+    if pf is not None:
+        theirs = _process_seconds([sys.executable, "-c", "from pokerfast import equity as e; "
+                                   "print(e.equity(['AhKh', 'QQ+,AKs']))"], rep, env)
+    line("main job as a process (gpu-eval equity ...)", ours, theirs,
+         "whole process; peer: python -c one-liner")
 
 
 def cuda_timed(fn, repeat: int):

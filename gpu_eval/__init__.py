@@ -26,20 +26,22 @@ from gpu_eval.strength import (
 __version__ = "0.1.0"
 
 __all__ = ["cards", "evaluate", "category", "describe", "to_cactus_kev", "from_cactus_kev",
-           "to_value", "from_value", "Range", "equity", "equity_matrix", "preflop_table",
-           "EquityResult", "MatrixResult", "PreflopTable", "evaluate_omaha", "compare",
-           "to_rating", "from_rating", "hand_type", "evaluate_low", "describe_low",
-           "__version__"]
+           "to_value", "from_value", "Range", "equity", "equity_batch", "equity_matrix",
+           "preflop_table", "EquityResult", "MatrixResult", "PreflopTable", "BatchResult",
+           "evaluate_omaha", "compare", "to_rating", "from_rating", "hand_type", "evaluate_low",
+           "describe_low", "__version__"]
 
 # Names served lazily from their modules, so `import gpu_eval` stays quick.
 _LAZY = {
     "Range": "gpu_eval.ranges",
     "equity": "gpu_eval.equity_engine.api",
+    "equity_batch": "gpu_eval.equity_engine.batch",
+    "BatchResult": "gpu_eval.equity_engine.batch",
     "equity_matrix": "gpu_eval.equity_engine.api",
     "preflop_table": "gpu_eval.equity_engine.api",
-    "EquityResult": "gpu_eval.equity_engine.api",
-    "MatrixResult": "gpu_eval.equity_engine.api",
-    "PreflopTable": "gpu_eval.equity_engine.api",
+    "EquityResult": "gpu_eval.equity_engine.results",
+    "MatrixResult": "gpu_eval.equity_engine.results",
+    "PreflopTable": "gpu_eval.equity_engine.results",
     "compare": "gpu_eval.showdown",
     "to_rating": "gpu_eval.rating",
     "from_rating": "gpu_eval.rating",

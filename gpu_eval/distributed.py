@@ -82,14 +82,10 @@ import numpy as np
 from gpu_eval import backend_choice, cards, combinatorics
 from gpu_eval.equity_engine import api as equity_api
 from gpu_eval.equity_engine import enumerate_boards, numpy_engine
-from gpu_eval.equity_engine.api import (
-    CardsLike,
-    EquityResult,
-    MatrixResult,
-    PlayerLike,
-    PreflopTable,
-    read_only,
-)
+from gpu_eval.equity_engine import results as equity_results
+from gpu_eval.equity_engine import setup as equity_setup
+from gpu_eval.equity_engine.results import EquityResult, MatrixResult, PreflopTable, read_only
+from gpu_eval.equity_engine.setup import CardsLike, PlayerLike
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.scale import NUM_STRENGTHS
 from gpu_eval.strength import CATEGORY_KEYS
@@ -320,7 +316,7 @@ def _client_engine(backend: str):
     falls back to the NumPy settings; each task resolves ``backend`` again on its worker.
     """
     try:
-        return equity_api.engine_for(backend)[0]
+        return equity_setup.engine_for(backend)[0]
     except (RuntimeError, NotImplementedError):
         return numpy_engine
 
@@ -393,7 +389,7 @@ class _ExactPlan:
 def _exact_task(plan: _ExactPlan, start: int, stop: int) -> _Partial:
     """Counts of every matchup on board completions ``[start, stop)`` (orbit-weighted)."""
     _tune_malloc()
-    eng, name = equity_api.engine_for(plan.backend)
+    eng, name = equity_setup.engine_for(plan.backend)
     boards = colex_masks(enumerate_boards.deck_values(plan.deck_mask), plan.k, start, stop)
     m, n = plan.matchups.shape
     acc = [np.zeros((m, n), np.int64), np.zeros((m, n), np.int64),
@@ -421,7 +417,7 @@ class _SamplePlan:
 def _sample_task(plan: _SamplePlan, block: int, size: int) -> _Partial:
     """One Monte Carlo block of :func:`equity`, on its own stream :func:`block_seed`."""
     _tune_malloc()
-    eng, name = equity_api.engine_for(plan.backend)
+    eng, name = equity_setup.engine_for(plan.backend)
     out = eng.sample_counts(plan.holes, plan.cum, plan.deck_mask, plan.base, plan.k, size,
                             block_seed(plan.entropy, block), dealt=plan.dealt)
     return _Partial(tuple(np.asarray(a, dtype=np.int64) for a in out), frozenset({name}))
@@ -480,11 +476,11 @@ def equity(client: Client | None, players: Sequence[PlayerLike], board: CardsLik
     if game != HOLDEM:  # Omaha, hi/lo and short deck: gpu_eval.equity_engine.game_equity' tasks
         return _games_equity(client, players, board, dead, exact, samples, seed, block_size,
                              game, backend, progress)
-    equity_api.check_equity_game(game)
-    samples = equity_api.check_options(exact, samples, seed)
+    equity_setup.check_equity_game(game)
+    samples = equity_setup.check_options(exact, samples, seed)
     _check_common(backend, progress, block_size)
     _check_client(client)
-    prob = equity_api.prepare(players, board, dead)
+    prob = equity_setup.prepare(players, board, dead)
     eng = _client_engine(backend)
 
     # The single-process choice of exact vs Monte Carlo (gpu_eval.equity_engine.api.equity).
@@ -496,16 +492,16 @@ def equity(client: Client | None, players: Sequence[PlayerLike], board: CardsLik
     weights = [p.range.weights for p in prob.players]
     upper = math.prod(len(m) for m in masks)
     matchups = None
-    limit = equity_api.engine_setting(eng, "EXACT_WORK_LIMIT")
+    limit = equity_setup.engine_setting(eng, "EXACT_WORK_LIMIT")
     if exact is not False and (exact or upper * per_matchup <= 20 * limit):
-        matchups = equity_api.enumerate_matchups(masks, weights, equity_api.MAX_MATCHUPS)
+        matchups = equity_setup.enumerate_matchups(masks, weights, equity_setup.MAX_MATCHUPS)
         if matchups is None and exact:
-            raise ValueError(f"exact=True: more than {equity_api.MAX_MATCHUPS:,} matchups to "
+            raise ValueError(f"exact=True: more than {equity_setup.MAX_MATCHUPS:,} matchups to "
                              f"enumerate; pass exact=False for Monte Carlo")
     elif upper <= 2_000_000:
-        matchups = equity_api.enumerate_matchups(masks, weights, equity_api.MAX_MATCHUPS)
+        matchups = equity_setup.enumerate_matchups(masks, weights, equity_setup.MAX_MATCHUPS)
     if matchups is not None and len(matchups[0]) == 0:
-        raise equity_api.no_matchup_error(prob)
+        raise equity_setup.no_matchup_error(prob)
     run_exact, work, group = False, 0.0, ((0, 1, 2, 3),)
     if matchups is not None and exact is not False:
         group = equity_api.symmetry_groups(prob)
@@ -513,8 +509,8 @@ def equity(client: Client | None, players: Sequence[PlayerLike], board: CardsLik
         work = (n_pool * n_boards + len(matchups[0]) * per_matchup) / len(group)
         run_exact = bool(exact) or work <= limit
     common = dict(labels=tuple(p.label for p in prob.players),
-                  board=equity_api.cards_text(prob.board) if prob.board else "",
-                  dead=equity_api.cards_text(prob.dead) if prob.dead else "")
+                  board=equity_setup.cards_text(prob.board) if prob.board else "",
+                  dead=equity_setup.cards_text(prob.dead) if prob.dead else "")
 
     if run_exact:
         assert matchups is not None
@@ -528,11 +524,11 @@ def equity(client: Client | None, players: Sequence[PlayerLike], board: CardsLik
                    reduce=True)
         wins, ties, units, valid = res.arrays
         # The single-process arithmetic, on the same integers.
-        return equity_api.exact_result(wins, ties, units, valid, numpy_engine.pot_units(n), w,
+        return equity_results.exact_result(wins, ties, units, valid, numpy_engine.pot_units(n), w,
                                     per_matchup, backend=_backend_name(res.backends), **common)
 
-    n_samples = samples if samples is not None else equity_api.engine_setting(eng, "DEFAULT_SAMPLES")
-    entropy = equity_api.entropy_of(seed)
+    n_samples = samples if samples is not None else equity_setup.engine_setting(eng, "DEFAULT_SAMPLES")
+    entropy = equity_setup.entropy_of(seed)
     n_any = math.comb(r_deck, 2)
     dealt = [not p.fixed and len(p.range) == n_any
              and bool(np.all(p.range.weights == p.range.weights[0])) for p in prob.players]
@@ -543,7 +539,7 @@ def equity(client: Client | None, players: Sequence[PlayerLike], board: CardsLik
     res = _run(client, _sample_task, plan, blocks, name="equity-mc", progress=progress,
                reduce=True)
     wins, ties, units, units_sq = res.arrays
-    return equity_api.sampled_result(wins, ties, units, units_sq, n, n_samples, entropy,
+    return equity_results.sampled_result(wins, ties, units, units_sq, n, n_samples, entropy,
                                      backend=_backend_name(res.backends), **common)
 
 
@@ -602,7 +598,7 @@ class _PairPlan:
 def _pair_task(plan: _PairPlan, a: int, b: int) -> _Partial:
     """Exact: completions ``[a, b)``. Monte Carlo: block ``a`` of ``b`` sampled boards."""
     _tune_malloc()
-    eng, name = equity_api.engine_for(plan.backend)
+    eng, name = equity_setup.engine_for(plan.backend)
     if plan.entropy is None:
         boards = colex_masks(enumerate_boards.deck_values(plan.deck_mask), plan.k, a, b)
     else:
@@ -622,15 +618,15 @@ def _pair_counts(client: Any, pool: np.ndarray, pairs: np.ndarray, deck: int, k:
     """
     eng = _client_engine(backend)
     run_exact = exact is True or (exact is None
-                                  and work <= equity_api.engine_setting(eng, "EXACT_WORK_LIMIT"))
+                                  and work <= equity_setup.engine_setting(eng, "EXACT_WORK_LIMIT"))
     n_boards = enumerate_boards.count(deck, k)
     if run_exact:
         n_used = method = entropy = None
         args = _spans(n_boards, _n_exact_tasks(client, work, n_boards, block_size))
     else:
-        n_used = samples if samples is not None else equity_api.engine_setting(
+        n_used = samples if samples is not None else equity_setup.engine_setting(
             eng, "DEFAULT_TABLE_SAMPLES")
-        entropy = equity_api.entropy_of(seed)
+        entropy = equity_setup.entropy_of(seed)
         method = f"monte carlo: {n_used:,} sampled boards"
         args = _blocks(n_used, int(block_size or BOARD_BLOCK))
     plan = _PairPlan(pool, pairs, deck, k, base, entropy, backend)
@@ -672,7 +668,7 @@ def equity_matrix(client: Client | None, range_a: PlayerLike, range_b: PlayerLik
     ('exact: 27 pairs x 990 boards', 0.3519)
     >>> m = equity_matrix(client, "QQ+", "AK", exact=True)  # doctest: +SKIP
     """
-    samples = equity_api.check_options(exact, samples, seed)
+    samples = equity_setup.check_options(exact, samples, seed)
     _check_common(backend, progress, block_size)
     _check_client(client)
 
@@ -719,7 +715,7 @@ def preflop_table(client: Client | None, exact: bool | None = None,
     >>> round(t.cell("AA", "KK"), 4)  # doctest: +SKIP
     0.8195
     """
-    samples = equity_api.check_options(exact, samples, seed)
+    samples = equity_setup.check_options(exact, samples, seed)
     _check_common(backend, progress, block_size)
     _check_client(client)
 
@@ -793,7 +789,7 @@ def _sweep_task(plan: _SweepPlan, c0: int, c1: int) -> tuple:
     times the number of flops F stands for.
     """
     _tune_malloc()
-    eng, name = equity_api.engine_for(plan.backend)
+    eng, name = equity_setup.engine_for(plan.backend)
     nc = c1 - c0
     num, den = np.zeros(nc), np.zeros(nc)
     units, shows = np.zeros(nc, np.int64), np.zeros(nc, np.int64)
@@ -980,13 +976,13 @@ class FlopSweep:
         if self.dead:
             head += f", dead {self.dead}"
         lines = [head, f"{self.labels[0]!r} vs {self.labels[1]!r}: "
-                       f"{equity_api.pct(self.overall)} over {int(self.weights.sum()):,} flops "
+                       f"{equity_results.pct(self.overall)} over {int(self.weights.sum()):,} flops "
                        f"in {len(self.flops):,} classes"]
         ok = np.flatnonzero(self.matchup_weight > 0)
         if len(ok):
             order = ok[np.argsort(self.equity[ok], kind="stable")]
             for what, i in (("worst", order[0]), ("best", order[-1])):
-                lines.append(f"{what}: {self.flops[i]} {equity_api.pct(self.equity[i])}")
+                lines.append(f"{what}: {self.flops[i]} {equity_results.pct(self.equity[i])}")
         return "\n".join(lines)
 
 
@@ -1060,14 +1056,14 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
     """
     if not isinstance(exact, bool):
         raise TypeError(f"exact must be True or False, got {exact!r}")
-    samples = equity_api.check_options(exact, samples, seed)
+    samples = equity_setup.check_options(exact, samples, seed)
     _check_common(backend, progress, block_size)
     _check_client(client)
-    prob = equity_api.prepare([range_a, range_b], "", dead)
+    prob = equity_setup.prepare([range_a, range_b], "", dead)
     pa, pb = prob.players
     ia, ib = np.nonzero((pa.range.masks[:, None] & pb.range.masks[None, :]) == 0)
     if len(ia) == 0:
-        raise equity_api.no_matchup_error(prob)
+        raise equity_setup.no_matchup_error(prob)
     group = equity_api.symmetry_groups(prob)
 
     # Played flops: one per orbit of the group that keeps the problem, inside each class.
@@ -1084,7 +1080,7 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
     entropy = None
     if not exact:
         n_samples = samples if samples is not None else 10_000
-        entropy = equity_api.entropy_of(seed)
+        entropy = equity_setup.entropy_of(seed)
     plan = _SweepPlan(pa.range.masks, pa.range.weights, pb.range.masks, pb.range.weights,
                       ia.astype(np.int32), ib.astype(np.int32), prob.dead_mask, played,
                       first, mult, offsets, n_samples, entropy, backend)
@@ -1115,7 +1111,7 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
         matchup_weight=read_only(den), equity=read_only(eq), units=read_only(units), showdowns=read_only(shows),
         overall=overall, exact=exact, samples=n_samples,
         backend=_backend_name(frozenset(p[4] for p in parts)), method=method, seed=entropy,
-        dead=equity_api.cards_text(prob.dead) if prob.dead else "")
+        dead=equity_setup.cards_text(prob.dead) if prob.dead else "")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -258,7 +258,7 @@ def plot_preflop(t, opponent: str | None = None, *, ax=None, **kwargs):
     >>> import gpu_eval as ge
     >>> ax = ge.preflop_table(cells=[("AA", "KK")]).plot(opponent="KK")
     >>> ax.get_title()
-    "each class vs 'KK' (exact: 2,598,960 boards)"
+    "each class vs 'KK' (exact (table): 2,598,960 boards)"
     """
     kwargs.setdefault("title", f"each class vs {opponent or 'a random hand'!r} ({t.method})")
     return plot_grid(preflop_grid(t, opponent), ax=ax, **kwargs)

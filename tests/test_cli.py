@@ -274,7 +274,7 @@ def test_eval_help_says_json_lines(capsys):
 def test_equity_exact(capsys):
     status, out, err = run(capsys, "equity", "AhKh", "QsQd", "--exact", "--backend", "numpy")
     assert status == 0 and err == ""
-    assert out.splitlines()[0] == "exact: 1,712,304 boards (numpy)"
+    assert out.splitlines()[0] == "exact (table): 1,712,304 boards (numpy)"
     # tie: the probability of a split pot, 6,732 / 1,712,304 (PokerStove's meaning).
     assert re.search(r"AhKh\s+46\.2145%\s+46\.0179%\s+0\.3932%", out)
     assert re.search(r"QsQd\s+53\.7855%\s+53\.5890%\s+0\.3932%", out)
@@ -477,7 +477,8 @@ def test_console_script_main_job():
     assert proc.returncode == 0, proc.stderr
     assert "Traceback" not in proc.stderr
     head = proc.stdout.splitlines()[0]
-    assert re.fullmatch(r"exact: 15 matchups x 1,712,304 boards \((numpy|cuda)\)", head), head
+    assert re.fullmatch(r"exact \(table\): 15 matchups x 1,712,304 boards \((numpy|cuda)\)",
+                        head), head
     assert re.search(r"AhKh\s+37\.6688%\s+28\.8055%\s+17\.7265%", proc.stdout)
     assert re.search(r"QQ\+,AKs\s+62\.3312%\s+53\.4679%\s+17\.7265%", proc.stdout)
 

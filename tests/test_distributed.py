@@ -18,6 +18,7 @@ distributed = pytest.importorskip(
 import gpu_eval.distributed as ged  # noqa: E402
 from gpu_eval import cards, combinatorics, evaluate
 from gpu_eval.equity_engine import api as equity_api  # noqa: E402
+from gpu_eval.equity_engine import preflop_data
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -69,7 +70,8 @@ _EQ_FIELDS = ("labels", "equity", "win", "tie", "tie_share", "stderr", "exact", 
     (["AhKh", "QQ+,AKs"], "Kd 7c 2h", "", 97),             # many tiny slices
     (["AhAd", "KcKd", "QsJs"], "Ts 9s 2h", "3c", None),    # 3-way, dead card
 ])
-def test_exact_equity_identical(client, players, board, dead, block):
+def test_exact_equity_identical(client, players, board, dead, block, monkeypatch):
+    monkeypatch.setattr(preflop_data, "USE_TABLE", False)  # the engines, not the table
     single = equity_api.equity(players, board=board, dead=dead)
     dist = ged.equity(client, players, board=board, dead=dead, block_size=block)
     assert single.exact and dist.exact
@@ -79,7 +81,8 @@ def test_exact_equity_identical(client, players, board, dead, block):
         assert dist.wins.tolist() == [787_966, 917_606] and dist.ties.tolist() == [6_732] * 2
 
 
-def test_exact_matrix_and_preflop_cells_identical(client):
+def test_exact_matrix_and_preflop_cells_identical(client, monkeypatch):
+    monkeypatch.setattr(preflop_data, "USE_TABLE", False)  # the engines, not the table
     m0 = equity_api.equity_matrix("AA", "KK, AKs", board="Kd 7c 2h")
     m1 = ged.equity_matrix(client, "AA", "KK, AKs", board="Kd 7c 2h", block_size=50)
     _same(m0, m1, ("matrix", "win", "tie", "equity_a", "equity_b", "equity", "method",

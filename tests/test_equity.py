@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from gpu_eval import backend_choice, cards
-from gpu_eval.equity_engine import api as equity_api
-from gpu_eval.equity_engine import enumerate_boards, numpy_engine, rank_classes
-from gpu_eval.equity_engine.api import EquityResult, equity
+from gpu_eval.equity_engine import enumerate_boards, numpy_engine, preflop_data, rank_classes
+from gpu_eval.equity_engine import setup as equity_setup
+from gpu_eval.equity_engine.api import equity
+from gpu_eval.equity_engine.results import EquityResult
 from gpu_eval.progress import Progress, wanted
 from gpu_eval.ranges import Range
 
@@ -27,7 +28,7 @@ def test_ahkh_vs_qsqd_preflop_exact():
     assert r.exact and r.boards == 1_712_304 and r.matchups == 1
     assert r.wins.tolist() == [787_966, 1_712_304 - 787_966 - 6_732]
     assert r.ties.tolist() == [6_732, 6_732]
-    assert r.method == "exact: 1,712,304 boards"
+    assert r.method == "exact (table): 1,712,304 boards"
     assert r.equity[0] == pytest.approx((787_966 + 6_732 / 2) / 1_712_304, abs=1e-15)
     # PokerStove's meaning: win = the pot alone, tie = a split pot; tie_share = the pot won in it.
     assert r.win[0] == pytest.approx(787_966 / 1_712_304, abs=1e-15)
@@ -39,7 +40,7 @@ def test_ahkh_vs_qsqd_preflop_exact():
 def test_ahkh_vs_range_exact_win_and_tie_as_poker_equity():
     # poker-equity (and PokerStove) give AhKh vs QQ+,AKs: win 28.8055%, tie 17.7265%.
     r = equity(["AhKh", "QQ+,AKs"], exact=True)
-    assert r.method == "exact: 15 matchups x 1,712,304 boards"
+    assert r.method == "exact (table): 15 matchups x 1,712,304 boards"
     assert round(float(r.win[0]), 6) == 0.288055 and round(float(r.tie[0]), 6) == 0.177265
     assert r.tie[1] == r.tie[0]  # heads-up, every split involves both players
     assert r.tie[0] == pytest.approx(r.ties[0] / (15 * 1_712_304), abs=1e-15)  # equal weights
@@ -330,7 +331,7 @@ def test_bad_input_raises_clearly(players, kw, error, match):
 def test_exact_true_warns_when_very_long(monkeypatch):
     monkeypatch.setattr(numpy_engine, "RATE", 10.0)  # pretend the engine is very slow
     with pytest.warns(RuntimeWarning, match=r"exact equity needs about .* exact=False"):
-        r = equity(["AhKh", "QsQd"], board="2c 7d 9s", exact=True, progress=False)
+        r = equity(["AhKh", "QQ"], board="2c 7d 9s", exact=True, progress=False)
     assert r.exact
 
 
@@ -339,10 +340,10 @@ def test_cuda_backend_runs_the_cuda_engine(monkeypatch):
     from gpu_eval.cuda import equity as cuda_equity
 
     monkeypatch.setattr(backend_choice, "resolve", lambda backend, *inputs: "cuda")
-    assert equity_api.engine_for("cuda") == (cuda_equity, "cuda")
-    assert equity_api.engine_for("auto") == (cuda_equity, "cuda")
+    assert equity_setup.engine_for("cuda") == (cuda_equity, "cuda")
+    assert equity_setup.engine_for("auto") == (cuda_equity, "cuda")
     monkeypatch.setattr(backend_choice, "resolve", lambda backend, *inputs: "numpy")
-    assert equity_api.engine_for("auto") == (numpy_engine, "numpy")
+    assert equity_setup.engine_for("auto") == (numpy_engine, "numpy")
 
 
 # --- progress and interrupts -----------------------------------------------------------------
@@ -375,6 +376,7 @@ def test_keyboard_interrupt_stops_cleanly(monkeypatch):
     calls = {"n": 0}
     many = ["AhKh", "22+,A2s+,KTs+"]
     expected = equity(many, exact=True, progress=False).equity
+    monkeypatch.setattr(preflop_data, "USE_TABLE", False)  # not the shipped table
     monkeypatch.setattr(numpy_engine, "PREFLOP_CLASS_WORK", 10**18)  # enumerate boards
 
     def flaky(masks, out=None):  # Ctrl-C arrives during the third evaluation of a run
@@ -503,6 +505,9 @@ def test_rank_classes_cover_flush_heavy_hands():
 
 def test_equity_by_rank_class_equals_equity_by_board(monkeypatch):
     players = ["AhKh", "QQ+,AKs"]
+    table = equity(players, exact=True, backend="numpy", progress=False)
+    assert table.method == "exact (table): 15 matchups x 1,712,304 boards"
+    monkeypatch.setattr(preflop_data, "USE_TABLE", False)  # the engines, not the table
     monkeypatch.setattr(numpy_engine, "PREFLOP_CLASS_WORK", 0)  # count by rank class
     fast = equity(players, exact=True, backend="numpy", progress=False)
     monkeypatch.setattr(numpy_engine, "PREFLOP_CLASS_WORK", 10**18)  # enumerate boards
@@ -513,6 +518,9 @@ def test_equity_by_rank_class_equals_equity_by_board(monkeypatch):
     np.testing.assert_array_equal(fast.wins, slow.wins)
     np.testing.assert_array_equal(fast.ties, slow.ties)
     assert fast.wins.sum() + fast.ties.sum() // 2 == 15 * 1_712_304
+    np.testing.assert_array_equal(table.wins, slow.wins)
+    np.testing.assert_array_equal(table.ties, slow.ties)
+    np.testing.assert_allclose(table.equity, slow.equity, rtol=0, atol=1e-12)
 
 
 def test_multiway_ranges_by_rank_class_equal_boards(monkeypatch):

@@ -5,13 +5,8 @@ import json
 import numpy as np
 import pytest
 
-from gpu_eval.equity_engine.api import (
-    MatrixResult,
-    PreflopTable,
-    equity,
-    equity_matrix,
-    preflop_table,
-)
+from gpu_eval.equity_engine.api import equity, equity_matrix, preflop_table
+from gpu_eval.equity_engine.results import MatrixResult, PreflopTable
 from gpu_eval.ranges import Range, preflop_order
 
 import equity_reference as ref

@@ -28,6 +28,7 @@ def test_wheel_contains_the_kernel_sources(wheel):
     for src in (ROOT / "kernels").glob("*.cu*"):
         assert f"gpu_eval/kernels/{src.name}" in names, src.name
     assert "gpu_eval/kernels/host_shim.h" in names
+    assert "gpu_eval/equity_engine/preflop_headsup.bin" in names  # the exact heads-up preflop table
 
 
 def test_wheel_ships_no_code_that_runs_a_compiler(wheel):

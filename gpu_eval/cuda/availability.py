@@ -10,6 +10,8 @@ import sys
 from functools import cache
 from typing import Any
 
+from gpu_eval.cuda import driver
+
 __all__ = ["CudaUnavailableError", "cuda_available", "require_cuda", "import_cupy",
            "is_cupy_array", "CUPY_MISSING", "NO_DEVICE"]
 
@@ -50,6 +52,9 @@ def cuda_available() -> tuple[bool, str]:
     >>> isinstance(ok, bool) and isinstance(reason, str)
     True
     """
+    no_driver = driver.missing_reason()  # spares the 0.2 s of importing CuPy for nothing
+    if no_driver is not None:
+        return False, f"{no_driver}; CuPy was not imported (GPU_EVAL_PROBE_CUDA=1 asks it anyway)"
     try:
         cupy = import_cupy()
     except CudaUnavailableError as exc:

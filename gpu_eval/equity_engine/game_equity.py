@@ -63,8 +63,9 @@ import numpy as np
 
 from gpu_eval import cards
 from gpu_eval.cards import ID_TO_MASK
-from gpu_eval.equity_engine import api as eq
 from gpu_eval.equity_engine import board_orbits, enumerate_boards
+from gpu_eval.equity_engine import results as equity_results
+from gpu_eval.equity_engine import setup as equity_setup
 from gpu_eval.equity_engine.numpy_engine import pot_units
 from gpu_eval.games import lowball, registry
 from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK
@@ -265,7 +266,7 @@ def _as_side(spec: Any, who: str, game: str) -> _Side:
     h = HOLE_CARDS[game]
     range_game = _RANGE_GAME[game]
     if hasattr(spec, "combos") and hasattr(spec, "weights") and hasattr(spec, "masks"):
-        return _range_side(spec, who, eq.range_label(spec), game)
+        return _range_side(spec, who, equity_setup.range_label(spec), game)
     if isinstance(spec, str):
         text = spec.strip()
         if not text:
@@ -330,8 +331,8 @@ def _prepare(players: Any, board: Any, dead: Any, game: str) -> _Problem:
         raise TypeError("players must be a list of hands or ranges, such as "
                         "['AsAhKdQc', 'JhTc9s8d']")
     n = len(players)
-    if not 2 <= n <= eq.MAX_PLAYERS:
-        raise ValueError(f"equity needs 2 to {eq.MAX_PLAYERS} players, got {n}")
+    if not 2 <= n <= equity_setup.MAX_PLAYERS:
+        raise ValueError(f"equity needs 2 to {equity_setup.MAX_PLAYERS} players, got {n}")
     h = HOLE_CARDS[game]
     b = _card_list(board, "the board", game)
     if len(b) not in (0, 3, 4, 5):
@@ -468,7 +469,7 @@ def _group(prob: _Problem) -> tuple[tuple[int, ...], ...]:
 # ---------------------------------------------------------------------------------------------
 def equity(players: Sequence[Any], board: Any = "", dead: Any = "", exact: bool | None = None,
            samples: int | None = None, seed: int | None = None, game: str = OMAHA,
-           backend: str = "auto", progress: bool | None = None) -> eq.EquityResult:
+           backend: str = "auto", progress: bool | None = None) -> equity_results.EquityResult:
     """Equity in Omaha (4/5/6 cards, high or hi/lo) or short deck; what ``ge.equity`` runs
     for those games (same arguments and result as :func:`gpu_eval.equity`).
 
@@ -566,7 +567,7 @@ def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *,
 
     if backend not in backend_choice.BACKENDS:
         raise ValueError(f"backend={backend!r}: expected one of {', '.join(backend_choice.BACKENDS)}")
-    samples = eq.check_options(exact, samples, seed)
+    samples = equity_setup.check_options(exact, samples, seed)
     prob = _prepare(players, board, dead, game)
     sides = prob.sides
     h = HOLE_CARDS[game]
@@ -575,16 +576,16 @@ def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *,
     ranged = [i for i, s in enumerate(sides) if not s.fixed]
     per_matchup = math.comb(r_deck - h * len(ranged), prob.k)
     upper = math.prod(s.size(prob.deck_mask) for s in sides)
-    limit = eq.EXACT_WORK_LIMIT
+    limit = equity_setup.EXACT_WORK_LIMIT
     matchups = None
     if exact is not False and (exact or upper * per_matchup <= 20 * limit):
         if _materialize(prob):
-            matchups = _matchups(sides, eq.MAX_MATCHUPS)
+            matchups = _matchups(sides, equity_setup.MAX_MATCHUPS)
         if matchups is None and exact:
-            raise ValueError(f"exact=True: more than {eq.MAX_MATCHUPS:,} matchups to "
+            raise ValueError(f"exact=True: more than {equity_setup.MAX_MATCHUPS:,} matchups to "
                              f"enumerate; pass exact=False for Monte Carlo")
     elif upper <= 2_000_000 and _materialize(prob):
-        matchups = _matchups(sides, eq.MAX_MATCHUPS)
+        matchups = _matchups(sides, equity_setup.MAX_MATCHUPS)
     if matchups is not None and len(matchups[0]) == 0:
         labels = ", ".join(repr(s.label) for s in sides)
         raise ValueError(f"no matchup is possible: the players' hands ({labels}) cannot all "
@@ -601,9 +602,9 @@ def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *,
             if exact or work / len(group) <= limit:
                 common["backend"] = backend_choice.resolve(backend)
                 return ExactPlan.build(prob, matchups, per_matchup, group, common)
-    n_samples = samples if samples is not None else eq.DEFAULT_SAMPLES
+    n_samples = samples if samples is not None else equity_setup.DEFAULT_SAMPLES
     common["backend"] = backend_choice.resolve(backend)
-    return SamplePlan.build(prob, n_samples, eq.entropy_of(seed), common)
+    return SamplePlan.build(prob, n_samples, equity_setup.entropy_of(seed), common)
 
 
 def _matchups(sides: list[_Side], cap: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -623,9 +624,9 @@ def _matchups(sides: list[_Side], cap: int) -> tuple[np.ndarray, np.ndarray] | N
     return idx, w
 
 
-def _with_hilo(res: eq.EquityResult, hu: np.ndarray, lu: np.ndarray, den: np.ndarray
-               ) -> eq.EquityResult:
-    return replace(res, high=eq.read_only(hu / den), low=eq.read_only(lu / den), scoop=res.win)
+def _with_hilo(res: equity_results.EquityResult, hu: np.ndarray, lu: np.ndarray, den: np.ndarray
+               ) -> equity_results.EquityResult:
+    return replace(res, high=equity_results.read_only(hu / den), low=equity_results.read_only(lu / den), scoop=res.win)
 
 
 @dataclass(frozen=True, eq=False)
@@ -670,11 +671,11 @@ class ExactPlan:
         """Where the exact tasks run: ``"numpy"`` or ``"cuda"``."""
         return self.common["backend"]
 
-    def finish(self, totals: Sequence[np.ndarray]) -> eq.EquityResult:
+    def finish(self, totals: Sequence[np.ndarray]) -> equity_results.EquityResult:
         """The result of the summed task arrays ``(wins, ties, units, valid, high, low)``."""
         wins, ties, units, valid, hu, lu = totals
         w = self.weights
-        res = eq.exact_result(wins, ties, units, valid, self.scale, w, self.per_matchup,
+        res = equity_results.exact_result(wins, ties, units, valid, self.scale, w, self.per_matchup,
                               **self.common)
         if self.game in HILO_GAMES:
             den = np.float64(self.scale * self.per_matchup * w.sum())
@@ -861,11 +862,11 @@ class SamplePlan:
         """Where the samples are drawn: ``"numpy"`` or ``"cuda"``."""
         return self.common["backend"]
 
-    def finish(self, totals: Sequence[np.ndarray]) -> eq.EquityResult:
+    def finish(self, totals: Sequence[np.ndarray]) -> equity_results.EquityResult:
         """The result of the summed task arrays (see :func:`sample_task`)."""
         wins, ties, units, units_sq, hu, lu = (np.asarray(x) for x in totals)
         scale, ns, n = self.scale, self.n_samples, len(self.sides)
-        res = eq.sampled_result(wins, ties, units, units_sq, n, ns, self.entropy, scale=scale,
+        res = equity_results.sampled_result(wins, ties, units, units_sq, n, ns, self.entropy, scale=scale,
                                 **self.common)
         if self.game in HILO_GAMES:
             res = _with_hilo(res, hu, lu, np.float64(scale * ns))

@@ -32,7 +32,7 @@ from math import lcm
 
 import numpy as np
 
-from gpu_eval.equity_engine import enumerate_boards
+from gpu_eval.equity_engine import enumerate_boards, outer_counts, rank_outer, rank_share
 from gpu_eval.evaluator.bitmask import evaluate_masks
 from gpu_eval.evaluator.numpy_path import run_chunked
 from gpu_eval.progress import Progress
@@ -160,14 +160,42 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
     chunk = min(chunk, max(8192, -(-n_boards // 8)))  # several chunks per core, for balance
     lock = threading.Lock()
     bas = np.uint64(base)
+    dense = outer_counts.plan(matchups) if n == 2 else None  # range vs range heads-up
+    by_ranks = dense is not None and rank_outer.pays(pool)  # many combos per rank pair
 
     def work(s: int, e: int) -> None:
         b = boards[s:e] | bas if base else boards[s:e]
         c = e - s
-        st = evaluate_masks((pool[:, None] | b[None, :]).reshape(-1)).reshape(n_pool, c)
+        if by_ranks:  # compare rank pairs on flush-free boards, combos on the others
+            gt, eq, ok = rank_outer.heads_up(pool, b, dense[0], dense[2], evaluate_masks)
+            ra, pa, rb, pb = dense
+            w0, t, v = gt[pa, pb], eq[pa, pb], ok[pa, pb]
+            with lock:
+                wins[:, 0] += w0
+                wins[:, 1] += v - w0 - t
+                ties[:, 0] += t
+                ties[:, 1] += t
+                units[:] += t[:, None] * (scale // 2)
+                valid[:] += v
+            return
+        # Combos with the same ranks share work (looked up here, so tests can wrap it).
+        st = rank_share.strengths(pool, b, evaluate=evaluate_masks)
         if any_collision:
             hit = (pool[colliding, None] & b[None, :]) != 0
             st[colliding] = np.where(hit, 0, st[colliding])
+        if dense is not None:  # every (A combo, B combo) pair at once, then the matchups
+            ra, pa, rb, pb = dense
+            gt, eq, ok = outer_counts.heads_up(st[ra], st[rb], any_collision)
+            w0, t = gt[pa, pb], eq[pa, pb]
+            v = ok[pa, pb] if ok is not None else np.full(m_count, c, dtype=np.int64)
+            with lock:
+                wins[:, 0] += w0
+                wins[:, 1] += v - w0 - t
+                ties[:, 0] += t
+                ties[:, 1] += t
+                units[:] += t[:, None] * (scale // 2)
+                valid[:] += v
+            return
         block = max(1, _ELEMS // c)  # matchups compared at a time
         for lo in range(0, m_count, block):
             hi = min(lo + block, m_count)

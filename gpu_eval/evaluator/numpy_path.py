@@ -15,13 +15,23 @@ from functools import lru_cache
 import numpy as np
 
 from gpu_eval.cards import ID_TO_MASK, VALID_MASK_BITS
-from gpu_eval.evaluator import bitmask, phash
+from gpu_eval.evaluator import bitmask
 from gpu_eval.evaluator.inputs import Hands
 
 CHUNK = bitmask.CHUNK
+
+
+def _phash_masks(masks: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    """The perfect-hash evaluator, imported on first use (its tables take ~12 ms to build,
+    which every ``import gpu_eval`` paid before)."""
+    from gpu_eval.evaluator import phash  # noqa: PLC0415
+
+    return phash.evaluate_masks(masks, out)
+
+
 ALGORITHMS: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {
     "bitmask": bitmask.evaluate_masks,
-    "perfect-hash": phash.evaluate_masks,
+    "perfect-hash": _phash_masks,
 }
 
 # The mask of every pair of cards, indexed by the two ids read as one little-endian uint16

@@ -1,0 +1,407 @@
+"""Exact equity of many independent spots at once: :func:`equity_batch`.
+
+A *spot* is one row: every player's two hole cards, the board (0, 3, 4 or 5 cards, the same
+number in every row) and optionally dead cards. Simulation users have millions of them (all-in
+adjustment over a hand history, the terminal nodes of a solver), and calling
+:func:`gpu_eval.equity` once per spot spends most of its time in Python. Here the spots are
+done together, vectorised across rows:
+
+* **flop and turn** (2 or 1 cards to come): each row's remaining deck is taken in id order,
+  every completion of the board is formed for every row of a chunk in one array operation
+  (990 river-turn pairs per heads-up flop row), each player's 7-card hand is evaluated once
+  per completion and the players are compared per completion;
+* **river**: one evaluation per player and row;
+* **preflop**: heads-up rows without dead cards are read from the shipped exact table
+  (:mod:`gpu_eval.equity_engine.preflop_data`), other rows go through the exact rank-class engine, a few
+  milliseconds each.
+
+Rows are processed in chunks (a few hundred thousand hand evaluations at a time) on all cores,
+so memory stays bounded for any number of spots. Results are the exact integers the
+one-spot :func:`gpu_eval.equity` counts, and the same shares.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from gpu_eval import cards
+from gpu_eval.equity_engine import preflop_data
+from gpu_eval.evaluator.bitmask import evaluate_masks
+from gpu_eval.evaluator.numpy_path import run_chunked
+from gpu_eval.games import registry
+from gpu_eval.games.registry import HOLDEM
+
+__all__ = ["BatchResult", "equity_batch"]
+
+_BACKENDS = ("auto", "numpy", "cuda")
+#: Hand evaluations per chunk of rows.
+CHUNK_EVALS = 1 << 19
+MAX_PLAYERS = 10
+_SUITS = "cdhs"
+_RANKS = "23456789TJQKA"
+# Hand-mask bit of each card id (bit 16 * suit + rank, see gpu_eval.cards).
+_ID_TO_MASK = np.left_shift(np.uint64(1), (16 * (np.arange(52) % 4) + np.arange(52) // 4)
+                            .astype(np.uint64))
+_ID_TO_MASK.flags.writeable = False
+_FULL_DECK = int(np.bitwise_or.reduce(_ID_TO_MASK))
+
+
+@dataclass(frozen=True, eq=False)
+class BatchResult:
+    """What :func:`equity_batch` found, one row per spot (arrays read-only).
+
+    Attributes
+    ----------
+    equity, win, tie, tie_share : numpy.ndarray of float64, shape (N, P)
+        Per spot and player, as in :class:`gpu_eval.EquityResult`: the expected share of the
+        pot, the probability of winning it alone, the probability of splitting it, and the
+        share won in splits (a 2-way split gives each 1/2), so ``equity = win + tie_share``.
+    wins, ties : numpy.ndarray of int64, shape (N, P)
+        Board completions won outright and split, per spot and player.
+    boards : numpy.ndarray of int64, shape (N,)
+        Board completions each spot was played on.
+    backend : str
+        Where it ran (``"numpy"``).
+    method : str
+        What was done.
+    """
+
+    equity: Any
+    win: Any
+    tie: Any
+    tie_share: Any
+    wins: Any
+    ties: Any
+    boards: Any
+    backend: str
+    method: str
+
+    def __len__(self) -> int:
+        return len(self.boards)
+
+
+def _card(c: int) -> str:
+    return _RANKS[c // 4] + _SUITS[c % 4]
+
+
+def _is_cupy(x) -> bool:
+    cp = sys.modules.get("cupy")
+    return cp is not None and isinstance(x, cp.ndarray)
+
+
+def _int_array(x, what: str) -> np.ndarray:
+    arr = np.asarray(x.get() if _is_cupy(x) else x)
+    if arr.dtype.kind not in "iu":
+        raise TypeError(f"{what} must be card ids (integers) or card text, got dtype "
+                        f"{arr.dtype}")
+    return arr
+
+
+def _parse_rows(rows, what: str, per_row: int | None) -> list[list[int]]:
+    """Card ids of each row of text (a string of cards per row, or a list of hand texts)."""
+    out = []
+    for i, row in enumerate(rows):
+        texts = [row] if isinstance(row, str) else list(row)
+        ids: list[int] = []
+        for j, t in enumerate(texts):
+            if not isinstance(t, str):
+                raise TypeError(f"{what}, row {i}: expected card text, got "
+                                f"{type(t).__name__}")
+            try:
+                got = [int(c) for c in cards.parse(t).reshape(-1)] if t.strip() else []
+            except ValueError as exc:
+                raise ValueError(f"{what}, row {i}: {exc}") from None
+            if per_row is not None and len(got) != per_row:
+                raise ValueError(f"{what}, row {i}: hand {j + 1} ({t!r}) has {len(got)} "
+                                 f"cards; a hold'em hand has {per_row}")
+            ids.extend(got)
+        out.append(ids)
+    return out
+
+
+def _hands_array(hands) -> np.ndarray:
+    """``(N, P, 2)`` int16 card ids from ids or N lists of hand texts."""
+    if isinstance(hands, (list, tuple)) and hands and not isinstance(hands[0], str) and \
+            isinstance(hands[0], (list, tuple)) and hands[0] and isinstance(hands[0][0], str):
+        rows = _parse_rows(hands, "hands", 2)
+        widths = {len(r) for r in rows}
+        if len(widths) != 1:
+            n0 = len(rows[0]) // 2
+            bad = next(i for i, r in enumerate(rows) if len(r) != len(rows[0]))
+            raise ValueError(f"hands, row {bad}: {len(rows[bad]) // 2} players, but row 0 has "
+                             f"{n0}; every spot needs the same number of players")
+        arr = np.array(rows, dtype=np.int16).reshape(len(rows), -1, 2)
+    elif isinstance(hands, str):
+        raise TypeError("hands must be an (N, P, 2) array of card ids or N lists of hand "
+                        "texts such as [['AhKh', 'QsQd'], ...]")
+    else:
+        arr = _int_array(hands, "hands")
+        if arr.ndim != 3 or arr.shape[2] != 2:
+            raise ValueError(f"hands must have shape (N, P, 2), got {arr.shape}")
+    if not 2 <= arr.shape[1] <= MAX_PLAYERS:
+        raise ValueError(f"equity_batch needs 2 to {MAX_PLAYERS} players per spot, got "
+                         f"{arr.shape[1]}")
+    return _check_ids(arr.reshape(len(arr), -1), "hands").reshape(arr.shape)
+
+
+def _check_ids(arr: np.ndarray, what: str) -> np.ndarray:
+    bad = (arr < 0) | (arr > 51)
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise ValueError(f"{what}, row {i}: card id {int(arr[i, j])} is out of range 0..51")
+    return arr.astype(np.int16)
+
+
+def _cards_array(x, n: int, what: str, sizes: tuple[int, ...] | None):
+    """Board or dead cards as ``(ids (N, b) or None, masks (N,))``; rows of one size for the
+    board, any sizes for dead cards (then ids is None)."""
+    if x is None or (isinstance(x, str) and not x.strip()):
+        return np.zeros((n, 0), dtype=np.int16), np.zeros(n, dtype=np.uint64)
+    if isinstance(x, str):  # one set of cards for every spot
+        ids = _parse_rows([x], what, None)[0]
+        arr = np.broadcast_to(np.array(ids, dtype=np.int16), (n, len(ids)))
+    elif isinstance(x, (list, tuple)) and x and all(isinstance(t, str) for t in x):
+        rows = _parse_rows(x, what, None)
+        if len(rows) != n:
+            raise ValueError(f"{what}: {len(rows)} rows for {n} spots")
+        widths = {len(r) for r in rows}
+        if len(widths) == 1:
+            arr = np.array(rows, dtype=np.int16).reshape(n, -1)
+        elif sizes is not None:
+            bad = next(i for i, r in enumerate(rows) if len(r) != len(rows[0]))
+            raise ValueError(f"{what}, row {bad}: {len(rows[bad])} cards, but row 0 has "
+                             f"{len(rows[0])}; every spot's board has the same size")
+        else:  # dead cards of different counts: masks only
+            masks = np.zeros(n, dtype=np.uint64)
+            for i, r in enumerate(rows):
+                seen = set()
+                for c in r:
+                    if c in seen:
+                        raise ValueError(f"{what}, row {i}: card {_card(c)} appears twice")
+                    seen.add(c)
+                    masks[i] |= _ID_TO_MASK[c]
+            return None, masks
+    else:
+        arr = _int_array(x, what)
+        if arr.ndim == 1 and arr.size == 0:
+            arr = arr.reshape(n, 0)
+        if arr.ndim != 2 or len(arr) != n:
+            raise ValueError(f"{what} must have shape (N, cards) with N = {n} spots, got "
+                             f"{arr.shape}")
+        arr = _check_ids(arr, what)
+    if sizes is not None and arr.shape[1] not in sizes:
+        raise ValueError(f"{what} has {arr.shape[1]} cards per spot; a hold'em board has 0, "
+                         f"3, 4 or 5")
+    masks = np.zeros(n, dtype=np.uint64)
+    for j in range(arr.shape[1]):
+        masks |= _ID_TO_MASK[arr[:, j]]
+    return arr, masks
+
+
+def _where_twice(hands: np.ndarray, board: np.ndarray, dead: np.ndarray | None,
+                 dead_mask: int, row: int) -> str:
+    """The message for a row where a card is used twice."""
+    owner: dict[int, str] = {}
+    places = [(int(c), f"player {p + 1}") for p in range(hands.shape[1])
+              for c in hands[row, p]]
+    places += [(int(c), "the board") for c in board[row]]
+    if dead is not None:
+        places += [(int(c), "the dead cards") for c in dead[row]]
+    else:
+        places += [(c, "the dead cards") for c in range(52)
+                   if dead_mask & int(_ID_TO_MASK[c])]
+    for c, where in places:
+        if c in owner:
+            both = where if where == owner[c] else f"{owner[c]} and {where}"
+            return f"spot {row}: card {_card(c)} is used twice ({both})"
+        owner[c] = where
+    return f"spot {row}: a card is used twice"
+
+
+def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
+                 backend: str = "auto") -> BatchResult:
+    """Exact equity of many independent spots (hands, board, dead cards per row).
+
+    Parameters
+    ----------
+    hands : array_like or list
+        ``(N, P, 2)`` card ids (NumPy or CuPy; 2 to 10 players, the same P in every row), or
+        N lists of P hand texts such as ``[["AhKh", "QsQd"], ["7c7d", "AsKs"]]``.
+    boards : array_like or list, optional
+        ``(N, b)`` card ids with one b in 0, 3, 4 or 5 for every row, or N texts
+        (``"2c7d9h"``), or one text for all rows; None (or ``""``) for preflop.
+    dead : array_like or list, optional
+        Dead cards: ``(N, d)`` ids, N texts (any number of cards per row) or one text for
+        all rows.
+    game : str
+        ``"holdem"`` (the only game so far).
+    backend : {"auto", "numpy", "cuda"}
+        ``"auto"`` and ``"numpy"`` run on the CPU; there is no CUDA path yet, so ``"cuda"``
+        raises ``NotImplementedError``. CuPy arrays in give CuPy arrays out.
+
+    Returns
+    -------
+    BatchResult
+        ``equity``, ``win``, ``tie`` (N, P) shares; ``wins``, ``ties`` (N, P) board counts;
+        ``boards`` (N,) completions per spot.
+
+    Raises
+    ------
+    ValueError
+        A bad card, a card used twice in a spot (naming the spot and both places), rows of
+        different sizes, a board of 1, 2 or 6+ cards, too many cards for the deck.
+    TypeError
+        An argument of the wrong type.
+
+    Examples
+    --------
+    >>> r = equity_batch([["AhKh", "QsQd"], ["AhKh", "QsQd"]], ["2c7d9h", "2c7d9s"])
+    >>> r.equity.round(4).tolist(), r.wins[1].tolist(), r.boards.tolist()
+    ([[0.2828, 0.7172], [0.2394, 0.7606]], [237, 753], [990, 990])
+    >>> r = equity_batch([["AhKh", "QsQd"]])   # preflop, from the exact table
+    >>> r.wins.tolist(), r.ties.tolist()
+    ([[787966, 917606]], [[6732, 6732]])
+    """
+    if registry.get(game, where="equity_batch()").family != HOLDEM:
+        raise NotImplementedError(f"equity_batch for game {game!r} is not implemented "
+                                  f"yet; only {HOLDEM!r} is supported")
+    if backend not in _BACKENDS:
+        raise ValueError(f"backend={backend!r}: expected one of {', '.join(_BACKENDS)}")
+    if backend == "cuda":
+        raise NotImplementedError("equity_batch has no CUDA path yet; use backend='numpy' or "
+                                  "'auto' (CuPy arrays are accepted and returned)")
+    cupy_out = _is_cupy(hands)
+    h = _hands_array(hands)
+    n, p = h.shape[:2]
+    b_ids, b_mask = _cards_array(boards, n, "boards", (0, 3, 4, 5))
+    d_ids, d_mask = _cards_array(dead, n, "dead", None)
+    hole = np.zeros((n, p), dtype=np.uint64)
+    for j in range(p):
+        hole[:, j] = _ID_TO_MASK[h[:, j, 0]] | _ID_TO_MASK[h[:, j, 1]]
+    used = np.bitwise_or.reduce(hole, axis=1) | b_mask | d_mask
+    n_dead = np.bitwise_count(d_mask).astype(np.int64)
+    expected = 2 * p + b_ids.shape[1] + n_dead
+    bad = np.flatnonzero(np.bitwise_count(used) != expected)
+    if bad.size:
+        raise ValueError(_where_twice(h, b_ids, d_ids, int(d_mask[bad[0]]), int(bad[0])))
+    k = 5 - b_ids.shape[1]
+    left = 52 - expected
+    if (left < k).any():
+        i = int(np.flatnonzero(left < k)[0])
+        raise ValueError(f"spot {i}: too many cards: {p} players, {b_ids.shape[1]} board and "
+                         f"{int(n_dead[i])} dead cards leave {int(left[i])} for the board")
+
+    wins = np.zeros((n, p), dtype=np.int64)
+    ties = np.zeros((n, p), dtype=np.int64)
+    units = np.zeros((n, p), dtype=np.int64)
+    n_boards = np.array([math.comb(int(r), k) for r in range(53)], dtype=np.int64)[left]
+    scale = math.lcm(*range(1, p + 1))
+    share = np.zeros(p + 1, dtype=np.int64)
+    share[2:] = scale // np.arange(2, p + 1)  # split shares only: wins count apart
+    if k == 5:
+        _preflop(hole, d_mask, wins, ties, units, share)
+    else:
+        for r in np.unique(left):
+            rows = np.flatnonzero(left == r)
+            _postflop(rows, hole, used, b_mask, int(r), k, wins, ties, units, share)
+    c = n_boards[:, None].astype(np.float64)
+    win = wins / c
+    tie = ties / c
+    tie_share = units / (scale * c)
+    out = [win + tie_share, win, tie, tie_share, wins, ties, n_boards]
+    for a in out:
+        a.flags.writeable = False
+    if cupy_out:
+        import cupy  # noqa: PLC0415 -- the input was already a CuPy array
+
+        out = [cupy.asarray(a) for a in out]
+    street = {5: "preflop", 2: "flop", 1: "turn", 0: "river"}[k]
+    method = f"exact: {n:,} {street} spot{'s' * (n != 1)}, {p} players"
+    return BatchResult(*out, backend="numpy", method=method)
+
+
+def _preflop(hole: np.ndarray, d_mask: np.ndarray, wins, ties, units, share) -> None:
+    """Heads-up rows without dead cards from the table; the others by rank class."""
+    n, p = hole.shape
+    todo = np.arange(n)
+    if p == 2 and preflop_data.USE_TABLE:
+        fast = np.flatnonzero(d_mask == 0)
+        if fast.size:
+            w, t = preflop_data.counts_of_masks(hole[fast].reshape(-1),
+                                                np.arange(2 * fast.size).reshape(-1, 2))
+            wins[fast] = w
+            ties[fast] = t[:, None]
+            units[fast] = t[:, None] * share[2]
+        todo = np.flatnonzero(d_mask != 0)
+    if todo.size:
+        from gpu_eval.equity_engine import rank_classes  # noqa: PLC0415 -- only rows the table cannot answer
+
+        for i in todo.tolist():
+            holes = [int(m) for m in hole[i]]
+            deck = _FULL_DECK & ~int(d_mask[i])
+            for m in holes:
+                deck &= ~m
+            wins[i], ties[i], units[i], _ = rank_classes.matchup_counts(holes, deck)
+
+
+@lru_cache(maxsize=16)
+def _positions(r: int, k: int) -> np.ndarray:
+    """``(C(r, k), k)`` index tuples into a row's ``r`` remaining cards."""
+    out = np.array(list(combinations(range(r), k)), dtype=np.intp).reshape(math.comb(r, k), k)
+    out.flags.writeable = False
+    return out
+
+
+def _postflop(rows: np.ndarray, hole: np.ndarray, used: np.ndarray, b_mask: np.ndarray,
+              r: int, k: int, wins, ties, units, share) -> None:
+    """Spots ``rows`` (each with ``r`` cards left, ``k`` to come): every completion at once."""
+    p = hole.shape[1]
+    pos = _positions(r, k)
+    n_c = len(pos)
+    per_chunk = max(1, CHUNK_EVALS // (n_c * p))
+    card_bits = _ID_TO_MASK
+
+    def work(s: int, e: int) -> None:
+        idx = rows[s:e]
+        m = e - s
+        free = (used[idx, None] & card_bits[None, :]) == 0  # (m, 52), r per row
+        # Each row's remaining cards in id order, as mask bits, with the known board folded
+        # into the first column a completion takes.
+        rem = card_bits[np.nonzero(free)[1]].reshape(m, r)
+        if k == 0:
+            board = b_mask[idx, None]
+        else:
+            board = np.take(rem, pos[:, 0], axis=1)
+            board |= b_mask[idx, None]
+            for j in range(1, k):
+                board |= np.take(rem, pos[:, j], axis=1)
+        st = np.empty((p, m, n_c), dtype=np.uint16)
+        hand = np.empty((m, n_c), dtype=np.uint64)
+        for q in range(p):
+            np.bitwise_or(hole[idx, q, None], board, out=hand)
+            evaluate_masks(hand.reshape(-1), st[q].reshape(-1))
+        if p == 2:
+            a, b = st
+            w0 = np.count_nonzero(a > b, axis=1)
+            t = np.count_nonzero(a == b, axis=1)
+            wins[idx, 0] = w0
+            wins[idx, 1] = n_c - w0 - t
+            ties[idx] = t[:, None]
+            units[idx] = t[:, None] * share[2]
+            return
+        best = st.max(axis=0)
+        win = st == best
+        cnt = win.sum(axis=0, dtype=np.int64)
+        solo = cnt == 1
+        wins[idx] = np.count_nonzero(win & solo, axis=2).T
+        ties[idx] = np.count_nonzero(win & ~solo, axis=2).T
+        units[idx] = (win * share[cnt]).sum(axis=2).T
+
+    run_chunked(len(rows), work, per_chunk)

@@ -1,0 +1,121 @@
+"""Hole-card strengths on many boards, sharing the work of combos with the same ranks.
+
+On a five-card board that holds at most two cards of each suit nobody can make a flush (two
+hole cards bring a suit to four at most), so a hand's strength there depends only on its
+ranks: the six combos of QQ, or the four of AKs, are one evaluation per such board, not six or
+four. Most boards are like that (about five in six after a rainbow flop). :func:`strengths`
+evaluates one stand-in hand per distinct hole-rank pair on those boards (two hole cards of the
+pair's ranks in suits the board does not hold at those ranks, so the seven cards are seven
+distinct cards without a flush) and every combo itself on the other boards.
+
+The result equals ``evaluate_masks(pool[:, None] | boards[None, :])`` wherever a combo shares
+no card with the board; where it does, the value is meaningless (callers mask those boards).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gpu_eval.evaluator.bitmask import evaluate_masks
+
+__all__ = ["strengths", "rank_pairs", "flush_free", "plain_strengths", "stand_ins"]
+
+_LANE = np.uint64(0x1FFF)
+# Lowest set bit of a 4-bit suit set (3 for none: the stand-in then collides, and every real
+# combo with that rank collides with the board too, so its value is never used).
+_LOW = np.array([3, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0], dtype=np.int64)
+_LOW.flags.writeable = False
+
+
+def rank_pairs(pool: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per combo, the index of its (low rank, high rank) pair; and the distinct pairs' ranks.
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> idx, r1, r2 = rank_pairs(cards.to_mask(["QsQh", "AhKh", "QdQc"]))
+    >>> idx.tolist(), r1.tolist(), r2.tolist()
+    ([0, 1, 0], [10, 11], [10, 12])
+    """
+    low = pool & (~pool + np.uint64(1))
+    high = pool ^ low
+    r = []
+    for bit in (low, high):
+        pos = np.bitwise_count(bit - np.uint64(1)).astype(np.int64)
+        r.append(pos % 16)
+    r1, r2 = np.minimum(r[0], r[1]), np.maximum(r[0], r[1])
+    keys, idx = np.unique(r1 * 13 + r2, return_inverse=True)
+    return idx.reshape(-1), keys // 13, keys % 13
+
+
+def flush_free(boards: np.ndarray) -> np.ndarray:
+    """Boards holding at most two cards of every suit (nobody can make a flush there)."""
+    most = np.maximum.reduce([np.bitwise_count((boards >> np.uint64(16 * s)) & _LANE)
+                              for s in range(4)])
+    return most < 3
+
+
+def plain_strengths(r1: np.ndarray, r2: np.ndarray, boards: np.ndarray,
+                    evaluate=evaluate_masks) -> np.ndarray:
+    """``(pairs, boards)`` strengths of hole ranks ``(r1, r2)`` on flush-free ``boards``.
+
+    Each is the strength of a stand-in hand (:func:`stand_ins`).
+    """
+    return evaluate(stand_ins(r1, r2, boards).reshape(-1)).reshape(len(r1), len(boards))
+
+
+def stand_ins(r1: np.ndarray, r2: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    """``(pairs, boards)`` seven-card masks: each flush-free board with hole cards of ranks
+    ``(r1, r2)`` in suits the board does not hold at that rank (meaningless where no such
+    suits are left: then every combo of the pair shares a card with the board).
+    """
+    ranks = np.arange(13, dtype=np.uint64)
+    held = np.zeros((len(boards), 13), dtype=np.int64)
+    for s in range(4):
+        lane = (boards >> np.uint64(16 * s)) & _LANE
+        held |= ((lane[:, None] >> ranks[None, :]) & np.uint64(1)).astype(np.int64) << s
+    free = ~held & 0xF
+    first = _LOW[free]
+    second = _LOW[free & ~(1 << first)]
+    s1 = first[:, r1].T  # (pairs, boards)
+    s2 = np.where((r1 == r2)[:, None], second[:, r2].T, first[:, r2].T)
+    bits = (np.left_shift(np.uint64(1), (16 * s1 + r1[:, None]).astype(np.uint64))
+            | np.left_shift(np.uint64(1), (16 * s2 + r2[:, None]).astype(np.uint64)))
+    return bits | boards[None, :]
+
+
+def strengths(pool: np.ndarray, boards: np.ndarray, out: np.ndarray | None = None,
+              evaluate=evaluate_masks) -> np.ndarray:
+    """``(len(pool), len(boards))`` uint16 strengths of two-card ``pool`` masks on five-card
+    ``boards`` masks (see the module docstring for boards that collide with a combo);
+    ``evaluate`` is the hand-mask evaluator to use.
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> pool = cards.to_mask(["QsQh", "QdQc", "AhKh"])
+    >>> boards = cards.to_mask(["2c7d9hKsJd", "2c7d9h8h3h"])
+    >>> direct = evaluate_masks((pool[:, None] | boards[None, :]).ravel()).reshape(3, 2)
+    >>> bool((strengths(pool, boards) == direct).all())
+    True
+    """
+    pool = np.asarray(pool, dtype=np.uint64)
+    boards = np.asarray(boards, dtype=np.uint64)
+    n_pool, n_b = len(pool), len(boards)
+    st = np.empty((n_pool, n_b), dtype=np.uint16) if out is None else out
+    if n_pool == 0 or n_b == 0:
+        return st
+    rp, r1, r2 = rank_pairs(pool)
+    free = flush_free(boards)
+    if 2 * len(r1) > n_pool or not free.any():  # too few shared ranks: every combo
+        evaluate((pool[:, None] | boards[None, :]).reshape(-1), st.reshape(-1))
+        return st
+    fl = np.flatnonzero(~free)
+    nf = np.flatnonzero(free)
+    # One evaluation call: every combo on the flush boards, then the stand-ins.
+    hands = np.concatenate([(pool[:, None] | boards[None, fl]).reshape(-1),
+                            stand_ins(r1, r2, boards[nf]).reshape(-1)])
+    got = evaluate(hands)
+    st[:, fl] = got[:n_pool * fl.size].reshape(n_pool, fl.size)
+    st[:, nf] = got[n_pool * fl.size:].reshape(len(r1), nf.size)[rp]
+    return st

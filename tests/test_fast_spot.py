@@ -1,0 +1,45 @@
+"""equity() of known hands after the flop (gpu_eval.equity_engine.fast_spot) equals the general path."""
+
+import numpy as np
+import pytest
+
+from gpu_eval import cards
+from gpu_eval.equity_engine import fast_spot
+from gpu_eval.equity_engine.api import equity
+
+
+def _text(ids):
+    return "".join(cards.RANKS[c // 4] + cards.SUITS[c % 4] for c in ids)
+
+
+@pytest.mark.parametrize("players,board,dead", [(2, 3, 0), (3, 3, 1), (4, 4, 0), (2, 5, 2),
+                                                (5, 3, 0)])
+def test_fast_equals_general(monkeypatch, players, board, dead):
+    rng = np.random.default_rng(players * 7 + board)
+    spots = []
+    for _ in range(4):
+        deal = rng.permutation(52)[:2 * players + board + dead]
+        spots.append(([_text(deal[2 * i:2 * i + 2]) for i in range(players)],
+                      _text(deal[2 * players:2 * players + board]),
+                      _text(deal[2 * players + board:])))
+    fast = [equity(*s) for s in spots]
+    monkeypatch.setattr(fast_spot, "counts", lambda *a: None)
+    for s, f in zip(spots, fast):
+        ref = equity(*s)
+        assert f.method == ref.method and f.board == ref.board and f.dead == ref.dead
+        assert f.labels == ref.labels and f.boards == ref.boards
+        np.testing.assert_array_equal(f.wins, ref.wins)
+        np.testing.assert_array_equal(f.ties, ref.ties)
+        np.testing.assert_allclose(f.equity, ref.equity, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(f.tie, ref.tie, rtol=0, atol=1e-12)
+
+
+def test_other_input_goes_the_general_way():
+    assert fast_spot.counts(["AhKh", "QQ"], "2c7d9h", "") is None
+    assert fast_spot.counts(["AhKh", "QsQd"], "", "") is None
+    assert fast_spot.counts(["AhKh", "QsQd"], "2c7d9x", "") is None
+    assert fast_spot.counts(["AhKh", "QsQd"], "2c7dKh", "") is None  # Kh twice
+    with pytest.raises(ValueError, match="card Kh is used twice"):
+        equity(["AhKh", "QsQd"], board="2c7dKh")
+    with pytest.raises(ValueError, match="unknown card"):
+        equity(["AhKh", "QsQd"], board="2c7d9x")
