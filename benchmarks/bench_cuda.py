@@ -76,10 +76,11 @@ def main(argv: list[str] | None = None) -> int:
     nbytes = 1 << 30
     a = cupy.empty(nbytes, dtype=cupy.uint8)
     b = cupy.empty_like(a)
-    ms = _event_ms(cupy, lambda: b.data.copy_from_device_async(a.data, nbytes), args.repeats)
+    ms = _event_ms(cupy, lambda: b.data.copy_from_device_async(a.data, nbytes),  # noqa: F821 (del below)
+                   args.repeats)
     d2d = 2 * nbytes / (ms * 1e-3)
     pinned = cupy.cuda.alloc_pinned_memory(nbytes // 4)
-    ms = _event_ms(cupy, lambda: a.data.copy_from_host_async(pinned.ptr, nbytes // 4),
+    ms = _event_ms(cupy, lambda: a.data.copy_from_host_async(pinned.ptr, nbytes // 4),  # noqa: F821
                    args.repeats)
     h2d = (nbytes // 4) / (ms * 1e-3)
     del a, b, pinned

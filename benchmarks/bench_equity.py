@@ -24,7 +24,8 @@ stops on a target standard error, not a sample count); ``poker_equity`` (``exact
 for cases 1 and 2, ``chunk_from_text`` with the same number of samples for Monte Carlo).
 
 The gpu_eval timings are warm (board lists cached, thread pool started; one untimed call
-first): the first, cold run of case 1 is printed separately. eval7 runs once or a few times (it is single-threaded and slow here).
+first): the first, cold run of case 1 is printed separately. eval7 runs once or a few times
+(it is single-threaded and slow here).
 
 GPU rows (only when CuPy sees a device; ``--gpu-only`` skips everything else): the three cases
 above on ``backend="cuda"``, the Monte Carlo rate in hand evaluations per second, and the

@@ -15,7 +15,6 @@ Every function here is vectorised over NumPy arrays and validates what it is giv
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Union
 
 import numpy as np
 
@@ -52,7 +51,7 @@ _ID_TO_DEADHORSE = np.array(
     [(1 << _DEADHORSE_SUIT_BIT[i % 4]) | (1 << (i // 4)) for i in range(52)], dtype=np.int32
 )
 
-HandsLike = Union[str, Sequence[str], np.ndarray, Sequence[Sequence[int]]]
+HandsLike = str | Sequence[str] | np.ndarray | Sequence[Sequence[int]]
 
 
 def parse(text: str | Iterable[str], *, allow_joker: bool = False) -> np.ndarray:

@@ -1108,7 +1108,8 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
     return FlopSweep(
         labels=(pa.label, pb.label), flops=texts, flop_ids=read_only(ids),
         weights=read_only(np.bincount(class_of, minlength=n_cls).astype(np.int64)),
-        matchup_weight=read_only(den), equity=read_only(eq), units=read_only(units), showdowns=read_only(shows),
+        matchup_weight=read_only(den), equity=read_only(eq), units=read_only(units),
+        showdowns=read_only(shows),
         overall=overall, exact=exact, samples=n_samples,
         backend=_backend_name(frozenset(p[4] for p in parts)), method=method, seed=entropy,
         dead=equity_setup.cards_text(prob.dead) if prob.dead else "")

@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from typing import NoReturn, Union
+from typing import NoReturn
 
 import numpy as np
 
@@ -429,7 +429,7 @@ def _parse_into(w: np.ndarray, spec: str, where: str = "") -> None:
 # Range.
 # ---------------------------------------------------------------------------------------------
 
-DeadLike = Union[str, int, np.integer, np.ndarray, Sequence[int], Sequence[str]]
+DeadLike = str | int | np.integer | np.ndarray | Sequence[int] | Sequence[str]
 
 
 def _dead_mask(dead: DeadLike) -> int:

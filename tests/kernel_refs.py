@@ -1,4 +1,4 @@
-"""Reference figures (from docs/architecture.md, "Reference figures") and helpers shared by the kernel tests."""
+"""Reference figures (docs/architecture.md, "Contracts") and helpers shared by the kernel tests."""
 
 from __future__ import annotations
 

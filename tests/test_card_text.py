@@ -275,7 +275,7 @@ def test_rows_of_size_same_as_omaha_rows(invalid):
     def reference(*args):
         return omaha._text_rows(*args, fast=False) if hooked else omaha._text_rows(*args)
     rng = random.Random(21)
-    for trial in range(300):
+    for _ in range(300):
         what, sizes, want = rng.choice([("hole cards", (4, 4), "4 ('omaha')"),
                                         ("board", (3, 5), "3 to 5")])
         size = rng.choice([4, 4, 4, 5, 3])

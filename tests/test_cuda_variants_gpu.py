@@ -146,7 +146,7 @@ def _dev(cp, x):
 @pytest.mark.parametrize("invalid", ["raise", "mask"])
 def test_bad_input_same_errors_and_masked_rows(cp, invalid):
     """Every case of tests/variant_cases.py: the NumPy path's result or error, exactly."""
-    for name, (hands, kw) in VC.shortdeck_cases().items():
+    for _name, (hands, kw) in VC.shortdeck_cases().items():
         for game in SD.GAMES:
             want, exc = _outcome(lambda: ge.evaluate(hands, game=game, backend="numpy",
                                                      invalid=invalid, **kw))
@@ -154,13 +154,13 @@ def test_bad_input_same_errors_and_masked_rows(cp, invalid):
                 arg = _dev(cp, hands) if device else hands
                 _check(cp, want, exc, lambda: ge.evaluate(arg, game=game, backend="cuda",
                                                           invalid=invalid, **kw), device)
-    for name, (hands, kw) in VC.wild_cases().items():
+    for _name, (hands, kw) in VC.wild_cases().items():
         want, exc = _outcome(lambda: ge.evaluate(hands, backend="numpy", invalid=invalid, **kw))
         for device in (False, True):
             arg = _dev(cp, hands) if device else hands
             _check(cp, want, exc, lambda: ge.evaluate(arg, backend="cuda", invalid=invalid,
                                                       **kw), device)
-    for name, (hole, board, kw) in VC.omaha_cases().items():
+    for _name, (hole, board, kw) in VC.omaha_cases().items():
         want, exc = _outcome(lambda: ge.evaluate_omaha(hole, board, backend="numpy",
                                                        invalid=invalid, **kw))
         for on_dev in ((False, False), (True, True), (True, False), (False, True)):

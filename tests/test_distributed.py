@@ -15,10 +15,10 @@ import pytest
 distributed = pytest.importorskip(
     "distributed", reason="dask[distributed] is not installed (pip install 'gpu-eval[test]')")
 
-import gpu_eval.distributed as ged  # noqa: E402
-from gpu_eval import cards, combinatorics, evaluate
+import gpu_eval.distributed as ged  # noqa: E402 -- after the importorskip
+from gpu_eval import cards, combinatorics, evaluate  # noqa: E402
 from gpu_eval.equity_engine import api as equity_api  # noqa: E402
-from gpu_eval.equity_engine import preflop_data
+from gpu_eval.equity_engine import preflop_data  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 

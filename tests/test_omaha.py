@@ -148,9 +148,9 @@ def test_evaluate_points_to_evaluate_omaha():
     for game in GAMES.values():
         with pytest.raises(ValueError, match="evaluate_omaha"):
             ge.evaluate("AsKsQsJs 2c 3d 4h", game=game)
-    from gpu_eval.evaluator import evaluation as evaluation
+    from gpu_eval.evaluator import api
 
-    assert ge.evaluate_omaha is evaluation.evaluate_omaha
+    assert ge.evaluate_omaha is api.evaluate_omaha
     assert ge.describe(7462, game="omaha6") == "Royal Flush"
 
 

@@ -1,4 +1,5 @@
-"""The shipped exact heads-up preflop table (gpu_eval.equity_engine.preflop_data) and the paths that read it."""
+"""The shipped exact heads-up preflop table (gpu_eval.equity_engine.preflop_data) and the paths
+that read it."""
 
 import hashlib
 

@@ -292,7 +292,7 @@ def test_contains_eq_hash_repr():
     assert "AhKh" in r and "Kh Ah" in r and "ahkh" in r and [50, 46] in r
     assert "AhKd" not in r and "QsQh" in r and "JsJh" not in r
     with pytest.raises(ValueError, match="AK"):
-        "AK" in r
+        "AK" in r  # noqa: B015 -- the membership test itself must raise
     assert Range("AKs") == Range("AsKs, AhKh, AdKd, AcKc")
     assert Range("AA") != Range("AA:0.5")
     assert Range("AA") != "AA"

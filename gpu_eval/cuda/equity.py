@@ -200,7 +200,8 @@ def _showdown_tasks(state: holdem.DeviceState, name: str, n_matchups: int, n_boa
 
 def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, *,
                     base: int = 0, progress: Progress | None = None) -> Counts:
-    """Play every matchup on every board on the GPU: :func:`gpu_eval.equity_engine.numpy_engine.showdown_counts`.
+    """Play every matchup on every board on the GPU: the CUDA twin of
+    :func:`gpu_eval.equity_engine.numpy_engine.showdown_counts`.
 
     Parameters
     ----------

@@ -225,7 +225,8 @@ def _materialize(prob: _Problem) -> bool:
         if s.anyh:
             if s.size(prob.deck_mask) > _MAX_ANY:
                 return False
-            ids = board_orbits.deck_ids(prob.deck_mask)[board_orbits.subsets(bin(prob.deck_mask).count("1"), s.anyh)]
+            n_deck = bin(prob.deck_mask).count("1")
+            ids = board_orbits.deck_ids(prob.deck_mask)[board_orbits.subsets(n_deck, s.anyh)]
             prob.sides[i] = _Side(s.label, ids, board_orbits.or_rows(ids), np.ones(len(ids)))
     return True
 
@@ -626,7 +627,8 @@ def _matchups(sides: list[_Side], cap: int) -> tuple[np.ndarray, np.ndarray] | N
 
 def _with_hilo(res: equity_results.EquityResult, hu: np.ndarray, lu: np.ndarray, den: np.ndarray
                ) -> equity_results.EquityResult:
-    return replace(res, high=equity_results.read_only(hu / den), low=equity_results.read_only(lu / den), scoop=res.win)
+    return replace(res, high=equity_results.read_only(hu / den),
+                   low=equity_results.read_only(lu / den), scoop=res.win)
 
 
 @dataclass(frozen=True, eq=False)

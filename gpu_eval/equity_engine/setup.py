@@ -10,7 +10,6 @@ import importlib
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Union
 
 import numpy as np
 
@@ -39,8 +38,8 @@ MAX_PLAYERS = 10
 #: Games the equity engine plays so far (the registry knows the others).
 GAMES = (HOLDEM,)
 
-PlayerLike = Union[str, Range, np.ndarray, Sequence[int]]
-CardsLike = Union[str, np.ndarray, Sequence[int], Sequence[str], None]
+PlayerLike = str | Range | np.ndarray | Sequence[int]
+CardsLike = str | np.ndarray | Sequence[int] | Sequence[str] | None
 
 
 # ---------------------------------------------------------------------------------------------

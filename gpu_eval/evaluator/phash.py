@@ -42,7 +42,7 @@ class PerfectHashTables:
 def count_vectors(total: int) -> np.ndarray:
     """All rank-count vectors (entries 0..4) summing to ``total``, in lexicographic order."""
     rows = np.zeros((1, 0), dtype=np.int8)
-    for pos in range(13):
+    for _ in range(13):
         parts = []
         for v in range(5):
             nxt = np.concatenate([rows, np.full((len(rows), 1), v, np.int8)], axis=1)

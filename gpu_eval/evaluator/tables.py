@@ -5,8 +5,8 @@ number times 8192 (``RANKMASKS``). They are generated once, on first use, in und
 and the same arrays feed the NumPy path and the CUDA kernels (which receive them as device
 arrays), so both backends compute bit-identical strengths.
 
-The evaluation itself (see ``gpu_eval/evaluator/bitmask.py`` and ``kernels/bitmask.cuh``), from the four 13-bit
-suit lanes c, d, h, s of a hand mask:
+The evaluation itself (see ``gpu_eval/evaluator/bitmask.py`` and ``kernels/bitmask.cuh``), from
+the four 13-bit suit lanes c, d, h, s of a hand mask:
 
 * ``O = c|d|h|s`` ranks present; ``X = c^d^h^s`` ranks held an odd number of times;
 * ``P = (c&d) | (h&s) | ((c^d) & (h^s))`` ranks held at least twice;

@@ -8,7 +8,7 @@ uses (bitmask short-deck tables, Omaha tables, the Omaha low table).
 from __future__ import annotations
 
 import ctypes
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -97,7 +97,7 @@ def _ptr(a: np.ndarray | None) -> ctypes.c_void_p:
     return ctypes.c_void_p(0 if a is None else a.ctypes.data)
 
 
-@lru_cache(maxsize=None)
+@cache
 def build() -> Path:
     """Compile (or find in the cache) the host library; raises HostBuildUnavailableError."""
     return hostbuild.compile_cached(_WRAPPER, "ge_games", [_FLAGS], "kernels/equity_games.cu")
@@ -164,6 +164,6 @@ class GameKernels:
         return tuple(out)
 
 
-@lru_cache(maxsize=None)
+@cache
 def load() -> GameKernels:
     return GameKernels()
