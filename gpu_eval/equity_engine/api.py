@@ -300,15 +300,7 @@ def symmetry_groups(prob: Problem) -> tuple[tuple[int, ...], ...]:
     group = enumerate_boards.stabilizer(known + [prob.board_mask, prob.dead_mask])
     for i in prob.ranged:
         r = prob.players[i].range
-        order = np.argsort(r.masks)
-        keep = []
-        for perm in group:
-            image = enumerate_boards.permute_suits(r.masks, perm)
-            back = np.argsort(image)
-            if np.array_equal(image[back], r.masks[order]) and \
-                    np.array_equal(r.weights[back], r.weights[order]):
-                keep.append(perm)
-        group = tuple(keep)
+        group = enumerate_boards.keeping_range(group, r.masks, r.weights)
     prob.__dict__["symmetry_groups"] = group
     return group
 

@@ -276,3 +276,29 @@ def symmetric_completions(deck_mask: int, k: int, group: tuple[tuple[int, ...], 
         b.flags.writeable = False
         parts.append((b, int(m)))
     return tuple(parts)
+
+
+def keeping_range(group: tuple[tuple[int, ...], ...], masks: np.ndarray, weights: np.ndarray
+                  ) -> tuple[tuple[int, ...], ...]:
+    """The suit permutations of ``group`` that map a weighted range onto itself: every combo
+    mask goes to a combo of the range with the same weight (so its equity is unchanged).
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> group = stabilizer([])                       # all 24 suit permutations
+    >>> aks = cards.to_mask(["AsKs", "AhKh", "AdKd", "AcKc"])
+    >>> len(keeping_range(group, aks, np.ones(4)))   # suited AK is symmetric in every suit
+    24
+    >>> len(keeping_range(group, aks[:1], np.ones(1)))   # AsKs: the other three suits move
+    6
+    """
+    order = np.argsort(masks)
+    keep = []
+    for perm in group:
+        image = permute_suits(masks, perm)
+        back = np.argsort(image)
+        if np.array_equal(image[back], masks[order]) and \
+                np.array_equal(weights[back], weights[order]):
+            keep.append(perm)
+    return tuple(keep)

@@ -141,39 +141,9 @@ def check_game(game: str) -> None:
 
 
 def _card_list(x, what: str, game: str) -> list[int]:
-    """Card ids of a board or dead-card argument (text, ids or masks); no repeats."""
-    if x is None or (isinstance(x, str) and not x.strip()):
-        return []
-    if isinstance(x, str) or (isinstance(x, (list, tuple)) and x and isinstance(x[0], str)):
-        try:
-            ids = [int(c) for c in np.atleast_1d(cards.parse(" ".join(x) if not
-                                                             isinstance(x, str) else x)
-                                                 ).reshape(-1)]
-        except ValueError as exc:
-            raise ValueError(f"{what}: {exc}") from None
-    else:
-        arr = np.asarray(x)
-        if arr.size == 0:
-            return []
-        if arr.dtype == np.uint64:
-            try:
-                cards.check_mask_bits(arr.reshape(-1))
-            except ValueError as exc:
-                raise ValueError(f"{what}: {exc}") from None
-            ids = [c for m in arr.reshape(-1) for c in _ids_of_mask(int(m))]
-        elif arr.dtype.kind in "iu" and not isinstance(x, bool):
-            ids = [int(v) for v in arr.reshape(-1)]
-            bad = [v for v in ids if not 0 <= v <= 51]
-            if bad:
-                raise ValueError(f"{what}: card id {bad[0]} is out of range 0..51")
-        else:
-            raise TypeError(f"{what} must be card text, card ids or uint64 masks, got "
-                            f"{type(x).__name__}")
-    seen: set[int] = set()
-    for c in ids:
-        if c in seen:
-            raise ValueError(f"card {_text([c])} appears twice in {what}")
-        seen.add(c)
+    """Card ids of a board or dead-card argument (text, ids or masks); no repeats; in the
+    game's deck."""
+    ids = equity_setup.card_set(x, what)
     if game in SHORTDECK_GAMES:
         low = [c for c in ids if c < 16]
         if low:
@@ -453,15 +423,7 @@ def _group(prob: _Problem) -> tuple[tuple[int, ...], ...]:
     for s in prob.sides:
         if s.fixed or s.anyh:  # a random player maps onto itself
             continue
-        order = np.argsort(s.masks)
-        keep = []
-        for perm in group:
-            image = enumerate_boards.permute_suits(s.masks, perm)
-            back = np.argsort(image)
-            if np.array_equal(image[back], s.masks[order]) and \
-                    np.array_equal(s.weights[back], s.weights[order]):
-                keep.append(perm)
-        group = tuple(keep)
+        group = enumerate_boards.keeping_range(group, s.masks, s.weights)
     return group
 
 

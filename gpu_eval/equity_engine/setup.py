@@ -19,7 +19,7 @@ from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.ranges import Range
 
-__all__ = ["prepare", "Problem", "check_options", "check_equity_game", "engine_for",
+__all__ = ["prepare", "Problem", "card_set", "check_options", "check_equity_game", "engine_for",
            "engine_setting", "entropy_of", "enumerate_matchups", "no_matchup_error", "cards_text",
            "range_label", "EXACT_WORK_LIMIT", "DEFAULT_SAMPLES", "DEFAULT_TABLE_SAMPLES",
            "MAX_MATCHUPS", "MAX_PLAYERS", "GAMES", "PlayerLike", "CardsLike"]
