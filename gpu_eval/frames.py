@@ -53,7 +53,7 @@ def equity_frame(r) -> Any:
     """A row per player of an :class:`~gpu_eval.EquityResult` (index ``player``, from 1).
 
     Columns: ``hand``, ``equity``, ``win``, ``tie``, ``tie_share``, ``stderr``, ``wins``,
-    ``ties``.
+    ``ties``; for hi/lo games also ``high``, ``low`` and ``scoop``.
 
     Examples
     --------
@@ -66,9 +66,11 @@ def equity_frame(r) -> Any:
     """
     pd = _pandas()
     index = pd.RangeIndex(1, len(r.labels) + 1, name="player")
-    return pd.DataFrame({"hand": list(r.labels), "equity": r.equity, "win": r.win,
-                         "tie": r.tie, "tie_share": r.tie_share, "stderr": r.stderr,
-                         "wins": r.wins, "ties": r.ties}, index=index)
+    columns = {"hand": list(r.labels), "equity": r.equity, "win": r.win, "tie": r.tie,
+               "tie_share": r.tie_share, "stderr": r.stderr, "wins": r.wins, "ties": r.ties}
+    if getattr(r, "high", None) is not None:  # hi/lo: the pot won through each half
+        columns.update(high=r.high, low=r.low, scoop=r.scoop)
+    return pd.DataFrame(columns, index=index)
 
 
 def matrix_frame(m, values: str = "matrix") -> Any:

@@ -36,6 +36,15 @@ def test_equity_result_frame():
     for col in ("equity", "win", "tie", "tie_share", "stderr", "wins", "ties"):
         np.testing.assert_array_equal(df[col].to_numpy(), getattr(r, col))
     np.testing.assert_allclose(df["win"] + df["tie_share"], df["equity"], atol=1e-15)
+    assert "high" not in df.columns
+
+
+def test_hilo_result_frame_has_the_halves():
+    r = ge.equity(["4c3sKhQd", "4h5cQhKs"], board="Ac2d6cKcJs", game="omaha-hilo")
+    df = r.to_frame()
+    for col in ("high", "low", "scoop"):
+        np.testing.assert_array_equal(df[col].to_numpy(), getattr(r, col))
+    np.testing.assert_allclose(df["high"] + df["low"], df["equity"], atol=1e-15)
 
 
 def test_matrix_frame_and_plot():
