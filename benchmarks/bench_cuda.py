@@ -25,7 +25,7 @@ import numpy as np
 import gpu_eval
 from gpu_eval.bench import median_event_seconds
 from gpu_eval.cards import ID_TO_MASK
-from gpu_eval.cuda import holdem
+from gpu_eval.cuda import availability, holdem
 
 
 def _random_ids(n: int, k: int, seed: int = 0) -> np.ndarray:
@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args(argv)
 
-    ok, reason = holdem.cuda_available()
+    ok, reason = availability.cuda_available()
     if not ok:
         print(f"bench_cuda: no GPU benchmark on this machine: {reason}")
         return 0

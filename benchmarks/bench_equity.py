@@ -339,11 +339,11 @@ def gpu_rows(rep: int, n: int, big: int = 1 << 29, heavy: bool = True) -> None:
     range exact case and the matrix (for a smoke run on an emulated device).
     """
     from gpu_eval import cards
+    from gpu_eval.cuda import availability
     from gpu_eval.cuda import equity as ce
-    from gpu_eval.cuda import holdem
     from gpu_eval.equity_engine import enumerate_boards as eb
 
-    ok, why = holdem.cuda_available()
+    ok, why = availability.cuda_available()
     if not ok:
         print(f"# no CUDA rows: {why}")
         return

@@ -18,7 +18,7 @@ import numpy as np
 import gpu_eval as ge
 from gpu_eval import combinatorics
 from gpu_eval.bench import median_event_seconds, median_rate, random_hands
-from gpu_eval.cuda import holdem
+from gpu_eval.cuda import availability, holdem
 from gpu_eval.evaluator import statemachine as sm
 
 
@@ -41,7 +41,7 @@ def main() -> None:
     parser.add_argument("--cards", type=int, nargs="+", default=[5, 7])
     args = parser.parse_args()
 
-    ok, reason = holdem.cuda_available()
+    ok, reason = availability.cuda_available()
     print(f"machine: {platform.processor() or platform.machine()}, Python "
           f"{platform.python_version()}; GPU: {reason if ok else 'none (' + reason + ')'}")
     cache = tempfile.mkdtemp(prefix="fsm_bench_")

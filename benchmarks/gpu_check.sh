@@ -50,7 +50,7 @@ numpy.__version__, '| cupy', cupy.__version__, '| devices', cupy.cuda.runtime.ge
 
 # No network and no build isolation: setuptools must already be installed.
 "$PY" -m pip install --no-deps --no-build-isolation -q -e . 2>&1 | tail -5 | log gpu_check
-"$PY" -c "import gpu_eval.cuda.holdem as c; print('cuda_available:', c.cuda_available())" 2>&1 \
+"$PY" -c "import gpu_eval.cuda.availability as c; print('cuda_available:', c.cuda_available())" 2>&1 \
     | log gpu_check
 
 # --- 2. GPU tests first ---------------------------------------------------------------------

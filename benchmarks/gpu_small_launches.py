@@ -20,9 +20,10 @@ import numpy as np
 
 import gpu_eval as ge
 from gpu_eval import cards
+from gpu_eval.cuda import availability, holdem
 from gpu_eval.cuda import equity as ce
-from gpu_eval.cuda import holdem
 from gpu_eval.equity_engine import enumerate_boards as eb
+from gpu_eval.scale import NUM_STRENGTHS
 
 
 def _ids(n: int, k: int, seed: int) -> np.ndarray:
@@ -66,7 +67,7 @@ def every_kernel() -> None:
            ge.evaluate(bad, backend="cuda", invalid="mask")[5], 0)
     _check("enumerate_counts", holdem.enumerate_counts_cuda(5, 0, 200_000),
            np.bincount(ge.evaluate(_first_subsets(5, 200_000), backend="numpy"),
-                       minlength=holdem.NUM_STRENGTHS))
+                       minlength=NUM_STRENGTHS))
 
     # Variants: short deck, Omaha (per-row and shared board, streamed), wild cards.
     sd = np.argsort(np.random.default_rng(3).random((2000, 36)), axis=1)[:, :7].astype(
@@ -165,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", action="store_true")
     args = parser.parse_args(argv)
-    ok, reason = holdem.cuda_available()
+    ok, reason = availability.cuda_available()
     if not ok:
         print(f"gpu_small_launches: no GPU on this machine: {reason}")
         return 0

@@ -15,8 +15,8 @@
 #include "ge_common.cuh"
 
 // Device pointers to the tables of gpu_eval.evaluator.tables.BitmaskTables. The field order is a
-// contract with gpu_eval/cuda/holdem.py (BITMASK_TABLE_ORDER), which writes 7 pointers into this
-// struct in that order; tests/test_kernels_compile.py checks that the two agree.
+// contract with gpu_eval/cuda/modules.py (BITMASK_TABLE_ORDER): the CUDA modules write 7 pointers
+// into this struct in that order; tests/test_kernels_compile.py checks that the two agree.
 struct GeBitmaskTables {
     const ge_u16* flush;       // [8192]       flush / straight flush of a suit lane (0 if < 5)
     const ge_u32* dup_row;     // [8192]       [D] -> dup row * 8192 (92 rows)

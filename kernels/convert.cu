@@ -4,7 +4,8 @@
 // here, and the popcount of each mask (written alongside) reveals a card used twice (the
 // count falls short of k) or a hand of the wrong size. Any k is accepted; the caller decides
 // what counts are valid. Inputs must be range-checked first (ids 0..51, DeadHorse ints of
-// one rank bit and one suit bit), which gpu_eval/cuda/holdem.py does with CuPy before launching.
+// one rank bit and one suit bit), which gpu_eval/cuda/device_inputs.py does with CuPy before
+// launching.
 #ifndef GE_CONVERT_CU
 #define GE_CONVERT_CU
 

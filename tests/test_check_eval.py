@@ -14,7 +14,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from gpu_eval.cuda import holdem
+from gpu_eval.cuda import availability, device_inputs, holdem
 from gpu_eval.evaluator import bitmask
 
 import kernel_refs as R
@@ -31,12 +31,12 @@ def fake(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
     monkeypatch.setattr(holdem, "_STATES", {})
-    holdem.cuda_available.cache_clear()
+    availability.cuda_available.cache_clear()
     fake_cupy.launches.clear()
     fake_cupy.races.clear()
     yield fake_cupy
     assert fake_cupy.races == []
-    holdem.cuda_available.cache_clear()
+    availability.cuda_available.cache_clear()
 
 
 def _outcome(fn):
@@ -53,7 +53,7 @@ def _both(fake, monkeypatch, arr, **kw):
     fused = _outcome(lambda: holdem.evaluate(fake.asarray(arr), **kw))
     names = {n for n, _, _ in fake.launches}
     with monkeypatch.context() as m:
-        m.setattr(holdem, "evaluate_device_fused", lambda *a, **k: None)
+        m.setattr(device_inputs, "evaluate_device_fused", lambda *a, **k: None)
         old = _outcome(lambda: holdem.evaluate(fake.asarray(arr), **kw))
     return fused, old, names
 
@@ -241,7 +241,7 @@ def test_short_deck_shares_the_fused_kernels(fake, monkeypatch):
                     fake.asarray(arr), "shortdeck-triton", invalid, "auto"))
                 names = {n for n, _, _ in fake.launches}
                 with monkeypatch.context() as m:
-                    m.setattr(holdem, "evaluate_device_fused", lambda *a, **k: None)
+                    m.setattr(device_inputs, "evaluate_device_fused", lambda *a, **k: None)
                     old = _outcome(lambda: CV._shortdeck_device(
                         fake.asarray(arr), "shortdeck-triton", invalid, "auto"))
                 _same(fused, old)

@@ -219,7 +219,7 @@ def test_eval_file_streams_in_chunks(capsys, tmp_path, as_json):
 def test_eval_file_auto_backend_uses_the_device(capsys, tmp_path, monkeypatch):
     """With a CUDA device (here CuPy emulated on the CPU, tests/fake_cupy.py) --backend auto
     evaluates every chunk on it, with the same output as NumPy."""
-    from gpu_eval.cuda import holdem
+    from gpu_eval.cuda import availability, holdem
 
     from emulation import hostbuild
 
@@ -241,14 +241,14 @@ def test_eval_file_auto_backend_uses_the_device(capsys, tmp_path, monkeypatch):
 
     monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
     monkeypatch.setattr(holdem, "_STATES", {})
-    holdem.cuda_available.cache_clear()
+    availability.cuda_available.cache_clear()
     fake_cupy.launches.clear()
     try:
         assert run(capsys, *argv) == want
         launches = [name for name, _, _ in fake_cupy.launches]
         assert launches.count("ge_eval_masks") >= 5  # 300 lines in chunks of 64
     finally:
-        holdem.cuda_available.cache_clear()
+        availability.cuda_available.cache_clear()
     assert want[0] == 0 and "(line 201 of" in want[2]
 
 

@@ -15,7 +15,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from gpu_eval.cuda import holdem
+from gpu_eval.cuda import availability, holdem, modules
 from gpu_eval.evaluator import bitmask
 
 import kernel_refs as R
@@ -32,10 +32,10 @@ def fake(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
     monkeypatch.setattr(holdem, "_STATES", {})
-    holdem.cuda_available.cache_clear()
+    availability.cuda_available.cache_clear()
     fake_cupy.launches.clear()
     yield fake_cupy
-    holdem.cuda_available.cache_clear()
+    availability.cuda_available.cache_clear()
 
 
 @pytest.fixture(scope="module")
@@ -46,15 +46,15 @@ def hands7():
 
 
 def test_module_is_built_once_and_tables_uploaded(fake):
-    assert holdem.cuda_available() == (True, "1 CUDA device(s); device 0: Emulated")
+    assert availability.cuda_available() == (True, "1 CUDA device(s); device 0: Emulated")
     state = holdem.get_module()
     assert holdem.get_module(0) is state
-    assert state.module.options == holdem.module_options()
+    assert state.module.options == modules.module_options()
     assert state.module.code == holdem.module_source()
     # The constant struct holds the addresses of the uploaded tables, in struct order.
     assert state.module._symbols["ge_bitmask_tables"].tolist() == [t.data.ptr for t in state.tables]
     assert [t.dtype for t in state.tables] == [
-        holdem.BITMASK_TABLE_DTYPES[n] for n in holdem.BITMASK_TABLE_ORDER]
+        modules.BITMASK_TABLE_DTYPES[n] for n in modules.BITMASK_TABLE_ORDER]
     # 2 SMs x 6 blocks: 40 registers x 256 threads x 6 fit in the 65536 registers of an SM.
     assert state.blocks_per_sm["ge_eval_masks"] == 6
     assert state.grid("ge_eval_masks", 10) == 1
@@ -175,15 +175,15 @@ def test_real_cupy_has_what_the_emulation_stands_in_for():
 def test_unavailable_backend_says_why(monkeypatch):
     """Without CuPy the error names the install command; the real state is reported as is."""
     monkeypatch.setitem(sys.modules, "cupy", None)  # makes `import cupy` raise ImportError
-    holdem.cuda_available.cache_clear()
+    availability.cuda_available.cache_clear()
     try:
-        ok, reason = holdem.cuda_available()
+        ok, reason = availability.cuda_available()
         assert not ok
         assert "pip install gpu-eval[cuda13]" in reason
-        with pytest.raises(holdem.CudaUnavailableError, match="needs CuPy"):
+        with pytest.raises(availability.CudaUnavailableError, match="needs CuPy"):
             holdem.evaluate_masks_cuda(np.zeros(1, np.uint64))
     finally:
-        holdem.cuda_available.cache_clear()
+        availability.cuda_available.cache_clear()
 
 
 # --- gpu_eval.cuda.holdem.evaluate: the validated entry point, against the NumPy backend -------
@@ -239,7 +239,7 @@ def test_public_evaluate_dispatches_here(fake, monkeypatch, hands7):
     import gpu_eval as ge
 
     ids, masks, ref = hands7
-    holdem.cuda_available.cache_clear()  # backend_choice.cuda_status delegates to it
+    availability.cuda_available.cache_clear()  # backend_choice.cuda_status delegates to it
     try:
         got = ge.evaluate(fake.asarray(ids), backend="auto")
         assert isinstance(got, fake.ndarray)
@@ -250,4 +250,4 @@ def test_public_evaluate_dispatches_here(fake, monkeypatch, hands7):
         # Device ids: one fused validate-and-evaluate launch; host masks: streamed.
         assert {n for n, _, _ in fake.launches} >= {"ge_check_eval_ids", "ge_phash_eval_masks"}
     finally:
-        holdem.cuda_available.cache_clear()  # backend_choice.cuda_status delegates to it
+        availability.cuda_available.cache_clear()  # backend_choice.cuda_status delegates to it

@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 from gpu_eval import backend_choice, cards, ranges
+from gpu_eval.cuda import availability, modules, nvrtc
 from gpu_eval.cuda import equity as ce
-from gpu_eval.cuda import holdem, nvrtc
 from gpu_eval.equity_engine import api as equity_api
 from gpu_eval.equity_engine import enumerate_boards as eb
 from gpu_eval.equity_engine import numpy_engine
@@ -71,7 +71,7 @@ class _FakeEquityModule:
 
     def __init__(self, code, options, host, launches):
         self.code, self.options, self.host, self.launches = code, options, host, launches
-        self.symbol = np.zeros(len(holdem.BITMASK_TABLE_ORDER), dtype=np.uint64)
+        self.symbol = np.zeros(len(modules.BITMASK_TABLE_ORDER), dtype=np.uint64)
 
     def get_function(self, name):
         assert name in ce.KERNELS, name
@@ -110,7 +110,7 @@ def fake(monkeypatch, host):
 
 
 def _clear_caches():
-    holdem.cuda_available.cache_clear()
+    availability.cuda_available.cache_clear()
     getattr(backend_choice.cuda_status, "cache_clear", lambda: None)()
 
 

@@ -11,13 +11,13 @@ import numpy as np
 import pytest
 
 from gpu_eval import cards, ranges
+from gpu_eval.cuda import availability
 from gpu_eval.cuda import equity as ce
-from gpu_eval.cuda import holdem
 from gpu_eval.equity_engine import enumerate_boards as eb
 from gpu_eval.equity_engine import numpy_engine
 from gpu_eval.equity_engine.api import equity, equity_matrix, preflop_table
 
-OK, REASON = holdem.cuda_available()
+OK, REASON = availability.cuda_available()
 pytestmark = pytest.mark.skipif(not OK, reason=REASON)
 
 

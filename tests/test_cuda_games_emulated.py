@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
+from gpu_eval.cuda import availability, holdem
 from gpu_eval.cuda import game_equity as cuda_game_equity
-from gpu_eval.cuda import holdem
 
 from emulation import hostbuild
 
@@ -34,10 +34,10 @@ def fake(monkeypatch):
     monkeypatch.setattr(holdem, "_STATES", {})
     monkeypatch.setattr(cuda_game_equity, "_STATES", {})
     monkeypatch.setattr(cuda_game_equity, "MAX_CELLS", 3_000)  # several chunks per part
-    holdem.cuda_available.cache_clear()
+    availability.cuda_available.cache_clear()
     fake_cupy.launches.clear()
     yield fake_cupy
-    holdem.cuda_available.cache_clear()
+    availability.cuda_available.cache_clear()
 
 
 FIELDS = ("equity", "win", "tie", "wins", "ties", "high", "low", "scoop")
@@ -110,14 +110,14 @@ def test_cuda_monte_carlo_split_is_the_same(fake):
 
 
 def test_cuda_without_device_raises():
-    holdem.cuda_available.cache_clear()
+    availability.cuda_available.cache_clear()
     try:
-        if holdem.cuda_available()[0]:
+        if availability.cuda_available()[0]:
             pytest.skip("a CUDA device is present")
         with pytest.raises(RuntimeError, match="backend='cuda' is not available"):
             ge.equity(["AhAd", "KsKc"], game="shortdeck", backend="cuda")
     finally:
-        holdem.cuda_available.cache_clear()
+        availability.cuda_available.cache_clear()
 
 
 def test_cuda_lows_equal_numpy(fake):

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval.cuda import holdem
+from gpu_eval.cuda import availability
 
-OK, REASON = holdem.cuda_available()
+OK, REASON = availability.cuda_available()
 pytestmark = pytest.mark.skipif(not OK, reason=REASON)
 
 

@@ -11,12 +11,12 @@ import numpy as np
 import pytest
 
 from gpu_eval import combinatorics
-from gpu_eval.cuda import holdem
+from gpu_eval.cuda import availability, holdem
 from gpu_eval.evaluator import bitmask
 
 import kernel_refs as R
 
-OK, REASON = holdem.cuda_available()
+OK, REASON = availability.cuda_available()
 pytestmark = pytest.mark.skipif(not OK, reason=REASON)
 
 

@@ -11,7 +11,7 @@ import types
 
 import pytest
 
-from gpu_eval.cuda import holdem, nvrtc
+from gpu_eval.cuda import availability, holdem, modules, nvrtc
 from gpu_eval.cuda.waves import wave_efficiency, whole_wave_splits
 from gpu_eval.evaluator import statemachine
 
@@ -32,9 +32,9 @@ def fake(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
     monkeypatch.setattr(holdem, "_STATES", {})
-    holdem.cuda_available.cache_clear()
+    availability.cuda_available.cache_clear()
     yield fake_cupy
-    holdem.cuda_available.cache_clear()
+    availability.cuda_available.cache_clear()
 
 
 class _Kernel:
@@ -53,7 +53,7 @@ class _Kernel:
     (32, 100_000, 2),  # shared memory (plus 1 KiB reserved per block)
 ])
 def test_occupancy_estimate(regs, smem, want):
-    assert holdem._blocks_per_sm_estimate(_Kernel(regs, smem), H200) == want
+    assert modules._blocks_per_sm_estimate(_Kernel(regs, smem), H200) == want
 
 
 def test_occupancy_asks_the_driver_first(fake, monkeypatch):
@@ -65,10 +65,10 @@ def test_occupancy_asks_the_driver_first(fake, monkeypatch):
 
     monkeypatch.setattr(fake.cuda, "driver", types.SimpleNamespace(
         occupancyMaxActiveBlocksPerMultiprocessor=occupancy), raising=False)
-    assert holdem.resident_blocks_per_sm(_Kernel(40), H200) == 7
-    assert calls == [(1234, holdem.THREADS_PER_BLOCK, 0)]
+    assert modules.resident_blocks_per_sm(_Kernel(40), H200) == 7
+    assert calls == [(1234, modules.THREADS_PER_BLOCK, 0)]
     monkeypatch.delattr(fake.cuda, "driver")
-    assert holdem.resident_blocks_per_sm(_Kernel(40), H200) == 6  # no driver API: the estimate
+    assert modules.resident_blocks_per_sm(_Kernel(40), H200) == 6  # no driver API: the estimate
 
 
 def test_all_pairs_grid_ends_on_whole_waves():
@@ -91,7 +91,7 @@ def test_source_hash_once_per_process(fake, monkeypatch):
     holdem.get_module()
     calls = []
     real = nvrtc.source_hash
-    monkeypatch.setattr(holdem, "source_hash", lambda *a: calls.append(1) or real(*a))
+    monkeypatch.setattr(modules, "source_hash", lambda *a: calls.append(1) or real(*a))
     for _ in range(3):
         holdem.get_module()
     assert calls == []
@@ -115,7 +115,8 @@ def test_fsm_kernel_from_the_shared_cache(fake, monkeypatch):
 
 
 @pytest.mark.parametrize("module", ["gpu_eval.cuda.waves", "gpu_eval.equity_engine.deal_check",
-                                    "gpu_eval.cuda.resources"])
+                                    "gpu_eval.cuda.resources", "gpu_eval.cuda.modules",
+                                    "gpu_eval.cuda.device_inputs"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval.cuda import holdem
+from gpu_eval.cuda import availability, holdem
 from gpu_eval.cuda import variants as CV
 from gpu_eval.evaluator import bitmask
 
@@ -36,10 +36,10 @@ def fake(monkeypatch):
     monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
     monkeypatch.setattr(holdem, "_STATES", {})
     monkeypatch.setattr(CV, "_STATES", {})
-    holdem.cuda_available.cache_clear()
+    availability.cuda_available.cache_clear()
     fake_cupy.races.clear()
     yield fake_cupy
-    holdem.cuda_available.cache_clear()
+    availability.cuda_available.cache_clear()
     variants_host.load()._set_tables()
 
 

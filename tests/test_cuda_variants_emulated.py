@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval.cuda import holdem, nvrtc
+from gpu_eval.cuda import availability, holdem, modules, nvrtc
 from gpu_eval.cuda import variants as CV
 from gpu_eval.games import shortdeck as SD
 from gpu_eval.games import wild as W
@@ -39,10 +39,10 @@ def fake(monkeypatch):
     monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
     monkeypatch.setattr(holdem, "_STATES", {})
     monkeypatch.setattr(CV, "_STATES", {})
-    holdem.cuda_available.cache_clear()
+    availability.cuda_available.cache_clear()
     fake_cupy.launches.clear()
     yield fake_cupy
-    holdem.cuda_available.cache_clear()
+    availability.cuda_available.cache_clear()
     # The host builds share ge_bitmask_tables (a process-wide symbol): point it back at
     # long-lived tables before this test's "device" copies go away.
     variants_host.load()._set_tables()
@@ -86,7 +86,7 @@ def test_module_built_once_and_tables_uploaded_per_family(fake):
     state = CV.get_module()
     assert CV.get_module(0) is state and state.uploaded == {}
     assert state.module.code == CV.module_source()
-    assert state.module.options == holdem.module_options()
+    assert state.module.options == modules.module_options()
     ge.evaluate("As Ks Qs Js Ts", game="shortdeck", backend="cuda")
     assert set(state.uploaded) == {"shortdeck"}
     sd = state.uploaded["shortdeck"]
@@ -94,11 +94,11 @@ def test_module_built_once_and_tables_uploaded_per_family(fake):
     assert state.uploaded["shortdeck"] is sd  # not uploaded again
     symbols = state.module._symbols
     assert symbols["ge_shortdeck_tables"].tolist() == [t.data.ptr for t in sd]
-    assert len(sd) == 2 * len(holdem.BITMASK_TABLE_ORDER)
-    per_game = len(holdem.BITMASK_TABLE_ORDER)
+    assert len(sd) == 2 * len(modules.BITMASK_TABLE_ORDER)
+    per_game = len(modules.BITMASK_TABLE_ORDER)
     for v, game in enumerate(CV.SHORTDECK_VARIANTS):
         tables = SD.shortdeck_tables(game).as_dict()
-        for i, name in enumerate(holdem.BITMASK_TABLE_ORDER):
+        for i, name in enumerate(modules.BITMASK_TABLE_ORDER):
             np.testing.assert_array_equal(sd[v * per_game + i].get(), tables[name])
     ge.evaluate_omaha("AsKs2c3d", "Qs Js Ts", backend="cuda")
     assert symbols["ge_omaha_tables"].tolist() == [t.data.ptr for t in state.uploaded["omaha"]]
@@ -106,7 +106,7 @@ def test_module_built_once_and_tables_uploaded_per_family(fake):
         CV.OMAHA_TABLE_DTYPES[n] for n in CV.OMAHA_TABLE_ORDER]
     ge.evaluate("Ac Ad Ah As Jk", wild="joker", backend="cuda")
     wild = state.uploaded["wild"]
-    nb = len(holdem.BITMASK_TABLE_ORDER)
+    nb = len(modules.BITMASK_TABLE_ORDER)
     assert symbols["ge_bitmask_tables"].tolist() == [t.data.ptr for t in wild[:nb]]
     assert symbols["ge_wild_tables"].tolist() == [t.data.ptr for t in wild[nb:]]
     assert [t.dtype for t in wild[nb:]] == [CV.WILD_TABLE_DTYPES[n] for n in W.WILD_TABLE_ORDER]

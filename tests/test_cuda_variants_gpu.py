@@ -13,14 +13,14 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval.cuda import holdem
+from gpu_eval.cuda import availability
 from gpu_eval.cuda import variants as CV
 from gpu_eval.games import shortdeck as SD
 from gpu_eval.games import wild as W
 
 import variant_cases as VC
 
-OK, REASON = holdem.cuda_available()
+OK, REASON = availability.cuda_available()
 pytestmark = pytest.mark.skipif(not OK, reason=REASON)
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gpu_eval.cuda import holdem, nvrtc
+from gpu_eval.cuda import holdem, modules, nvrtc
 from gpu_eval.evaluator.tables import bitmask_tables
 
 try:
@@ -78,13 +78,14 @@ def test_compile_errors_carry_the_log():
 
 
 @pytest.mark.parametrize("header, struct, count, order, dtypes, tables", [
-    ("bitmask.cuh", "GeBitmaskTables", "GE_BITMASK_TABLE_COUNT", holdem.BITMASK_TABLE_ORDER,
-     holdem.BITMASK_TABLE_DTYPES, lambda: bitmask_tables().as_dict()),
+    ("bitmask.cuh", "GeBitmaskTables", "GE_BITMASK_TABLE_COUNT", modules.BITMASK_TABLE_ORDER,
+     modules.BITMASK_TABLE_DTYPES, lambda: bitmask_tables().as_dict()),
     ("phash.cuh", "GePhashTables", "GE_PHASH_TABLE_COUNT", holdem.PHASH_TABLE_ORDER,
      holdem.PHASH_TABLE_DTYPES, holdem.phash_device_tables),
 ], ids=["bitmask", "phash"])
 def test_table_struct_matches_loader(header, struct, count, order, dtypes, tables):
-    """The __constant__ table struct's fields are what cuda.holdem and emulation.hostbuild fill it with."""
+    """The __constant__ table struct's fields are what cuda.modules / cuda.holdem and emulation.hostbuild
+    fill it with."""
     text = (KERNEL_DIR / header).read_text()
     body = re.search(struct + r"\s*\{(.*?)\};", text, re.S).group(1)
     fields = re.findall(r"const\s+ge_(u8|u16|u32|u64)\*\s+(\w+);", body)
@@ -116,7 +117,8 @@ def test_module_source_carries_source_hash():
 
 def test_importing_the_cuda_backend_does_not_import_cupy():
     code = ("import sys, gpu_eval, gpu_eval.cuda.holdem, gpu_eval.cuda.variants, "
-            "gpu_eval.cuda.equity, gpu_eval.cuda.nvrtc, gpu_eval.cuda.availability, "
+            "gpu_eval.cuda.equity, gpu_eval.cuda.game_equity, gpu_eval.cuda.modules, "
+            "gpu_eval.cuda.device_inputs, gpu_eval.cuda.nvrtc, gpu_eval.cuda.availability, "
             "emulation.hostbuild; assert 'cupy' not in sys.modules, 'cupy was imported'")
     tests = str(Path(__file__).resolve().parent)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(

@@ -213,8 +213,8 @@ def test_scales_do_not_mix():
         ge.describe(s, game="shortdeck")
     with pytest.raises(ValueError, match="wild cards are supported with game='holdem' only"):
         ge.evaluate("As Ks Qs Js Ts", game="shortdeck", wild="joker")
-    from gpu_eval.cuda import holdem
-    if holdem.cuda_available()[0]:  # a device: the kernels run (tests/test_cuda_variants_*)
+    from gpu_eval.cuda import availability
+    if availability.cuda_available()[0]:  # a device: the kernels run (tests/test_cuda_variants_*)
         assert int(ge.evaluate("As Ks Qs Js Ts", game="shortdeck", backend="cuda")) == 1404
     else:
         with pytest.raises(RuntimeError, match="backend=.cuda."):  # no device here

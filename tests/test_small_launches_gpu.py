@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from gpu_eval.cuda import holdem
+from gpu_eval.cuda import availability
 
-OK, REASON = holdem.cuda_available()
+OK, REASON = availability.cuda_available()
 pytestmark = pytest.mark.skipif(not OK, reason=REASON)
 
 

@@ -22,7 +22,7 @@ import pytest
 
 from gpu_eval import combinatorics
 from gpu_eval.cards import ID_TO_MASK, parse
-from gpu_eval.cuda import holdem, nvrtc
+from gpu_eval.cuda import availability, nvrtc
 from gpu_eval.evaluator import bitmask
 from gpu_eval.evaluator import statemachine as sm
 
@@ -360,7 +360,7 @@ def test_host_kernel_seven_card_hands(host_fsm, tables7):
         np.testing.assert_array_equal(host_fsm(t, ids), sm.evaluate_fsm(ids, t), err_msg=lay)
 
 
-@pytest.mark.skipif(not holdem.cuda_available()[0], reason=holdem.cuda_available()[1])
+@pytest.mark.skipif(not availability.cuda_available()[0], reason=availability.cuda_available()[1])
 def test_cuda_matches_numpy(tables5, all_five, tables7):
     import cupy
 

@@ -23,7 +23,8 @@ with the same arguments and results:
 
 CuPy is imported only when a function here runs. Results are small host objects (NumPy).
 The kernels are compiled once per device by NVRTC (``cupy.RawModule``), in a module of their
-own beside :func:`gpu_eval.cuda.holdem.get_module`'s, with the same table upload and cache keying.
+own beside :func:`gpu_eval.cuda.holdem.get_module`'s, with the same table upload and cache keying
+(:mod:`gpu_eval.cuda.modules`).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ import numpy as np
 
 from gpu_eval import ranges
 from gpu_eval.combinatorics import BINOM
-from gpu_eval.cuda import availability, holdem
+from gpu_eval.cuda import availability, modules
 from gpu_eval.cuda.nvrtc import source_hash
 from gpu_eval.cuda.waves import whole_wave_splits
 from gpu_eval.equity_engine import enumerate_boards
@@ -68,7 +69,7 @@ KERNELS: tuple[str, ...] = (
 MODE_FIXED, MODE_UNIFORM, MODE_WEIGHTED, MODE_DEALT = 0, 1, 2, 3
 #: Redraws of a sample's ranged combos before giving up (the ranges almost never fit).
 MAX_TRIES = 1 << 22
-THREADS = holdem.THREADS_PER_BLOCK  # block size of the launches (occupancy is sized for it)
+THREADS = modules.THREADS_PER_BLOCK  # block size of the launches (occupancy is sized for it)
 PAIR_THREADS = 256  # ge_eq_pairs: a 16 x 16 grid of threads, 4 x 4 pairs each
 WARP = 32
 #: Bytes of the strength table per chunk of boards.
@@ -83,7 +84,7 @@ PAIR_BOARDS = 32
 PREFLOP_BOARDS = comb(52, 5)
 PREFLOP_PER_PAIR = comb(48, 5)
 
-_STATES: dict[tuple[int, str], holdem.DeviceState] = {}
+_STATES: dict[tuple[int, str], modules.DeviceState] = {}
 _MATRIX: dict[int, tuple[np.ndarray, np.ndarray, int]] = {}
 _LOCK = threading.Lock()
 
@@ -98,7 +99,7 @@ def module_source() -> str:
            f'#include "{MODULE_FILE}"\n'
 
 
-def get_state(device_id: int | None = None) -> holdem.DeviceState:
+def get_state(device_id: int | None = None) -> modules.DeviceState:
     """The equity kernels compiled for a device, with its tables uploaded (cached).
 
     Raises
@@ -106,29 +107,29 @@ def get_state(device_id: int | None = None) -> holdem.DeviceState:
     gpu_eval.cuda.availability.CudaUnavailableError
         If CuPy or a device is missing, or the kernels do not compile.
     """
-    return holdem.cached_device_state(_STATES, _LOCK, _build_state, device_id)
+    return modules.cached_device_state(_STATES, _LOCK, _build_state, device_id)
 
 
-def _build_state(cupy, dev: int) -> holdem.DeviceState:
-    module = cupy.RawModule(code=module_source(), options=holdem.module_options())
+def _build_state(cupy, dev: int) -> modules.DeviceState:
+    module = cupy.RawModule(code=module_source(), options=modules.module_options())
     try:
         kernels = {name: module.get_function(name) for name in KERNELS}  # compiles here
     except Exception as exc:
         raise availability.CudaUnavailableError(
             f"compiling gpu_eval's equity kernels for device {dev} failed "
             f"({type(exc).__name__}): {exc}") from exc
-    tables = holdem.upload_tables(cupy, module, "ge_bitmask_tables",
-                                  bitmask_tables().as_dict(), holdem.BITMASK_TABLE_ORDER,
-                                  holdem.BITMASK_TABLE_DTYPES)
+    tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
+                                   bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
+                                   modules.BITMASK_TABLE_DTYPES)
     binom = cupy.asarray(np.ascontiguousarray(BINOM, dtype=np.uint64))
     cupy.cuda.runtime.deviceSynchronize()
     props = cupy.cuda.runtime.getDeviceProperties(dev)
-    blocks = {name: holdem.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
-    return holdem.DeviceState(dev, module, kernels, tables, binom,
-                              int(props["multiProcessorCount"]), blocks)
+    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
+    return modules.DeviceState(dev, module, kernels, tables, binom,
+                               int(props["multiProcessorCount"]), blocks)
 
 
-def _full_grid(state: holdem.DeviceState, name: str) -> int:
+def _full_grid(state: modules.DeviceState, name: str) -> int:
     return state.sm_count * state.blocks_per_sm[name]
 
 
@@ -164,7 +165,7 @@ def _device_boards(cupy, dev: int, boards: np.ndarray) -> Any:
 # Exact showdowns.
 # ---------------------------------------------------------------------------------------------
 
-def _launch_strengths(state: holdem.DeviceState, d_pool: Any, n_pool: int, d_boards: Any,
+def _launch_strengths(state: modules.DeviceState, d_pool: Any, n_pool: int, d_boards: Any,
                       d_deck: Any, k: int, first: int, base: int, n_boards: int, d_s: Any,
                       ld: int) -> None:
     """``ge_eq_strengths``: S[b * ld + p] for boards given as a device array (``d_boards``)
@@ -178,7 +179,7 @@ def _launch_strengths(state: holdem.DeviceState, d_pool: Any, n_pool: int, d_boa
          np.uint64(base), np.uint32(n_boards), d_s, np.uint32(ld)))
 
 
-def _showdown_tasks(state: holdem.DeviceState, name: str, n_matchups: int, n_boards: int
+def _showdown_tasks(state: modules.DeviceState, name: str, n_matchups: int, n_boards: int
                     ) -> tuple[int, int]:
     """``(blocks, boards per task)`` for ``ge_eq_showdown_<n>``.
 

@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from gpu_eval import cards
-from gpu_eval.cuda import holdem
+from gpu_eval.cuda import modules
 from gpu_eval.cuda.availability import CudaUnavailableError, require_cuda
 from gpu_eval.cuda.nvrtc import source_hash
 from gpu_eval.equity_engine import board_orbits
@@ -57,14 +57,14 @@ def module_source() -> str:
 
 
 @dataclass
-class _GamesState(holdem.DeviceState):
+class _GamesState(modules.DeviceState):
     low_table: Any = None
 
 
 def _build_state(cupy, dev: int) -> _GamesState:
     from gpu_eval.cuda.variants import family_tables  # noqa: PLC0415
 
-    module = cupy.RawModule(code=module_source(), options=holdem.module_options())
+    module = cupy.RawModule(code=module_source(), options=modules.module_options())
     try:
         kernels = {name: module.get_function(name) for name in KERNELS}  # compiles here
     except Exception as exc:
@@ -74,11 +74,11 @@ def _build_state(cupy, dev: int) -> _GamesState:
     arrays = []
     for family in (SHORTDECK, OMAHA):
         for symbol, tables, order, dtypes in family_tables(family):
-            arrays += holdem.upload_tables(cupy, module, symbol, tables, order, dtypes)
+            arrays += modules.upload_tables(cupy, module, symbol, tables, order, dtypes)
     low = cupy.asarray(np.ascontiguousarray(lowball.low_tables()["OMAHA"]))
     cupy.cuda.runtime.deviceSynchronize()  # launches may run on other streams
     props = cupy.cuda.runtime.getDeviceProperties(dev)
-    blocks = {name: holdem.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
+    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
     return _GamesState(device_id=dev, module=module, kernels=kernels, tables=arrays,
                        binom=None, sm_count=int(props["multiProcessorCount"]),
                        blocks_per_sm=blocks, streams=[], low_table=low)
@@ -92,7 +92,7 @@ def get_module(device_id: int | None = None) -> _GamesState:
     CudaUnavailableError
         If CuPy or a device is missing, or the kernels cannot be compiled.
     """
-    return holdem.cached_device_state(_STATES, _LOCK, _build_state, device_id)
+    return modules.cached_device_state(_STATES, _LOCK, _build_state, device_id)
 
 
 def _game_args(game: str) -> tuple[bool, int, int]:

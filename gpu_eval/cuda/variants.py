@@ -17,11 +17,11 @@ the field order of its struct (:data:`OMAHA_TABLE_ORDER`, ``gpu_eval.games.wild.
 Validation is the NumPy path's, with the same messages and the same rows zeroed by
 ``invalid="mask"``: host inputs (NumPy arrays, text) go through the NumPy modules' own
 checks, which then hand the cleaned arrays to the kernels here (streamed through pinned
-buffers by :func:`gpu_eval.cuda.holdem.stream_host`; NumPy out). CuPy inputs are checked on their
-device with CuPy operations that mirror those checks, fetching only the one row a message
-names; the result stays on the device. Rows that cannot be evaluated (a card twice, wrong
-sizes) are replaced by placeholder cards before a launch, so a kernel never reads outside its
-tables, and get strength 0 (or raise) afterwards.
+buffers by :func:`gpu_eval.cuda.modules.stream_host`; NumPy out). CuPy inputs are checked on
+their device with CuPy operations that mirror those checks (:mod:`gpu_eval.cuda.device_inputs`),
+fetching only the one row a message names; the result stays on the device. Rows that cannot be
+evaluated (a card twice, wrong sizes) are replaced by placeholder cards before a launch, so a
+kernel never reads outside its tables, and get strength 0 (or raise) afterwards.
 
 Results: NumPy strengths carry their game in the dtype (``gpu_eval.strength``); CuPy arrays
 cannot, so CuPy strengths are plain ``uint16`` and the game must be named when reading them.
@@ -36,15 +36,10 @@ from typing import Any
 import numpy as np
 
 from gpu_eval import cards
-from gpu_eval.cuda import holdem
+from gpu_eval.cuda import device_inputs, modules
 from gpu_eval.cuda.availability import CudaUnavailableError, is_cupy_array, require_cuda
-from gpu_eval.cuda.holdem import (
-    BITMASK_TABLE_DTYPES,
-    BITMASK_TABLE_ORDER,
-    device_hands,
-    first_flagged,
-    popcount_masks,
-)
+from gpu_eval.cuda.device_inputs import device_hands, first_flagged, popcount_masks
+from gpu_eval.cuda.modules import BITMASK_TABLE_DTYPES, BITMASK_TABLE_ORDER
 from gpu_eval.cuda.nvrtc import source_hash
 from gpu_eval.evaluator import inputs
 from gpu_eval.games.registry import OMAHA, SHORTDECK, SHORTDECK_TRITON, WILD
@@ -88,7 +83,7 @@ def module_source() -> str:
 
 
 @dataclass
-class _VariantState(holdem.DeviceState):
+class _VariantState(modules.DeviceState):
     """One device's variant module, with the tables uploaded so far (by family)."""
 
     uploaded: dict[str, list[Any]] = field(default_factory=dict)
@@ -108,7 +103,7 @@ def get_module(device_id: int | None = None, families: tuple[str, ...] = ()) -> 
     CudaUnavailableError
         If CuPy or a device is missing, or the kernels cannot be compiled.
     """
-    state = holdem.cached_device_state(_STATES, _LOCK, _build_state, device_id)
+    state = modules.cached_device_state(_STATES, _LOCK, _build_state, device_id)
     cupy = require_cuda()
     for family in families:
         if family not in state.uploaded:
@@ -117,7 +112,7 @@ def get_module(device_id: int | None = None, families: tuple[str, ...] = ()) -> 
 
 
 def _build_state(cupy, dev: int) -> _VariantState:
-    module = cupy.RawModule(code=module_source(), options=holdem.module_options())
+    module = cupy.RawModule(code=module_source(), options=modules.module_options())
     try:
         kernels = {name: module.get_function(name) for name in KERNELS}  # compiles here
     except Exception as exc:
@@ -130,7 +125,7 @@ def _build_state(cupy, dev: int) -> _VariantState:
     id_masks = cupy.asarray(np.ascontiguousarray(ID_OR_JOKER_TO_MASK, dtype=np.uint64))
     cupy.cuda.runtime.deviceSynchronize()
     props = cupy.cuda.runtime.getDeviceProperties(dev)
-    blocks = {name: holdem.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
+    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
     streams = [cupy.cuda.Stream(non_blocking=True) for _ in range(2)]
     return _VariantState(device_id=dev, module=module, kernels=kernels, tables=[], binom=None,
                          sm_count=int(props["multiProcessorCount"]), blocks_per_sm=blocks,
@@ -175,7 +170,7 @@ def _upload(cupy, state: _VariantState, family: str) -> None:
         with cupy.cuda.Device(state.device_id):
             arrays = []
             for symbol, tables, order, dtypes in structs:
-                arrays += holdem.upload_tables(cupy, state.module, symbol, tables, order, dtypes)
+                arrays += modules.upload_tables(cupy, state.module, symbol, tables, order, dtypes)
             # Launches may run on other (non-blocking) streams: finish the uploads first.
             cupy.cuda.runtime.deviceSynchronize()
         state.uploaded[family] = arrays
@@ -212,7 +207,7 @@ def shortdeck_masks_cuda(masks: Any, game: str = SHORTDECK, *,
             return out.reshape(masks.shape)
     host = np.ascontiguousarray(masks, dtype=np.uint64)
     state = get_module(None, (SHORTDECK,))
-    out = holdem.stream_host(
+    out = modules.stream_host(
         state, host.reshape(-1, 1), chunk_rows,
         lambda st, d_in, d_out, n: st.launch("ge_shortdeck_eval_masks", n,
                                              (d_in, variant, d_out, np.uint64(n))))
@@ -239,7 +234,7 @@ def shortdeck_ids_cuda(ids: Any, game: str = SHORTDECK, *,
             return out
     host = np.ascontiguousarray(ids, dtype=np.uint8)
     state = get_module(None, (SHORTDECK,))
-    return holdem.stream_host(
+    return modules.stream_host(
         state, host, chunk_rows,
         lambda st, d_in, d_out, n: st.launch("ge_shortdeck_eval_ids", n,
                                              (d_in, k, variant, d_out, np.uint64(n))))
@@ -275,7 +270,7 @@ def omaha_ids_cuda(hole: Any, board: Any, *, chunk_rows: int | None = None) -> A
     if shared:
         with cupy.cuda.Device(state.device_id):
             bd = cupy.asarray(board)
-        return holdem.stream_host(
+        return modules.stream_host(
             state, hole, chunk_rows,
             lambda st, d_in, d_out, m: _launch_omaha(st, d_in, bd, args, d_out, m))
     packed = np.concatenate([hole, board], axis=1)  # one row = the hand's h + b cards
@@ -285,7 +280,7 @@ def omaha_ids_cuda(hole: Any, board: Any, *, chunk_rows: int | None = None) -> A
         bd = cupy.ascontiguousarray(d_in[:m, h:])
         _launch_omaha(st, hd, bd, args, d_out, m)
 
-    return holdem.stream_host(state, packed, chunk_rows, launch)
+    return modules.stream_host(state, packed, chunk_rows, launch)
 
 
 def _launch_omaha(state, hole, board, args, out, n: int) -> None:
@@ -325,7 +320,7 @@ def wild_masks_cuda(masks: Any, jokers: Any, spec, *, chunk_rows: int | None = N
         j = cupy.ascontiguousarray(d_in[:rows, 8])
         st.launch("ge_wild_eval_masks", rows, (m, j, ranks, bug, d_out, np.uint64(rows)))
 
-    return holdem.stream_host(state, packed, chunk_rows, launch)
+    return modules.stream_host(state, packed, chunk_rows, launch)
 
 
 # --- the validated entry points behind the public API -------------------------------------
@@ -397,7 +392,7 @@ def _shortdeck_device(a: Any, game: str, invalid: str, encoding: str) -> Any:
     with a.device:
         state = get_module(a.device.id, (SHORTDECK,))
         # Masks and ids: one pass, shared with hold'em (the low ranks are forbidden cards).
-        fused = holdem.evaluate_device_fused(
+        fused = device_inputs.evaluate_device_fused(
             cupy, state, a, _HAND_LO, _HAND_HI, invalid, encoding,
             kernels=("ge_shortdeck_check_eval_masks", "ge_shortdeck_check_eval_ids"),
             param=_variant(game), forbidden=int(SD.LOW_RANK_BITS),

@@ -874,8 +874,8 @@ _FSM_LOCK = threading.Lock()
 
 def _cuda_kernel(device_id: int) -> tuple[Any, int]:
     """The fsm kernel of a device and its full grid, built once through the per-device module
-    cache every CUDA module of the package shares (gpu_eval.cuda.holdem.cached_device_state)."""
-    from gpu_eval.cuda.holdem import (
+    cache every CUDA module of the package shares (gpu_eval.cuda.modules.cached_device_state)."""
+    from gpu_eval.cuda.modules import (
         THREADS_PER_BLOCK,
         cached_device_state,
         module_options,

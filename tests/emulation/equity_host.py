@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from gpu_eval.combinatorics import BINOM
-from gpu_eval.cuda.holdem import BITMASK_TABLE_ORDER
+from gpu_eval.cuda.modules import BITMASK_TABLE_ORDER
 from gpu_eval.evaluator.tables import bitmask_tables
 
 from emulation import hostbuild
@@ -311,7 +311,7 @@ class EquityHost:
         self.lib = ctypes.CDLL(str(path))
         self.threads = threads
         if self.lib.emu_table_count() != len(BITMASK_TABLE_ORDER):
-            raise AssertionError("GeBitmaskTables and gpu_eval.cuda.holdem's table list differ")
+            raise AssertionError("GeBitmaskTables and gpu_eval.cuda.modules' table list differ")
         tables = bitmask_tables().as_dict()
         self._tables = [np.ascontiguousarray(tables[n]) for n in BITMASK_TABLE_ORDER]
         self._ptrs = np.array([t.ctypes.data for t in self._tables], dtype=np.uintp)

@@ -1,4 +1,4 @@
-"""A stand-in for the slice of CuPy that gpu_eval.cuda.holdem uses, running the real kernels on the CPU.
+"""A stand-in for the slice of CuPy that gpu_eval.cuda uses, running the real kernels on the CPU.
 
 "Device" arrays are a NumPy subclass (so CuPy's NumPy-like operations just work), device
 pointers are host pointers, and each kernel launch calls the same kernel compiled for the host
@@ -343,7 +343,7 @@ class ndarray(np.ndarray):
         return self.view(np.ndarray).tolist()
 
 
-# Mark the class as CuPy's for gpu_eval.cuda.holdem.is_cupy_array.
+# Mark the class as CuPy's for gpu_eval.cuda.availability.is_cupy_array.
 ndarray.__module__ = "cupy"
 
 

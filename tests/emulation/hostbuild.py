@@ -24,7 +24,8 @@ from pathlib import Path
 import numpy as np
 
 from gpu_eval.combinatorics import BINOM
-from gpu_eval.cuda.holdem import BITMASK_TABLE_ORDER, PHASH_TABLE_ORDER, phash_device_tables
+from gpu_eval.cuda.holdem import PHASH_TABLE_ORDER, phash_device_tables
+from gpu_eval.cuda.modules import BITMASK_TABLE_ORDER
 from gpu_eval.cuda.nvrtc import kernel_dir, source_hash
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.scale import NUM_STRENGTHS
@@ -75,7 +76,7 @@ extern "C" int ge_host_openmp(void) {
 }
 
 // The loaders write an array of table pointers over each struct, field by field, exactly as
-// gpu_eval/cuda/holdem.py writes them into the __constant__ structs on a device.
+// gpu_eval/cuda/modules.py (upload_tables) writes them into the __constant__ structs on a device.
 static_assert(sizeof(GeBitmaskTables) == GE_BITMASK_TABLE_COUNT * sizeof(void*), "layout");
 static_assert(sizeof(GePhashTables) == GE_PHASH_TABLE_COUNT * sizeof(void*), "layout");
 
@@ -484,7 +485,8 @@ class HostKernels:
             fn.argtypes, fn.restype = args, res
         if (self.lib.ge_host_bitmask_table_count() != len(BITMASK_TABLE_ORDER)
                 or self.lib.ge_host_phash_table_count() != len(PHASH_TABLE_ORDER)):
-            raise AssertionError("kernel table structs and gpu_eval.cuda.holdem's table lists differ")
+            raise AssertionError("kernel table structs and the table lists of gpu_eval.cuda.modules "
+                                 "and gpu_eval.cuda.holdem differ")
         # Keep the tables (and the pointer array) alive as long as the library.
         tables = bitmask_tables().as_dict()
         self._tables = [np.ascontiguousarray(tables[n]) for n in BITMASK_TABLE_ORDER]

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gpu_eval.cuda.holdem import BITMASK_TABLE_ORDER
+from gpu_eval.cuda.modules import BITMASK_TABLE_ORDER
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.games.omaha import omaha_tables
 from gpu_eval.games.shortdeck import GAMES as SHORTDECK_GAMES

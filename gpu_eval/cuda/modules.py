@@ -1,0 +1,361 @@
+"""What every CUDA launcher module shares: the per-device module cache, table upload, launch
+geometry and streaming host arrays through the device.
+
+Each launcher module (:mod:`gpu_eval.cuda.holdem`, :mod:`gpu_eval.cuda.variants`,
+:mod:`gpu_eval.cuda.equity`, :mod:`gpu_eval.cuda.game_equity` and the state-machine kernel of
+:mod:`gpu_eval.evaluator.statemachine`) compiles its own kernels once per device with NVRTC
+through ``cupy.RawModule`` (:func:`module_options`), keeps them in its own dictionary through
+:func:`cached_device_state` (keyed by device and the kernel sources' hash, so no cache serves a
+binary built from older headers), uploads its tables with :func:`upload_tables` and sizes its
+grids with :func:`resident_blocks_per_sm` (:class:`DeviceState` holds the result). NumPy inputs
+go through the device with :func:`stream_host`.
+
+CuPy is imported lazily, inside the functions here, never at import time.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from gpu_eval.cuda.availability import import_cupy, require_cuda
+from gpu_eval.cuda.nvrtc import BASE_OPTIONS, kernel_dir, source_hash
+
+__all__ = [
+    "BITMASK_TABLE_ORDER",
+    "BITMASK_TABLE_DTYPES",
+    "STREAM_CHUNK_BYTES",
+    "THREADS_PER_BLOCK",
+    "module_options",
+    "DeviceState",
+    "cached_device_state",
+    "upload_tables",
+    "resident_blocks_per_sm",
+    "stream_host",
+]
+
+
+#: Field order of ``GeBitmaskTables`` in kernels/bitmask.cuh, with each table's dtype (the
+#: hold'em, equity, short-deck and wild modules all upload it).
+BITMASK_TABLE_ORDER: tuple[str, ...] = (
+    "flush", "dup_row", "dup", "row", "trips", "full_house", "quads",
+)
+BITMASK_TABLE_DTYPES: dict[str, np.dtype] = {
+    name: np.dtype(np.uint32 if name in ("row", "dup_row") else np.uint16)
+    for name in BITMASK_TABLE_ORDER
+}
+
+#: Bytes of host input per streamed chunk (two chunks are in flight at a time).
+STREAM_CHUNK_BYTES = 64 << 20
+#: Threads per block of every launch (occupancy and grids are sized for it).
+THREADS_PER_BLOCK = 256
+
+
+def module_options() -> tuple[str, ...]:
+    """NVRTC options for every per-device module (CuPy adds ``-arch=sm_XY`` itself).
+
+    Returns
+    -------
+    tuple of str
+        The package's base options and the include path of the kernel sources.
+
+    Examples
+    --------
+    >>> module_options()[-1].startswith("-I") and module_options()[-1].endswith("kernels")
+    True
+    """
+    return (*BASE_OPTIONS, f"-I{kernel_dir()}")
+
+
+@dataclass
+class DeviceState:
+    """One device's compiled module, uploaded tables and launch configuration (launcher
+    modules subclass it for what else they keep per device)."""
+
+    device_id: int
+    module: Any
+    kernels: dict[str, Any]
+    tables: list[Any]            # keeps the device tables alive
+    binom: Any
+    sm_count: int
+    blocks_per_sm: dict[str, int]
+    streams: list[Any] = field(default_factory=list)
+
+    def grid(self, name: str, n: int) -> int:
+        """Blocks for ``n`` items: enough to fill the device, no more than needed."""
+        full = self.sm_count * self.blocks_per_sm[name]
+        return max(1, min(full, -(-n // THREADS_PER_BLOCK)))
+
+    def launch(self, name: str, n: int, args: tuple) -> None:
+        """Launch kernel ``name`` over ``n`` items on the current stream."""
+        self.kernels[name]((self.grid(name, n),), (THREADS_PER_BLOCK,), args)
+
+
+def cached_device_state(states: dict, lock: threading.Lock, build: Callable[[Any, int], Any],
+                        device_id: int | None = None) -> Any:
+    """``states[(device, source hash)]``, built once by ``build(cupy, device)`` under ``lock``.
+
+    Every CUDA module of the package (hold'em, variants, equity, game equity, the state
+    machine) is cached this way, each in its own ``states``: once per device, and again
+    whenever a kernel source changes (the hash covers all of them).
+
+    Parameters
+    ----------
+    states : dict
+        The launcher module's cache, ``(device, sources hash) -> state``.
+    lock : threading.Lock
+        Guards ``states`` (a state is built once even with several threads asking).
+    build : callable
+        ``build(cupy, device) -> state``, run with that device current.
+    device_id : int, optional
+        CUDA device; default: CuPy's current device.
+
+    Returns
+    -------
+    object
+        What ``build`` returned for this device and these sources.
+
+    Raises
+    ------
+    CudaUnavailableError
+        If CuPy or a device is missing (or ``build`` raises it).
+
+    Examples
+    --------
+    >>> _STATES, _LOCK = {}, threading.Lock()
+    >>> state = cached_device_state(_STATES, _LOCK, lambda cupy, dev: dev)  # doctest: +SKIP
+    >>> cached_device_state(_STATES, _LOCK, lambda cupy, dev: 1 / 0) == state  # doctest: +SKIP
+    True
+    """
+    cupy = require_cuda()
+    dev = cupy.cuda.runtime.getDevice() if device_id is None else int(device_id)
+    key = (dev, _process_source_hash())
+    state = states.get(key)
+    if state is not None:
+        return state
+    with lock:
+        state = states.get(key)
+        if state is None:
+            with cupy.cuda.Device(dev):
+                state = build(cupy, dev)
+            states[key] = state
+    return state
+
+
+@lru_cache(maxsize=1)
+def _process_source_hash() -> str:
+    """The kernel sources' hash, computed once per process: every launch path looks its
+    module up by it, and re-reading each kernel file's metadata per call costs more than
+    a small launch."""
+    return source_hash()
+
+
+def upload_tables(cupy, module, symbol: str, tables: dict[str, np.ndarray],
+                   order: tuple[str, ...], dtypes: dict[str, np.dtype]) -> list[Any]:
+    """Copy tables to the device and write their addresses into the ``__constant__`` struct
+    ``symbol`` (one pointer per field, in ``order``).
+
+    Parameters
+    ----------
+    cupy : module
+        CuPy.
+    module : cupy.RawModule
+        The compiled module that declares ``symbol``.
+    symbol : str
+        The ``__constant__`` struct of device pointers (``ge_bitmask_tables``, ...).
+    tables : dict of str to numpy.ndarray
+        The host tables, by field name.
+    order : tuple of str
+        The struct's field order.
+    dtypes : dict of str to numpy.dtype
+        The dtype the kernels read each table as.
+
+    Returns
+    -------
+    list of cupy.ndarray
+        The device tables, which must be kept alive as long as the module.
+
+    Raises
+    ------
+    AssertionError
+        A table whose dtype is not the kernels' (a contract broken in the package).
+
+    Examples
+    --------
+    >>> upload_tables(cupy, module, "ge_bitmask_tables", bitmask_tables().as_dict(),
+    ...               BITMASK_TABLE_ORDER, BITMASK_TABLE_DTYPES)  # doctest: +SKIP
+    """
+    device_tables = []
+    for name in order:
+        host = np.ascontiguousarray(tables[name])
+        if host.dtype != dtypes[name]:
+            raise AssertionError(f"table {name} is {host.dtype}, kernels expect {dtypes[name]}")
+        device_tables.append(cupy.asarray(host))
+    pointers = np.array([t.data.ptr for t in device_tables], dtype=np.uint64)
+    memptr = module.get_global(symbol)
+    cupy.ndarray((len(pointers),), dtype=cupy.uint64, memptr=memptr).set(pointers)
+    return device_tables
+
+
+def resident_blocks_per_sm(kernel, props: dict) -> int:
+    """Resident blocks of THREADS_PER_BLOCK threads per SM; a grid of SMs x this fills the
+    device once (one wave) and grid-stride loops do the rest.
+
+    Asks the driver (``cuOccupancyMaxActiveBlocksPerMultiprocessor``, which knows the
+    kernel's registers, shared memory and the device's limits exactly); where that is not
+    available, :func:`_blocks_per_sm_estimate` computes it from the kernel's attributes.
+
+    Parameters
+    ----------
+    kernel : cupy.RawKernel
+        A compiled kernel (its ``num_regs`` and ``shared_size_bytes`` feed the estimate).
+    props : dict
+        ``cupy.cuda.runtime.getDeviceProperties(device)``.
+
+    Returns
+    -------
+    int
+        Blocks per SM, at least 1.
+
+    Examples
+    --------
+    >>> props = cupy.cuda.runtime.getDeviceProperties(0)  # doctest: +SKIP
+    >>> resident_blocks_per_sm(module.get_function("ge_eval_masks"), props)  # doctest: +SKIP
+    6
+    """
+    try:
+        cupy = import_cupy()
+        n = int(cupy.cuda.driver.occupancyMaxActiveBlocksPerMultiprocessor(
+            kernel.kernel.ptr, THREADS_PER_BLOCK, 0))
+        if n > 0:
+            return n
+    except Exception:  # no driver API in this CuPy, or a stand-in kernel: estimate
+        pass
+    return _blocks_per_sm_estimate(kernel, props)
+
+
+def _blocks_per_sm_estimate(kernel, props: dict) -> int:
+    """The occupancy calculator's arithmetic: threads, registers (allocated per warp in
+    units of 256), shared memory (plus 1 KiB reserved per block) and the per-SM block limit.
+
+    Examples
+    --------
+    >>> class K: num_regs, shared_size_bytes = 41, 0
+    >>> props = {"maxThreadsPerMultiProcessor": 2048, "regsPerMultiprocessor": 65536,
+    ...          "sharedMemPerMultiprocessor": 233472, "maxBlocksPerMultiProcessor": 32}
+    >>> _blocks_per_sm_estimate(K, props)  # 41 registers round up to 48 a thread
+    5
+    """
+    try:
+        by_threads = int(props["maxThreadsPerMultiProcessor"]) // THREADS_PER_BLOCK
+        warps = -(-THREADS_PER_BLOCK // 32)
+        regs_per_warp = -(-max(1, int(kernel.num_regs)) * 32 // 256) * 256
+        by_regs = int(props["regsPerMultiprocessor"]) // (regs_per_warp * warps)
+        smem = int(kernel.shared_size_bytes)
+        by_smem = (int(props["sharedMemPerMultiprocessor"]) // (smem + 1024)) if smem else 64
+        by_blocks = int(props.get("maxBlocksPerMultiProcessor", 32))
+        return max(1, min(by_threads, by_regs, by_smem, by_blocks))
+    except Exception:  # attributes missing in some CuPy version: a safe default
+        return 4
+
+
+def stream_host(state: DeviceState, host: np.ndarray, chunk_rows: int | None,
+                 launch: Callable[[DeviceState, Any, Any, int], None]) -> np.ndarray:
+    """Evaluate the rows of a C-contiguous 2-D host array chunk by chunk.
+
+    Two slots, each with pinned input/output buffers, device buffers and its own stream
+    (ordered after the caller's stream by an event, so the inputs the caller wrote are there),
+    alternate: while one slot's transfer and kernel run, the host fills the other's pinned
+    input, so host copies, PCIe transfers and kernels overlap.
+
+    Parameters
+    ----------
+    state : DeviceState
+        The device module the launches run on (its two ``streams``).
+    host : numpy.ndarray
+        ``(N, w)`` C-contiguous rows.
+    chunk_rows : int, optional
+        Rows per chunk; default: :data:`STREAM_CHUNK_BYTES` of input.
+    launch : callable
+        ``launch(state, d_in, d_out, n)`` queues the kernel over ``n`` rows of ``d_in``
+        into the ``uint16`` ``d_out`` on the current stream.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint16[N]``: what the launches wrote, row for row.
+
+    Examples
+    --------
+    >>> stream_host(state, masks.reshape(-1, 1), None, lambda st, d_in, d_out, n: st.launch(
+    ...     "ge_eval_masks", n, (d_in, d_out, np.uint64(n))))  # doctest: +SKIP
+    """
+    cupy = require_cuda()
+    n = host.shape[0]
+    row_bytes = host.dtype.itemsize * host.shape[1]
+    out = np.empty(n, dtype=np.uint16)
+    if n == 0:
+        return out
+    rows = chunk_rows or max(1, STREAM_CHUNK_BYTES // row_bytes)
+    rows = min(rows, n)
+    with cupy.cuda.Device(state.device_id):
+        if rows == n:  # one chunk: plain (synchronous) copies are just as fast
+            d_in = cupy.asarray(host)
+            d_out = cupy.empty(n, dtype=cupy.uint16)
+            launch(state, d_in, d_out, n)
+            d_out.get(out=out)
+            return out
+        # Our streams do not order themselves after the caller's: wait for an event recorded
+        # there now, after whatever the caller wrote for these launches (an Omaha board, ...).
+        inputs_ready = cupy.cuda.get_current_stream().record()
+        slots = []
+        for stream in state.streams:
+            stream.wait_event(inputs_ready)
+            with stream:
+                pin_in = np.frombuffer(cupy.cuda.alloc_pinned_memory(rows * row_bytes),
+                                       dtype=host.dtype, count=rows * host.shape[1])
+                pin_out = np.frombuffer(cupy.cuda.alloc_pinned_memory(rows * 2),
+                                        dtype=np.uint16, count=rows)
+                slots.append({
+                    "stream": stream,
+                    "pin_in": pin_in.reshape(rows, host.shape[1]),
+                    "pin_out": pin_out,
+                    "d_in": cupy.empty((rows, host.shape[1]), dtype=host.dtype),
+                    "d_out": cupy.empty(rows, dtype=cupy.uint16),
+                    "pending": None,
+                })
+
+        def drain(slot: dict) -> None:
+            if slot["pending"] is not None:
+                lo, hi = slot["pending"]
+                slot["stream"].synchronize()
+                out[lo:hi] = slot["pin_out"][: hi - lo]
+                slot["pending"] = None
+
+        try:
+            for i, lo in enumerate(range(0, n, rows)):
+                slot = slots[i % 2]
+                drain(slot)  # its previous chunk must be done before its buffers are reused
+                hi = min(n, lo + rows)
+                m = hi - lo
+                np.copyto(slot["pin_in"][:m], host[lo:hi])
+                stream = slot["stream"]
+                with stream:
+                    slot["d_in"].data.copy_from_host_async(
+                        slot["pin_in"].ctypes.data, m * row_bytes, stream)
+                    launch(state, slot["d_in"], slot["d_out"], m)
+                    slot["d_out"].data.copy_to_host_async(
+                        slot["pin_out"].ctypes.data, m * 2, stream)
+                slot["pending"] = (lo, hi)
+        finally:
+            for slot in slots:
+                slot["stream"].synchronize()
+        for slot in slots:
+            drain(slot)
+    return out
+
