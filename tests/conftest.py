@@ -19,3 +19,30 @@ def variant_host():
         return variants_host.load()
     except hostbuild.HostBuildUnavailableError as exc:
         pytest.skip(f"cannot build the kernels for the CPU: {exc}")
+
+
+@pytest.fixture
+def stand_in_cupy(monkeypatch):
+    """The stand-in CuPy (``tests/emulation/fake_cupy.py``) installed as ``cupy``, running the
+    host builds of the kernels, with the per-device module caches of the hold'em and variant
+    launchers emptied; skips the test when there is no C++ compiler."""
+    from gpu_eval.cuda import availability, holdem, variants
+
+    from emulation import fake_cupy, hostbuild, variants_host
+
+    try:
+        variants_host.load()
+        hostbuild.load()
+    except hostbuild.HostBuildUnavailableError as exc:
+        pytest.skip(f"cannot build the kernels for the CPU: {exc}")
+    monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
+    monkeypatch.setattr(holdem, "_STATES", {})
+    monkeypatch.setattr(variants, "_STATES", {})
+    availability.cuda_available.cache_clear()
+    fake_cupy.launches.clear()
+    fake_cupy.races.clear()
+    yield fake_cupy
+    availability.cuda_available.cache_clear()
+    # The host builds share ge_bitmask_tables (a process-wide symbol): point it back at
+    # long-lived tables before this test's "device" copies go away.
+    variants_host.load()._set_tables()

@@ -19,24 +19,11 @@ from gpu_eval.cuda import availability, holdem, modules
 from gpu_eval.evaluator import bitmask
 
 import kernel_refs as R
-from emulation import hostbuild
 
 
 @pytest.fixture
-def fake(monkeypatch):
-    try:
-        hostbuild.load()
-    except hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-    from emulation import fake_cupy
-
-    monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
-    monkeypatch.setattr(holdem, "_STATES", {})
-    availability.cuda_available.cache_clear()
-    fake_cupy.launches.clear()
-    yield fake_cupy
-    availability.cuda_available.cache_clear()
-
+def fake(stand_in_cupy):
+    return stand_in_cupy
 
 @pytest.fixture(scope="module")
 def hands7():

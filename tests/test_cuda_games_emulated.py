@@ -8,37 +8,27 @@ backend="cuda")`` must give the NumPy engine's result field for field.
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval.cuda import availability, holdem
+from gpu_eval.cuda import availability
 from gpu_eval.cuda import game_equity as cuda_game_equity
 
 from emulation import hostbuild
 
 
 @pytest.fixture
-def fake(monkeypatch):
-    try:
-        from emulation import games_host
+def fake(stand_in_cupy, monkeypatch):
+    from emulation import games_host
 
+    try:
         games_host.load()
     except hostbuild.HostBuildUnavailableError as exc:
         pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-    from emulation import fake_cupy
-
-    monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
-    monkeypatch.setattr(holdem, "_STATES", {})
     monkeypatch.setattr(cuda_game_equity, "_STATES", {})
     monkeypatch.setattr(cuda_game_equity, "MAX_CELLS", 3_000)  # several chunks per part
-    availability.cuda_available.cache_clear()
-    fake_cupy.launches.clear()
-    yield fake_cupy
-    availability.cuda_available.cache_clear()
-
+    return stand_in_cupy
 
 FIELDS = ("equity", "win", "tie", "wins", "ties", "high", "low", "scoop")
 

@@ -6,16 +6,13 @@ kernel loaded through the shared per-device module cache.
 
 from __future__ import annotations
 
-import sys
 import types
 
 import pytest
 
-from gpu_eval.cuda import availability, holdem, modules, nvrtc
+from gpu_eval.cuda import holdem, modules, nvrtc
 from gpu_eval.cuda.waves import wave_efficiency, whole_wave_splits
 from gpu_eval.evaluator import statemachine
-
-from emulation import hostbuild
 
 H200 = {"multiProcessorCount": 132, "maxThreadsPerMultiProcessor": 2048,
         "regsPerMultiprocessor": 65536, "sharedMemPerMultiprocessor": 233472,
@@ -23,19 +20,8 @@ H200 = {"multiProcessorCount": 132, "maxThreadsPerMultiProcessor": 2048,
 
 
 @pytest.fixture
-def fake(monkeypatch):
-    try:
-        hostbuild.load()
-    except hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-    from emulation import fake_cupy
-
-    monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
-    monkeypatch.setattr(holdem, "_STATES", {})
-    availability.cuda_available.cache_clear()
-    yield fake_cupy
-    availability.cuda_available.cache_clear()
-
+def fake(stand_in_cupy):
+    return stand_in_cupy
 
 class _Kernel:
     def __init__(self, regs, smem=0):

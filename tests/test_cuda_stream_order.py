@@ -8,40 +8,21 @@ So a missing ``wait_event`` gives wrong strengths here, as it may on a real devi
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval.cuda import availability, holdem
+from gpu_eval.cuda import holdem
 from gpu_eval.cuda import variants as CV
 from gpu_eval.evaluator import bitmask
 
 import kernel_refs as R
 import variant_cases as VC
-from emulation import hostbuild
 
 
 @pytest.fixture
-def fake(monkeypatch):
-    try:
-        from emulation import variants_host
-        variants_host.load()
-        hostbuild.load()
-    except hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-    from emulation import fake_cupy
-
-    monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
-    monkeypatch.setattr(holdem, "_STATES", {})
-    monkeypatch.setattr(CV, "_STATES", {})
-    availability.cuda_available.cache_clear()
-    fake_cupy.races.clear()
-    yield fake_cupy
-    availability.cuda_available.cache_clear()
-    variants_host.load()._set_tables()
-
+def fake(stand_in_cupy):
+    return stand_in_cupy
 
 def _masks(n: int, seed: int = 3):
     ids = R.random_hands(np.random.default_rng(seed), n, 7)

@@ -10,43 +10,23 @@ and for device input alike.
 
 from __future__ import annotations
 
-import sys
 from math import comb
 
 import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval.cuda import availability, holdem, modules, nvrtc
+from gpu_eval.cuda import modules, nvrtc
 from gpu_eval.cuda import variants as CV
 from gpu_eval.games import shortdeck as SD
 from gpu_eval.games import wild as W
 
 import variant_cases as VC
-from emulation import hostbuild
 
 
 @pytest.fixture
-def fake(monkeypatch):
-    try:
-        from emulation import variants_host
-        variants_host.load()
-        hostbuild.load()
-    except hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-    from emulation import fake_cupy
-
-    monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
-    monkeypatch.setattr(holdem, "_STATES", {})
-    monkeypatch.setattr(CV, "_STATES", {})
-    availability.cuda_available.cache_clear()
-    fake_cupy.launches.clear()
-    yield fake_cupy
-    availability.cuda_available.cache_clear()
-    # The host builds share ge_bitmask_tables (a process-wide symbol): point it back at
-    # long-lived tables before this test's "device" copies go away.
-    variants_host.load()._set_tables()
-
+def fake(stand_in_cupy):
+    return stand_in_cupy
 
 def _to_device(fake, x):
     return fake.asarray(x) if isinstance(x, (np.ndarray, np.generic)) else x
