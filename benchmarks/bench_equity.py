@@ -29,7 +29,9 @@ first): the first, cold run of case 1 is printed separately. eval7 runs once or 
 
 GPU rows (only when CuPy sees a device; ``--gpu-only`` skips everything else): the three cases
 above on ``backend="cuda"``, the Monte Carlo rate in hand evaluations per second, and the
-exact 1326 x 1326 heads-up preflop matrix. Each is timed twice: wall clock around the whole
+exact 1326 x 1326 heads-up preflop matrix, and ``equity_batch`` on ``--batch-spots`` (10
+million) random heads-up flop spots (checked against the NumPy path on a sample of rows).
+Each is timed twice: wall clock around the whole
 call (which returns host results, so it includes the device synchronisation) and the span
 between two CUDA events recorded around it on the current stream. Targets on an H200: exact
 heads-up preflop in 1 ms, Monte Carlo at 50 billion evaluations/s, the matrix under 10 s.
@@ -135,6 +137,8 @@ def main() -> None:
     ap.add_argument("--exact-only", action="store_true",
                     help="only the exact-work rows against pokerfast (exact_rows)")
     ap.add_argument("--spots", type=int, default=20_000, help="equity_batch spots")
+    ap.add_argument("--batch-spots", type=int, default=10_000_000,
+                    help="equity_batch spots of the GPU row")
     args = ap.parse_args()
     rep, n, be = args.repeat, args.samples, args.backend
     if args.exact_only:
@@ -143,7 +147,7 @@ def main() -> None:
     if not args.gpu_only:
         exact_rows(rep, args.spots)
         cpu_rows(args, rep, n, be)
-    gpu_rows(rep, n)
+    gpu_rows(rep, n, batch_spots=args.batch_spots)
 
 
 def cpu_rows(args, rep: int, n: int, be: str) -> None:
@@ -227,6 +231,17 @@ def _spots(n: int, seed: int = 14):
     as_text = [([text(a) + text(b) for a, b in h], "".join(text(c) for c in bd))
                for h, bd in zip(hands.tolist(), boards.tolist())]
     return hands, boards, as_text
+
+
+def _random_flop_spots(n: int, seed: int = 14, chunk: int = 1 << 20):
+    """``n`` random heads-up flop spots, vectorised (for millions): ids ``(n, 2, 2)`` and
+    ``(n, 3)``, int8. Each row's 7 cards are the first of a random permutation of the deck."""
+    rng = np.random.default_rng(seed)
+    deals = np.empty((n, 7), dtype=np.int8)
+    for lo in range(0, n, chunk):
+        m = min(chunk, n - lo)
+        deals[lo:lo + m] = np.argpartition(rng.random((m, 52)), 7, axis=1)[:, :7]
+    return deals[:, :4].reshape(n, 2, 2), deals[:, 4:]
 
 
 def _process_seconds(cmd: list[str], repeat: int, env: dict) -> float:
@@ -332,11 +347,13 @@ def gpu_row(case: str, method: str, wall: float, span: float, value: str) -> Non
           f"{span * 1000:>8.2f} ms   {value}")
 
 
-def gpu_rows(rep: int, n: int, big: int = 1 << 29, heavy: bool = True) -> None:
+def gpu_rows(rep: int, n: int, big: int = 1 << 29, heavy: bool = True,
+             batch_spots: int = 10_000_000) -> None:
     """The CUDA engine's rows (skipped with a message when there is no device).
 
     ``big``: samples of the Monte Carlo rate rows; ``heavy=False`` leaves out the range vs
-    range exact case and the matrix (for a smoke run on an emulated device).
+    range exact case and the matrix (for a smoke run on an emulated device);
+    ``batch_spots``: spots of the ``equity_batch`` row.
     """
     from gpu_eval import cards
     from gpu_eval.cuda import equity as ce
@@ -394,6 +411,22 @@ def gpu_rows(rep: int, n: int, big: int = 1 << 29, heavy: bool = True) -> None:
                                            samples=big // 4, seed=1), max(1, rep // 2))
     gpu_row("Monte Carlo rate, 3-way ranges", r.method, wall, span,
             f"{3 * (big // 4) / span / 1e9:.1f} billion evaluations/s (events)")
+
+    # equity_batch: many independent heads-up flop spots, a warp per spot (990 completions).
+    import gpu_eval as ge
+
+    hands, flops = _random_flop_spots(batch_spots)
+    ge.equity_batch(hands[:1000], flops[:1000], backend="cuda")  # compile, warm
+    wall, span, r = cuda_timed(lambda: ge.equity_batch(hands, flops, backend="cuda"),
+                               max(1, rep // 2))
+    rows = np.random.default_rng(1).choice(batch_spots, size=min(batch_spots, 2000),
+                                           replace=False)
+    ref = ge.equity_batch(hands[rows], flops[rows], backend="numpy")
+    assert np.array_equal(np.asarray(r.wins)[rows], ref.wins), "CUDA != NumPy"
+    assert np.array_equal(np.asarray(r.ties)[rows], ref.ties), "CUDA != NumPy"
+    gpu_row(f"equity_batch, {batch_spots:,} flop spots", r.method, wall, span,
+            f"{batch_spots / wall / 1e6:.2f} M spots/s (wall), "
+            f"{2 * 990 * batch_spots / span / 1e9:.1f} billion evaluations/s (events)")
 
     # The all-pairs preflop matrix, computed afresh (it is cached after the first call).
     if not heavy:
