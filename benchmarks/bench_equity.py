@@ -412,7 +412,22 @@ def gpu_rows(rep: int, n: int, big: int = 1 << 29, heavy: bool = True,
     gpu_row("Monte Carlo rate, 3-way ranges", r.method, wall, span,
             f"{3 * (big // 4) / span / 1e9:.1f} billion evaluations/s (events)")
 
-    # equity_batch: many independent heads-up flop spots, a warp per spot (990 completions).
+    # The all-pairs preflop matrix, computed afresh (it is cached after the first call).
+    if heavy:
+        ce._MATRIX.clear()
+        wall, span, (w, t, per_pair) = cuda_timed(ce.preflop_matrix_cuda, 1)
+        i, j = (int(ranges.COMBO_INDEX[tuple(int(x) for x in cards.parse(h))])
+                for h in ("AhKh", "QsQd"))
+        gpu_row("1326 x 1326 preflop matrix", "exact: 2,598,960 boards, 879,801 pairs", wall,
+                span, f"AhKh vs QsQd: wins {w[i, j]:,}, ties {t[i, j]:,} of {per_pair:,}")
+
+    # Last, as the longest to set up (10 million random spots, validated on the host).
+    batch_gpu_row(rep, batch_spots)
+
+
+def batch_gpu_row(rep: int, batch_spots: int) -> None:
+    """``equity_batch`` on ``batch_spots`` random heads-up flop spots on the device (a warp
+    per spot, 990 completions each), checked against the NumPy path on 2,000 rows."""
     import gpu_eval as ge
 
     hands, flops = _random_flop_spots(batch_spots)
@@ -427,15 +442,6 @@ def gpu_rows(rep: int, n: int, big: int = 1 << 29, heavy: bool = True,
     gpu_row(f"equity_batch, {batch_spots:,} flop spots", r.method, wall, span,
             f"{batch_spots / wall / 1e6:.2f} M spots/s (wall), "
             f"{2 * 990 * batch_spots / span / 1e9:.1f} billion evaluations/s (events)")
-
-    # The all-pairs preflop matrix, computed afresh (it is cached after the first call).
-    if not heavy:
-        return
-    ce._MATRIX.clear()
-    wall, span, (w, t, per_pair) = cuda_timed(ce.preflop_matrix_cuda, 1)
-    i, j = (int(ranges.COMBO_INDEX[tuple(int(x) for x in cards.parse(h))]) for h in ("AhKh", "QsQd"))
-    gpu_row("1326 x 1326 preflop matrix", "exact: 2,598,960 boards, 879,801 pairs", wall,
-            span, f"AhKh vs QsQd: wins {w[i, j]:,}, ties {t[i, j]:,} of {per_pair:,}")
 
 
 if __name__ == "__main__":
