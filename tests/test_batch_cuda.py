@@ -155,7 +155,7 @@ def fake(monkeypatch, host):
 FIELDS = ("equity", "win", "tie", "tie_share", "wins", "ties", "boards")
 
 
-@pytest.mark.parametrize("p, b", [(2, 3), (3, 4), (4, 5), (2, 5), (3, 3)])
+@pytest.mark.parametrize("p, b", [(2, 3), (3, 4), (4, 5), (2, 5), (3, 3), (10, 3)])
 def test_cuda_backend_equals_numpy(fake, p, b):
     rng = np.random.default_rng(7 * p + b)
     hands, boards, dead = random_spots(rng, 45, p, b)
