@@ -29,7 +29,9 @@ first): the first, cold run of case 1 is printed separately. eval7 runs once or 
 
 GPU rows (only when CuPy sees a device; ``--gpu-only`` skips everything else): the three cases
 above on ``backend="cuda"``, the Monte Carlo rate in hand evaluations per second, and the
-exact 1326 x 1326 heads-up preflop matrix. Each is timed twice: wall clock around the whole
+exact 1326 x 1326 heads-up preflop matrix, and ``equity_batch`` on ``--batch-spots`` (10
+million) random heads-up flop spots (checked against the NumPy path on a sample of rows).
+Each is timed twice: wall clock around the whole
 call (which returns host results, so it includes the device synchronisation) and the span
 between two CUDA events recorded around it on the current stream. Targets on an H200: exact
 heads-up preflop in 1 ms, Monte Carlo at 50 billion evaluations/s, the matrix under 10 s.
@@ -135,6 +137,8 @@ def main() -> None:
     ap.add_argument("--exact-only", action="store_true",
                     help="only the exact-work rows against pokerfast (exact_rows)")
     ap.add_argument("--spots", type=int, default=20_000, help="equity_batch spots")
+    ap.add_argument("--batch-spots", type=int, default=10_000_000,
+                    help="equity_batch spots of the GPU row")
     args = ap.parse_args()
     rep, n, be = args.repeat, args.samples, args.backend
     if args.exact_only:
@@ -143,7 +147,7 @@ def main() -> None:
     if not args.gpu_only:
         exact_rows(rep, args.spots)
         cpu_rows(args, rep, n, be)
-    gpu_rows(rep, n)
+    gpu_rows(rep, n, batch_spots=args.batch_spots)
 
 
 def cpu_rows(args, rep: int, n: int, be: str) -> None:
@@ -229,6 +233,17 @@ def _spots(n: int, seed: int = 14):
     return hands, boards, as_text
 
 
+def _random_flop_spots(n: int, seed: int = 14, chunk: int = 1 << 20):
+    """``n`` random heads-up flop spots, vectorised (for millions): ids ``(n, 2, 2)`` and
+    ``(n, 3)``, int8. Each row's 7 cards are the first of a random permutation of the deck."""
+    rng = np.random.default_rng(seed)
+    deals = np.empty((n, 7), dtype=np.int8)
+    for lo in range(0, n, chunk):
+        m = min(chunk, n - lo)
+        deals[lo:lo + m] = np.argpartition(rng.random((m, 52)), 7, axis=1)[:, :7]
+    return deals[:, :4].reshape(n, 2, 2), deals[:, 4:]
+
+
 def _process_seconds(cmd: list[str], repeat: int, env: dict) -> float:
     """Median wall time of a whole process (start, imports, work, exit)."""
     import subprocess
@@ -286,8 +301,9 @@ def exact_rows(rep: int, n_spots: int = 20_000) -> None:
     line("1326 x 1326 preflop matrix, exact", ours, None, m.method)
 
     hands, boards, as_text = _spots(n_spots)
-    ge.equity_batch(hands[:100], boards[:100])
-    ours, _, res = timed(lambda: ge.equity_batch(hands, boards), max(3, rep // 2))
+    ge.equity_batch(hands[:100], boards[:100], backend="numpy")
+    ours, _, res = timed(lambda: ge.equity_batch(hands, boards, backend="numpy"),
+                         max(3, rep // 2))  # the CPU row even where a GPU is present
     theirs = None
     if pf is not None:
         loop = lambda: [pf.equity(h, board=bd) for h, bd in as_text]  # noqa: E731
@@ -332,11 +348,13 @@ def gpu_row(case: str, method: str, wall: float, span: float, value: str) -> Non
           f"{span * 1000:>8.2f} ms   {value}")
 
 
-def gpu_rows(rep: int, n: int, big: int = 1 << 29, heavy: bool = True) -> None:
+def gpu_rows(rep: int, n: int, big: int = 1 << 29, heavy: bool = True,
+             batch_spots: int = 10_000_000) -> None:
     """The CUDA engine's rows (skipped with a message when there is no device).
 
     ``big``: samples of the Monte Carlo rate rows; ``heavy=False`` leaves out the range vs
-    range exact case and the matrix (for a smoke run on an emulated device).
+    range exact case and the matrix (for a smoke run on an emulated device);
+    ``batch_spots``: spots of the ``equity_batch`` row.
     """
     from gpu_eval import cards
     from gpu_eval.cuda import availability
@@ -396,13 +414,35 @@ def gpu_rows(rep: int, n: int, big: int = 1 << 29, heavy: bool = True) -> None:
             f"{3 * (big // 4) / span / 1e9:.1f} billion evaluations/s (events)")
 
     # The all-pairs preflop matrix, computed afresh (it is cached after the first call).
-    if not heavy:
-        return
-    ce._MATRIX.clear()
-    wall, span, (w, t, per_pair) = cuda_timed(ce.preflop_matrix_cuda, 1)
-    i, j = (int(ranges.COMBO_INDEX[tuple(int(x) for x in cards.parse(h))]) for h in ("AhKh", "QsQd"))
-    gpu_row("1326 x 1326 preflop matrix", "exact: 2,598,960 boards, 879,801 pairs", wall,
-            span, f"AhKh vs QsQd: wins {w[i, j]:,}, ties {t[i, j]:,} of {per_pair:,}")
+    if heavy:
+        ce._MATRIX.clear()
+        wall, span, (w, t, per_pair) = cuda_timed(ce.preflop_matrix_cuda, 1)
+        i, j = (int(ranges.COMBO_INDEX[tuple(int(x) for x in cards.parse(h))])
+                for h in ("AhKh", "QsQd"))
+        gpu_row("1326 x 1326 preflop matrix", "exact: 2,598,960 boards, 879,801 pairs", wall,
+                span, f"AhKh vs QsQd: wins {w[i, j]:,}, ties {t[i, j]:,} of {per_pair:,}")
+
+    # Last, as the longest to set up (10 million random spots, validated on the host).
+    batch_gpu_row(rep, batch_spots)
+
+
+def batch_gpu_row(rep: int, batch_spots: int) -> None:
+    """``equity_batch`` on ``batch_spots`` random heads-up flop spots on the device (a warp
+    per spot, 990 completions each), checked against the NumPy path on 2,000 rows."""
+    import gpu_eval as ge
+
+    hands, flops = _random_flop_spots(batch_spots)
+    ge.equity_batch(hands[:1000], flops[:1000], backend="cuda")  # compile, warm
+    wall, span, r = cuda_timed(lambda: ge.equity_batch(hands, flops, backend="cuda"),
+                               max(1, rep // 2))
+    rows = np.random.default_rng(1).choice(batch_spots, size=min(batch_spots, 2000),
+                                           replace=False)
+    ref = ge.equity_batch(hands[rows], flops[rows], backend="numpy")
+    assert np.array_equal(np.asarray(r.wins)[rows], ref.wins), "CUDA != NumPy"
+    assert np.array_equal(np.asarray(r.ties)[rows], ref.ties), "CUDA != NumPy"
+    gpu_row(f"equity_batch, {batch_spots:,} flop spots", r.method, wall, span,
+            f"{batch_spots / wall / 1e6:.2f} M spots/s (wall), "
+            f"{2 * 990 * batch_spots / span / 1e9:.1f} billion evaluations/s (events)")
 
 
 if __name__ == "__main__":

@@ -133,6 +133,14 @@ def every_kernel() -> None:
          np.uint32(ce.MAX_TRIES), d_h, d_b, d_ok))
     h, b, ok = ce.mc_draws(holes, cum, dmask, 5, 0, 512, mkey)
     _check("ge_eq_mc_draws", d_h.reshape(512, 2), h)
+    # equity_batch: ge_batch_N on flop, turn and river spots (a warp / a thread per spot).
+    rng = np.random.default_rng(4)
+    for n, b in ((2, 3), (3, 4), (4, 5), (10, 3)):
+        deals = np.argsort(rng.random((200, 52)), axis=1)[:, :2 * n + b]
+        sh, sb = deals[:, :2 * n].reshape(200, n, 2), deals[:, 2 * n:]
+        _check(f"equity_batch, {n} players, {b}-card boards (ge_batch_{n})",
+               ge.equity_batch(sh, sb, backend="cuda").wins,
+               ge.equity_batch(sh, sb, backend="numpy").wins)
     cupy.cuda.runtime.deviceSynchronize()
 
 

@@ -21,9 +21,14 @@ Input is validated with the single-process preparation code *before* anything is
 so bad input raises the same ``ValueError`` / ``TypeError`` and the scheduler sees no task.
 The work is then cut into deterministic pieces:
 
-* exact equity, :func:`equity_matrix` and :func:`preflop_table`: slices ``[start, stop)`` of
-  the colex-ordered board completions (:mod:`gpu_eval.equity_engine.enumerate_boards`); each task unranks
-  its own slice, so no board list crosses the network;
+* heads-up preflop work without dead cards (exact :func:`equity`, :func:`equity_matrix`,
+  :func:`preflop_table`): no task at all; it is read from the shipped exact table
+  (:mod:`gpu_eval.equity_engine.preflop_data`) on the client, as in a single process, with
+  the same decision (:func:`gpu_eval.equity_engine.api.table_applies`) and the same result;
+* other exact equity, :func:`equity_matrix` and :func:`preflop_table` work: slices
+  ``[start, stop)`` of the colex-ordered board completions
+  (:mod:`gpu_eval.equity_engine.enumerate_boards`); each task unranks its own slice, so no
+  board list crosses the network;
 * Monte Carlo: blocks of ``block_size`` samples (or sampled boards);
 * :func:`flop_sweep`: groups of flop classes;
 * :func:`evaluation_counts`: slices of the colex-ordered k-card hands.
@@ -321,6 +326,16 @@ def _client_engine(backend: str):
         return numpy_engine
 
 
+def _table_backend(backend: str) -> str:
+    """What a table lookup (run here, on the host) reports: the single-process name where
+    ``backend`` resolves here, else ``"numpy"`` (a client without a GPU may drive GPU
+    workers, and the table needs none)."""
+    try:
+        return equity_api.table_backend(backend)
+    except (RuntimeError, NotImplementedError):
+        return "numpy"
+
+
 def _backend_name(names: frozenset) -> str:
     return "+".join(sorted(names)) if names else "numpy"
 
@@ -481,6 +496,9 @@ def equity(client: Client | None, players: Sequence[PlayerLike], board: CardsLik
     _check_common(backend, progress, block_size)
     _check_client(client)
     prob = equity_setup.prepare(players, board, dead)
+    if equity_api.table_applies(exact, samples, len(prob.players), prob.k, prob.dead, False):
+        # Heads-up preflop without dead cards: the shipped table, as in a single process.
+        return equity_api.table_equity(prob, backend, _table_backend(backend))
     eng = _client_engine(backend)
 
     # The single-process choice of exact vs Monte Carlo (gpu_eval.equity_engine.api.equity).
@@ -674,6 +692,9 @@ def equity_matrix(client: Client | None, range_a: PlayerLike, range_b: PlayerLik
 
     def count_pairs(pool, pairs, deck, k, base, work):
         # runs after all validation: nothing is submitted for bad input
+        if equity_api.table_applies(exact, samples, 2, k, deck != enumerate_boards.FULL_DECK,
+                                    False):
+            return equity_api.table_pairs(pool, pairs, _table_backend(backend))
         return _pair_counts(client, pool, pairs, deck, k, base, exact, samples, seed, work,
                             block_size, backend, progress, "equity_matrix")
 
@@ -718,6 +739,11 @@ def preflop_table(client: Client | None, exact: bool | None = None,
     samples = equity_setup.check_options(exact, samples, seed)
     _check_common(backend, progress, block_size)
     _check_client(client)
+
+    if equity_api.table_applies(exact, samples, 2, 5, False, False):
+        name = _table_backend(backend)  # the cells from the shipped table, here
+        return equity_api.preflop_table_result(cells, lambda pool, pairs, *_: (
+            equity_api.table_pairs(pool, pairs, name, matrix=False)), name)
 
     def count_pairs(pool, pairs, deck, k, base, work):
         # runs after the cells are validated: nothing is submitted for bad input

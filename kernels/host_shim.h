@@ -13,6 +13,7 @@
 #error "host_shim.h is for host C++ builds only"
 #endif
 
+#include <cmath>  // sqrt (kernels/equity_batch.cu)
 #include <cstdint>
 
 #define __device__

@@ -108,7 +108,6 @@ def test_input_is_not_mutated():
     ({"hands": [["AhKh", "QsQd"]], "dead": ["Ah"]}, ValueError,
      r"spot 0: card Ah is used twice \(player 1 and the dead cards\)"),
     ({"hands": [["AhKh", "QsQd"]], "backend": "tpu"}, ValueError, r"backend='tpu'"),
-    ({"hands": [["AhKh", "QsQd"]], "backend": "cuda"}, NotImplementedError, r"no CUDA path"),
     ({"hands": [["AhKh", "QsQd"]], "game": "omaha"}, NotImplementedError, r"'omaha'"),
 ])
 def test_bad_rows_are_named(kw, error, match):
@@ -129,8 +128,11 @@ def test_cupy_in_cupy_out(monkeypatch):
 
     monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
     ids = np.array([[[50, 46], [43, 41]], [[0, 1], [51, 47]]])
-    got = ge.equity_batch(fake_cupy.asarray(ids), np.array([[4, 21, 30], [8, 12, 16]]))
-    want = ge.equity_batch(ids, np.array([[4, 21, 30], [8, 12, 16]]))
+    # The NumPy path with CuPy arrays (the device path: tests/test_batch_cuda.py).
+    got = ge.equity_batch(fake_cupy.asarray(ids), np.array([[4, 21, 30], [8, 12, 16]]),
+                          backend="numpy")
+    want = ge.equity_batch(ids, np.array([[4, 21, 30], [8, 12, 16]]), backend="numpy")
+    assert got.backend == "numpy"
     assert isinstance(got.equity, fake_cupy.ndarray) and isinstance(got.wins, fake_cupy.ndarray)
     np.testing.assert_array_equal(got.wins.get(), want.wins)
     np.testing.assert_array_equal(got.equity.get(), want.equity)

@@ -66,32 +66,60 @@ _EQ_FIELDS = ("labels", "equity", "win", "tie", "tie_share", "stderr", "exact", 
 
 
 @pytest.mark.parametrize("players, board, dead, block", [
-    (["AhKh", "QsQd"], "", "", None),                     # suit-symmetric boards
+    (["AhKh", "QsQd"], "", "2c", None),                   # preflop with a dead card
     (["AhKh", "QQ+,AKs"], "Kd 7c 2h", "", 97),             # many tiny slices
     (["AhAd", "KcKd", "QsJs"], "Ts 9s 2h", "3c", None),    # 3-way, dead card
 ])
-def test_exact_equity_identical(client, players, board, dead, block, monkeypatch):
-    monkeypatch.setattr(preflop_data, "USE_TABLE", False)  # the engines, not the table
+def test_exact_equity_identical(client, players, board, dead, block):
     single = equity_api.equity(players, board=board, dead=dead)
     dist = ged.equity(client, players, board=board, dead=dead, block_size=block)
     assert single.exact and dist.exact
     _same(single, dist, _EQ_FIELDS)
     assert dist.backend == "numpy"
-    if players == ["AhKh", "QsQd"]:
-        assert dist.wins.tolist() == [787_966, 917_606] and dist.ties.tolist() == [6_732] * 2
+    assert not dist.method.startswith("exact (table)")
 
 
-def test_exact_matrix_and_preflop_cells_identical(client, monkeypatch):
+def test_heads_up_preflop_reads_the_table_and_submits_nothing(client):
+    """As in a single process: the shipped table answers, no task is submitted."""
+    cells = [("AA", "KK"), ("AKs", "QQ"), ("T9s", "T9s")]
+    before = _transitions(client)
+    single = equity_api.equity(["AhKh", "QQ+,AKs"])
+    dist = ged.equity(client, ["AhKh", "QQ+,AKs"])
+    m0 = equity_api.equity_matrix("AA", "KK, AKs")
+    m1 = ged.equity_matrix(client, "AA", "KK, AKs")
+    t0 = equity_api.preflop_table(cells=cells, exact=True)
+    t1 = ged.preflop_table(client, cells=cells, exact=True)
+    assert _transitions(client) == before
+    _same(single, dist, _EQ_FIELDS)
+    assert dist.method.startswith("exact (table):") and dist.backend == "numpy"
+    _same(m0, m1, ("matrix", "win", "tie", "equity_a", "equity_b", "equity", "method",
+                   "combos_a", "backend"))
+    assert m1.method.startswith("exact (table):")
+    _same(t0, t1, ("table", "classes", "exact", "boards", "method", "backend"))
+    assert t1.method == "exact (table): 2,598,960 boards"
+    assert round(t1.cell("AA", "KK"), 4) == 0.8195
+
+
+def test_distributed_engines_equal_the_table(client, monkeypatch):
+    """On purpose with the table off: the cluster's board slices give the table's integers."""
+    cells = [("AA", "KK"), ("AKs", "QQ"), ("T9s", "T9s")]
+    table_eq = equity_api.equity(["AhKh", "QsQd"])
+    table_pf = equity_api.preflop_table(cells=cells, exact=True)
     monkeypatch.setattr(preflop_data, "USE_TABLE", False)  # the engines, not the table
+    dist = ged.equity(client, ["AhKh", "QsQd"])
+    assert dist.method.startswith("exact:") and not table_eq.method.startswith("exact:")
+    assert dist.wins.tolist() == table_eq.wins.tolist() == [787_966, 917_606]
+    assert dist.ties.tolist() == table_eq.ties.tolist() == [6_732] * 2
+    _same(table_eq, dist, ("equity", "win", "tie", "tie_share", "boards", "matchups"))
+    pf = ged.preflop_table(client, cells=cells, exact=True)
+    _same(table_pf, pf, ("table", "classes", "exact", "boards"))
+
+
+def test_exact_matrix_identical(client):
     m0 = equity_api.equity_matrix("AA", "KK, AKs", board="Kd 7c 2h")
     m1 = ged.equity_matrix(client, "AA", "KK, AKs", board="Kd 7c 2h", block_size=50)
     _same(m0, m1, ("matrix", "win", "tie", "equity_a", "equity_b", "equity", "method",
                    "combos_a"))
-    cells = [("AA", "KK"), ("AKs", "QQ"), ("T9s", "T9s")]
-    t0 = equity_api.preflop_table(cells=cells, exact=True)
-    t1 = ged.preflop_table(client, cells=cells, exact=True)
-    _same(t0, t1, ("table", "classes", "exact", "boards", "method"))
-    assert round(t1.cell("AA", "KK"), 4) == 0.8195
 
 
 def test_evaluation_counts_exhaustive(client):
@@ -202,7 +230,7 @@ def test_interrupt_cancels_submitted_tasks(client, monkeypatch):
 
     monkeypatch.setattr(client, "gather", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        ged.equity(client, ["AhKh", "QsQd"], block_size=20_000)
+        ged.equity(client, ["AhKh", "QsQd"], dead="2c", block_size=20_000)  # not the table
     monkeypatch.undo()
 
     def left(dask_scheduler):

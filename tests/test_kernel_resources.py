@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from gpu_eval.cuda import batch as cuda_batch
 from gpu_eval.cuda import equity as cuda_equity
 from gpu_eval.cuda import holdem, nvrtc
 from gpu_eval.cuda import resources as KR
@@ -31,6 +32,7 @@ def test_every_kernel_is_reported(report):
     names = {(r.module, r.kernel) for r in report}
     expected = ({("evaluator", k) for k in holdem.KERNELS}
                 | {("equity", k) for k in cuda_equity.KERNELS}
+                | {("batch", k) for k in cuda_batch.KERNELS}
                 | {("fsm", "ge_fsm_eval_ids")})
     assert expected <= names
     assert {k for m, k in names if m == "variants"} >= {"ge_omaha_eval_ids",

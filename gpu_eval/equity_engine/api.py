@@ -115,7 +115,8 @@ from gpu_eval.games.registry import HOLDEM
 from gpu_eval.progress import Progress, wanted
 
 __all__ = ["equity", "equity_matrix", "preflop_table", "matrix_result", "preflop_table_result",
-           "symmetry_groups", "pair_counts"]
+           "symmetry_groups", "pair_counts", "table_applies", "table_backend", "table_counts",
+           "table_equity", "table_pairs"]
 
 def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike = "",
            exact: bool | None = None, samples: int | None = None,
@@ -203,8 +204,8 @@ def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike
             return exact_result(*c, np.ones(1), per, labels=tuple(players), backend="numpy",
                                 board=cards_text(b), dead=cards_text(d) if d else "")
     prob = prepare(players, board, dead)
-    if _table_applies(exact, samples, len(prob.players), prob.k, prob.dead, progress):
-        return _table_equity(prob, backend)
+    if table_applies(exact, samples, len(prob.players), prob.k, prob.dead, progress):
+        return table_equity(prob, backend)
     eng, backend_name = engine_for(backend)
     ranged = prob.ranged
     r_deck = bin(prob.deck_mask).count("1")
@@ -250,35 +251,138 @@ def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike
     return _sampled_equity(prob, eng, n_samples, entropy_of(seed), progress, common)
 
 
-def _table_applies(exact: bool | None, samples: int | None, n_players: int, k: int, dead,
-                   progress: bool | None) -> bool:
-    """Heads-up, no board card, no dead card, and exact (``True``, or ``None`` without
-    ``samples``): the shipped table answers."""
+def table_applies(exact: bool | None, samples: int | None, n_players: int, k: int, dead,
+                  progress: bool | None) -> bool:
+    """Whether the shipped exact heads-up preflop table answers a problem.
+
+    Heads-up, no board card, no dead card, and exact (``True``, or ``None`` without
+    ``samples``). :func:`equity`, :func:`equity_matrix`, :func:`preflop_table` and their
+    :mod:`gpu_eval.distributed` twins decide with this one function.
+
+    Parameters
+    ----------
+    exact, samples : as for :func:`equity`
+    n_players : int
+        Players in the problem.
+    k : int
+        Board cards to come (5: preflop).
+    dead : object
+        The dead cards (anything true when there are some).
+    progress : bool or None
+        Validated as for :func:`equity` (a table lookup shows no bar).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> table_applies(None, None, 2, 5, "", False), table_applies(None, None, 2, 5, "2c", False)
+    (True, False)
+    """
     wanted(progress, 0.0)  # validates it: table lookups need no progress bar
     return (exact is True or (exact is None and samples is None)) and n_players == 2 \
         and k == 5 and not dead and preflop_data.USE_TABLE
 
 
-def _table_backend(backend: str) -> str:
-    """Table lookups run on the host; an explicit ``"cuda"`` still checks for a device."""
+def table_backend(backend: str) -> str:
+    """The backend a table lookup reports: it runs on the host, but an explicit ``"cuda"``
+    still checks for a device (and raises ``RuntimeError`` without one).
+
+    Examples
+    --------
+    >>> table_backend("auto")
+    'numpy'
+    """
     return "numpy" if backend in ("auto", "numpy") else engine_for(backend)[1]
 
 
-def _table_counts(pool: np.ndarray, pairs: np.ndarray) -> numpy_engine.Counts:
-    """Exact heads-up preflop counts of combo pairs, read from :mod:`gpu_eval.equity_engine.preflop_data`."""
+def table_counts(pool: np.ndarray, pairs: np.ndarray) -> numpy_engine.Counts:
+    """Exact heads-up preflop counts of combo pairs, read from
+    :mod:`gpu_eval.equity_engine.preflop_data`.
+
+    Parameters
+    ----------
+    pool : numpy.ndarray of uint64
+        Hole-card masks.
+    pairs : numpy.ndarray of int, shape (M, 2)
+        Pool indices of each pair (disjoint combos).
+
+    Returns
+    -------
+    numpy_engine.Counts
+        The integers the engines count over all 1,712,304 boards.
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> c = table_counts(cards.to_mask(["AhKh", "QsQd"]), np.array([[0, 1]]))
+    >>> c.wins.tolist(), c.ties.tolist()
+    ([[787966, 917606]], [[6732, 6732]])
+    """
     wins, ties = preflop_data.counts_of_masks(pool, pairs)
     t = np.column_stack([ties, ties])
     return numpy_engine.Counts(wins, t, t.copy(), np.full(len(wins), preflop_data.BOARDS), 2)
 
 
-def _table_equity(prob: Problem, backend: str) -> EquityResult:
-    """:func:`equity` of a heads-up preflop problem without dead cards, from the table."""
-    backend_name = _table_backend(backend)
+def table_pairs(pool: np.ndarray, pairs: np.ndarray, backend_name: str, *,
+                matrix: bool = True) -> tuple:
+    """The table's answer to a pair-counting step (``count_pairs`` of :func:`matrix_result`
+    and :func:`preflop_table_result`): ``(Counts, None, method, None, backend_name)``.
+
+    Parameters
+    ----------
+    pool, pairs
+        As for :func:`table_counts`.
+    backend_name : str
+        The backend to report.
+    matrix : bool
+        Word the method as :func:`equity_matrix` does (pairs x boards) or, ``False``, as
+        :func:`preflop_table` does.
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> table_pairs(cards.to_mask(["AhKh", "QsQd"]), np.array([[0, 1]]), "numpy")[2]
+    'exact (table): 1 pairs x 1,712,304 boards'
+    """
+    method = f"exact (table): {len(pairs):,} pairs x {preflop_data.BOARDS:,} boards" \
+        if matrix else f"exact (table): {math.comb(52, 5):,} boards"
+    return table_counts(pool, pairs), None, method, None, backend_name
+
+
+def table_equity(prob: Problem, backend: str, backend_name: str | None = None
+                 ) -> EquityResult:
+    """:func:`equity` of a heads-up preflop problem without dead cards, from the table.
+
+    Parameters
+    ----------
+    prob : Problem
+        As :func:`gpu_eval.equity_engine.setup.prepare` builds it.
+    backend : str
+        The requested backend (see :func:`table_backend`).
+    backend_name : str, optional
+        The backend to report instead (a cluster client decides its own).
+
+    Returns
+    -------
+    EquityResult
+        Its ``method`` starts with ``"exact (table):"``.
+
+    Examples
+    --------
+    >>> from gpu_eval.equity_engine.setup import prepare
+    >>> r = table_equity(prepare(["AhKh", "QsQd"], "", ""), "auto")
+    >>> r.method, r.wins.tolist()
+    ('exact (table): 1,712,304 boards', [787966, 917606])
+    """
+    if backend_name is None:
+        backend_name = table_backend(backend)
     masks = [p.range.masks for p in prob.players]
     idx, w = enumerate_matchups(masks, [p.range.weights for p in prob.players], MAX_MATCHUPS)
     if len(w) == 0:
         raise no_matchup_error(prob)
-    c = _table_counts(np.concatenate(masks), idx + np.array([0, len(masks[0])]))
+    c = table_counts(np.concatenate(masks), idx + np.array([0, len(masks[0])]))
     r = exact_result(c.wins, c.ties, c.units, c.valid, c.scale, w, preflop_data.BOARDS,
                      labels=tuple(p.label for p in prob.players), backend=backend_name)
     return dataclasses.replace(r, method=r.method.replace("exact:", "exact (table):", 1))
@@ -412,9 +516,8 @@ def equity_matrix(range_a: PlayerLike, range_b: PlayerLike, board: CardsLike = "
     samples = check_options(exact, samples, seed)
 
     def count_pairs(pool, pairs, deck, k, base, work):
-        if _table_applies(exact, samples, 2, k, deck != enumerate_boards.FULL_DECK, progress):
-            return (_table_counts(pool, pairs), None, f"exact (table): {len(pairs):,} pairs "
-                    f"x {preflop_data.BOARDS:,} boards", None, _table_backend(backend))
+        if table_applies(exact, samples, 2, k, deck != enumerate_boards.FULL_DECK, progress):
+            return table_pairs(pool, pairs, table_backend(backend))
         eng, backend_name = engine_for(backend)
         return (*pair_counts(eng, pool, pairs, deck, k, base, exact, samples, seed, work,
                               progress, what="equity_matrix"), backend_name)
@@ -619,11 +722,10 @@ def preflop_table(exact: bool | None = None, samples: int | None = None,
     ((169, 169), 'monte carlo: 1,000 sampled boards', True)
     """
     samples = check_options(exact, samples, seed)
-    if _table_applies(exact, samples, 2, 5, False, progress):  # cells from the shipped table
-        backend_name = _table_backend(backend)
-        return preflop_table_result(cells, lambda pool, pairs, *_: (
-            _table_counts(pool, pairs), None, "exact (table): 2,598,960 boards", None,
-            backend_name), backend_name)
+    if table_applies(exact, samples, 2, 5, False, progress):  # cells from the shipped table
+        backend_name = table_backend(backend)
+        return preflop_table_result(cells, lambda pool, pairs, *_: table_pairs(
+            pool, pairs, backend_name, matrix=False), backend_name)
     eng, backend_name = engine_for(backend)
 
     def count_pairs(pool, pairs, deck, k, base, work):

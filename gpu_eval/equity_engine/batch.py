@@ -18,6 +18,10 @@ done together, vectorised across rows:
 Rows are processed in chunks (a few hundred thousand hand evaluations at a time) on all cores,
 so memory stays bounded for any number of spots. Results are the exact integers the
 one-spot :func:`gpu_eval.equity` counts, and the same shares.
+
+With ``backend="cuda"`` (or ``"auto"`` and a usable device, or CuPy input) flop, turn and
+river spots run on the GPU (:mod:`gpu_eval.cuda.batch`: a warp per spot, the same integers);
+preflop spots keep the table and rank-class path on the host.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval import cards
+from gpu_eval import backend_choice, cards
 from gpu_eval.equity_engine import preflop_data
 from gpu_eval.evaluator.bitmask import evaluate_masks
 from gpu_eval.evaluator.numpy_path import run_chunked
@@ -68,7 +72,7 @@ class BatchResult:
     boards : numpy.ndarray of int64, shape (N,)
         Board completions each spot was played on.
     backend : str
-        Where it ran (``"numpy"``).
+        Where it ran (``"numpy"`` or ``"cuda"``; preflop spots always run on the host).
     method : str
         What was done.
     """
@@ -243,8 +247,10 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
     game : str
         ``"holdem"`` (the only game so far).
     backend : {"auto", "numpy", "cuda"}
-        ``"auto"`` and ``"numpy"`` run on the CPU; there is no CUDA path yet, so ``"cuda"``
-        raises ``NotImplementedError``. CuPy arrays in give CuPy arrays out.
+        ``"cuda"`` runs flop, turn and river spots on the GPU (the same integers);
+        ``"auto"`` does so for CuPy input or when a device is usable, else runs NumPy.
+        Preflop spots run on the host on every backend. CuPy arrays in give CuPy arrays
+        out.
 
     Returns
     -------
@@ -259,6 +265,8 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
         different sizes, a board of 1, 2 or 6+ cards, too many cards for the deck.
     TypeError
         An argument of the wrong type.
+    RuntimeError
+        ``backend="cuda"`` without CuPy or a CUDA device.
 
     Examples
     --------
@@ -274,9 +282,6 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
                                   f"yet; only {HOLDEM!r} is supported")
     if backend not in _BACKENDS:
         raise ValueError(f"backend={backend!r}: expected one of {', '.join(_BACKENDS)}")
-    if backend == "cuda":
-        raise NotImplementedError("equity_batch has no CUDA path yet; use backend='numpy' or "
-                                  "'auto' (CuPy arrays are accepted and returned)")
     cupy_out = _is_cupy(hands)
     h = _hands_array(hands)
     n, p = h.shape[:2]
@@ -298,33 +303,55 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
         raise ValueError(f"spot {i}: too many cards: {p} players, {b_ids.shape[1]} board and "
                          f"{int(n_dead[i])} dead cards leave {int(left[i])} for the board")
 
+    n_boards = np.array([math.comb(int(r), k) for r in range(53)], dtype=np.int64)[left]
+    scale = math.lcm(*range(1, p + 1))
+    street = {5: "preflop", 2: "flop", 1: "turn", 0: "river"}[k]
+    method = f"exact: {n:,} {street} spot{'s' * (n != 1)}, {p} players"
+    if k < 5 and n and backend_choice.resolve(backend, hands) == "cuda":
+        from gpu_eval.cuda import batch as cuda_batch  # noqa: PLC0415 -- CuPy only when used
+
+        free = ~used & np.uint64(_FULL_DECK)
+        wins, ties, units = cuda_batch.spot_counts(hole, b_mask, free, k, device_out=cupy_out)
+        if cupy_out:
+            import cupy  # noqa: PLC0415 -- the input was already a CuPy array
+
+            n_boards = cupy.asarray(n_boards)
+        return _result(wins, ties, units, n_boards, scale, "cuda", method)
     wins = np.zeros((n, p), dtype=np.int64)
     ties = np.zeros((n, p), dtype=np.int64)
     units = np.zeros((n, p), dtype=np.int64)
-    n_boards = np.array([math.comb(int(r), k) for r in range(53)], dtype=np.int64)[left]
-    scale = math.lcm(*range(1, p + 1))
     share = np.zeros(p + 1, dtype=np.int64)
     share[2:] = scale // np.arange(2, p + 1)  # split shares only: wins count apart
     if k == 5:
+        if backend == "cuda":  # preflop runs on the host; an explicit "cuda" still checks
+            backend_choice.resolve(backend)
         _preflop(hole, d_mask, wins, ties, units, share)
     else:
         for r in np.unique(left):
             rows = np.flatnonzero(left == r)
             _postflop(rows, hole, used, b_mask, int(r), k, wins, ties, units, share)
+    res = _result(wins, ties, units, n_boards, scale, "numpy", method)
+    if cupy_out:
+        import cupy  # noqa: PLC0415 -- the input was already a CuPy array
+
+        res = BatchResult(*[cupy.asarray(a) for a in (res.equity, res.win, res.tie,
+                                                       res.tie_share, res.wins, res.ties,
+                                                       res.boards)],
+                          backend=res.backend, method=method)
+    return res
+
+
+def _result(wins, ties, units, n_boards, scale: int, backend: str, method: str) -> BatchResult:
+    """The shares from the counts (NumPy or CuPy arrays alike); NumPy results read-only."""
     c = n_boards[:, None].astype(np.float64)
     win = wins / c
     tie = ties / c
     tie_share = units / (scale * c)
     out = [win + tie_share, win, tie, tie_share, wins, ties, n_boards]
     for a in out:
-        a.flags.writeable = False
-    if cupy_out:
-        import cupy  # noqa: PLC0415 -- the input was already a CuPy array
-
-        out = [cupy.asarray(a) for a in out]
-    street = {5: "preflop", 2: "flop", 1: "turn", 0: "river"}[k]
-    method = f"exact: {n:,} {street} spot{'s' * (n != 1)}, {p} players"
-    return BatchResult(*out, backend="numpy", method=method)
+        if isinstance(a, np.ndarray) and not _is_cupy(a):
+            a.flags.writeable = False
+    return BatchResult(*out, backend=backend, method=method)
 
 
 def _preflop(hole: np.ndarray, d_mask: np.ndarray, wins, ties, units, share) -> None:

@@ -1,4 +1,4 @@
-"""kernels/equity.cu built as host C++ and run by a small block emulator, for the tests.
+"""kernels/equity.cu and equity_batch.cu built as host C++ and run by a block emulator, for the tests.
 
 emulation.hostbuild runs a kernel as one-thread blocks, which cannot exercise code built on
 a block barrier and warp shuffles. The equity kernels use both, so this build runs each block
@@ -30,6 +30,7 @@ from emulation import hostbuild
 
 _WRAPPER = r"""
 #include "equity.cu"
+#include "equity_batch.cu"
 // The fused validate-and-evaluate kernels too: their (N, k) ids tile needs real blocks.
 #define GE_CHECK_SYNC() ge_eq_sync()
 #define GE_IDS_SYNC() ge_eq_sync()
@@ -251,6 +252,15 @@ extern "C" void emu_ge_check_eval_masks(GE_EMU_HEAD, const ge_u64* masks, ge_u64
     });
 }
 
+#define GE_EMU_BATCH(N)                                                                    \
+    extern "C" void emu_ge_batch_##N(GE_EMU_HEAD, const ge_u64* hole, const ge_u64* board,  \
+                                     const ge_u64* free_cards, ge_u32 n, int k, ge_u32* w,  \
+                                     ge_u32* t, ge_u32* u) {                                \
+        ge_emu_launch(gx, gy, bx, nt, [=]() { ge_batch_##N(hole, board, free_cards, n, k, w, t, u); }); \
+    }
+GE_EMU_BATCH(2) GE_EMU_BATCH(3) GE_EMU_BATCH(4) GE_EMU_BATCH(5) GE_EMU_BATCH(6)
+GE_EMU_BATCH(7) GE_EMU_BATCH(8) GE_EMU_BATCH(9) GE_EMU_BATCH(10)
+
 extern "C" void emu_ge_eq_pairs(GE_EMU_HEAD, const ge_u16* S, ge_u32 ld, ge_u32 n_boards,
                                 ge_u32 n_hands, ge_u32* wins, ge_u32* ties) {
     ge_emu_launch(gx, gy, bx, nt, [=]() { ge_eq_pairs(S, ld, n_boards, n_hands, wins, ties); });
@@ -287,6 +297,9 @@ for _n in range(2, 11):
         (_P, np.uint64), (_P, np.uint32), (_P, np.float64), (_P, np.uint8), (_P, np.uint64),
         "u32", "u64", "i32", "u32", "u32", "u64", "u64", "u32", (_P, np.uint64),
         (_P, np.uint64))
+    SIGNATURES[f"ge_batch_{_n}"] = (
+        (_P, np.uint64), (_P, np.uint64), (_P, np.uint64), "u32", "i32", (_P, np.uint32),
+        (_P, np.uint32), (_P, np.uint32))
 _SCALARS = {"u32": (np.uint32, ctypes.c_uint32), "u64": (np.uint64, ctypes.c_uint64),
             "i32": (np.int32, ctypes.c_int32)}
 
@@ -295,7 +308,7 @@ _SCALARS = {"u32": (np.uint32, ctypes.c_uint32), "u64": (np.uint64, ctypes.c_uin
 def build() -> Path:
     """Compile (or find in the cache) the library; raises HostBuildUnavailableError."""
     return hostbuild.compile_cached(_WRAPPER, "ge_equity", [(*_FLAGS, "-fopenmp"), _FLAGS],
-                                    "kernels/equity.cu")
+                                    "kernels/equity.cu and kernels/equity_batch.cu")
 
 
 def _pointer(a) -> int:

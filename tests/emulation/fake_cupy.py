@@ -427,6 +427,7 @@ KERNEL_OUTPUTS = {
     "shortdeck_eval_masks": (2,), "shortdeck_eval_ids": (3,), "omaha_eval_ids": (5,),
     "wild_eval_masks": (4,), "check_eval_masks": (7, 8), "check_eval_ids": (8, 9),
     "shortdeck_check_eval_masks": (7, 8), "shortdeck_check_eval_ids": (8, 9),
+    **{f"batch_{n}": (5, 6, 7) for n in range(2, 11)},
 }
 
 
@@ -527,6 +528,8 @@ class RawModule:
             return _VariantModule(code, options)  # gpu_eval.cuda.variants' module
         if code is not None and '#include "equity_games.cu"' in code:
             return _GamesModule(code, options)  # gpu_eval.cuda.game_equity' module
+        if code is not None and '#include "equity_batch.cu"' in code:
+            return _BatchModule(code, options)  # gpu_eval.cuda.batch's module
         return super().__new__(cls)
 
     def __init__(self, code=None, *, options=(), **kwargs):
@@ -730,6 +733,47 @@ class _GamesModule:
         setter = self._setters[name]
         return _MemoryPointer(self._symbols[name],
                               on_write=lambda a: setter(ctypes.c_void_p(a.ctypes.data)))
+
+
+class _BatchKernel:
+    """A kernel of kernels/equity_batch.cu, run by the block emulator of
+    tests/emulation/equity_host.py with the launch's grid and block (warp shuffles included);
+    launches are stream-ordered like the others."""
+
+    num_regs = 64
+    shared_size_bytes = 0
+
+    def __init__(self, name: str, host):
+        self.name, self.host = name, host
+
+    def __call__(self, grid, block, args, shared_mem=0):
+        launches.append((self.name, tuple(grid), tuple(block)))
+        _submit_launch(self, grid, block, args)
+
+    def _run(self, grid, block, args):
+        self.host.launch(self.name, grid, block,
+                         [a.view(np.ndarray) if isinstance(a, np.ndarray) else a for a in args])
+
+
+class _BatchModule:
+    """The RawModule of gpu_eval.cuda.batch: the bitmask table struct and kernels of the
+    equity host build."""
+
+    def __init__(self, code, options):
+        from emulation import equity_host
+
+        self.code, self.options = code, options
+        self.host = equity_host.load()
+        self.symbol = np.zeros(self.host.lib.emu_table_count(), dtype=np.uint64)
+
+    def get_function(self, name):
+        assert name.startswith("ge_batch_"), name
+        return _BatchKernel(name, self.host)
+
+    def get_global(self, name):
+        assert name == "ge_bitmask_tables", name
+        return _MemoryPointer(self.symbol,
+                              on_write=lambda a: self.host.set_tables(a.view(np.uintp)))
 
 
 def broadcast_to(a, shape):
