@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import math
 import re
-import sys
 
 import numpy as np
 import pytest
 
 import gpu_eval as ge
 from gpu_eval.cuda import batch as cuda_batch
-from gpu_eval.cuda import holdem, nvrtc
+from gpu_eval.cuda import nvrtc
 
 from emulation import hostbuild
 
@@ -138,18 +137,11 @@ def test_host_build_many_players_and_all_ties(host):
 # --- end to end through the stand-in CuPy ----------------------------------------------------
 
 @pytest.fixture
-def fake(monkeypatch, host):
-    from emulation import fake_cupy
-
-    monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
+def fake(stand_in_cupy, monkeypatch, host):
     monkeypatch.setattr(cuda_batch, "_STATES", {})
     monkeypatch.setattr(cuda_batch, "SPOTS_PER_LAUNCH", 17)  # several launches per call
-    holdem.cuda_available.cache_clear()
-    fake_cupy.launches.clear()
-    fake_cupy.races.clear()
-    yield fake_cupy
-    assert not fake_cupy.races
-    holdem.cuda_available.cache_clear()
+    yield stand_in_cupy
+    assert not stand_in_cupy.races  # every launch was ordered after the writes it read
 
 
 FIELDS = ("equity", "win", "tie", "tie_share", "wins", "ties", "boards")

@@ -11,9 +11,9 @@ from test_batch_cuda import random_spots
 
 import gpu_eval as ge
 from gpu_eval.cuda import batch as cuda_batch
-from gpu_eval.cuda import holdem
+from gpu_eval.cuda import availability
 
-OK, REASON = holdem.cuda_available()
+OK, REASON = availability.cuda_available()
 pytestmark = pytest.mark.skipif(not OK, reason=REASON)
 
 FIELDS = ("equity", "win", "tie", "tie_share", "wins", "ties", "boards")

@@ -7,7 +7,7 @@ and the split-pot units, the very integers of the NumPy path. Per chunk of spots
 44-46 completions, counted in registers and summed by shuffles) and a thread per spot on the
 river. The module (``kernels/equity_batch.cu``, with the bitmask evaluator's tables) is
 compiled once per device by NVRTC and cached like the other CUDA modules
-(:func:`gpu_eval.cuda.holdem.cached_device_state`). CuPy is imported only when a function
+(:func:`gpu_eval.cuda.modules.cached_device_state`). CuPy is imported only when a function
 here runs.
 """
 
@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval.cuda import availability, holdem
+from gpu_eval.cuda import availability, modules
 from gpu_eval.cuda.nvrtc import source_hash
 from gpu_eval.evaluator.tables import bitmask_tables
 
@@ -28,13 +28,13 @@ __all__ = ["spot_counts", "get_state", "module_source", "KERNELS", "MODULE_FILE"
 MODULE_FILE = "equity_batch.cu"
 MAX_PLAYERS = 10
 KERNELS: tuple[str, ...] = tuple(f"ge_batch_{n}" for n in range(2, MAX_PLAYERS + 1))
-THREADS = holdem.THREADS_PER_BLOCK
+THREADS = modules.THREADS_PER_BLOCK
 WARP = 32
 #: Spots per launch: bounds the device buffers (about 100 bytes a heads-up spot) and keeps
 #: each launch short enough for Ctrl-C between launches.
 SPOTS_PER_LAUNCH = 1 << 21
 
-_STATES: dict[tuple[int, str], holdem.DeviceState] = {}
+_STATES: dict[tuple[int, str], modules.DeviceState] = {}
 _LOCK = threading.Lock()
 
 
@@ -50,7 +50,7 @@ def module_source() -> str:
            f'#include "{MODULE_FILE}"\n'
 
 
-def get_state(device_id: int | None = None) -> holdem.DeviceState:
+def get_state(device_id: int | None = None) -> modules.DeviceState:
     """The batch kernels compiled for a device, with the evaluator's tables uploaded (cached).
 
     Raises
@@ -62,28 +62,28 @@ def get_state(device_id: int | None = None) -> holdem.DeviceState:
     --------
     >>> get_state().kernels["ge_batch_2"]  # doctest: +SKIP
     """
-    return holdem.cached_device_state(_STATES, _LOCK, _build_state, device_id)
+    return modules.cached_device_state(_STATES, _LOCK, _build_state, device_id)
 
 
-def _build_state(cupy, dev: int) -> holdem.DeviceState:
-    module = cupy.RawModule(code=module_source(), options=holdem.module_options())
+def _build_state(cupy, dev: int) -> modules.DeviceState:
+    module = cupy.RawModule(code=module_source(), options=modules.module_options())
     try:
         kernels = {name: module.get_function(name) for name in KERNELS}  # compiles here
     except Exception as exc:
         raise availability.CudaUnavailableError(
             f"compiling gpu_eval's batch equity kernels for device {dev} failed "
             f"({type(exc).__name__}): {exc}") from exc
-    tables = holdem.upload_tables(cupy, module, "ge_bitmask_tables",
-                                  bitmask_tables().as_dict(), holdem.BITMASK_TABLE_ORDER,
-                                  holdem.BITMASK_TABLE_DTYPES)
+    tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
+                                  bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
+                                  modules.BITMASK_TABLE_DTYPES)
     cupy.cuda.runtime.deviceSynchronize()
     props = cupy.cuda.runtime.getDeviceProperties(dev)
-    blocks = {name: holdem.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
-    return holdem.DeviceState(dev, module, kernels, tables, None,
+    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
+    return modules.DeviceState(dev, module, kernels, tables, None,
                               int(props["multiProcessorCount"]), blocks)
 
 
-def _grid(state: holdem.DeviceState, name: str, n: int, k: int) -> int:
+def _grid(state: modules.DeviceState, name: str, n: int, k: int) -> int:
     """Blocks for ``n`` spots: a warp a spot (k > 0) or a thread a spot (the river), at
     most one full wave (the kernels stride over the rest)."""
     per_block = THREADS // WARP if k else THREADS
