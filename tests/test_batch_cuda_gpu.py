@@ -10,8 +10,8 @@ import pytest
 from test_batch_cuda import random_spots
 
 import gpu_eval as ge
-from gpu_eval.cuda import batch as cuda_batch
 from gpu_eval.cuda import availability
+from gpu_eval.cuda import batch as cuda_batch
 
 OK, REASON = availability.cuda_available()
 pytestmark = pytest.mark.skipif(not OK, reason=REASON)
