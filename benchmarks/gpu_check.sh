@@ -3,7 +3,7 @@
 # one call of under 5 minutes (a 290 s budget; every step's timeout is capped by what is left):
 #   1. install the package from this checkout (no network: --no-deps --no-build-isolation);
 #   2. the GPU tests (tests/*_gpu.py) first;
-#   3. the GPU benchmarks (bench_cuda, bench_equity --gpu-only, bench_variants --gpu-only);
+#   3. the GPU benchmarks (bench_cuda, bench_equity --gpu-only, bench_variants --gpu-only, bench_games --gpu);
 #   4. compute-sanitizer (memcheck, racecheck, synccheck) on one small launch of every kernel
 #      (benchmarks/gpu_small_launches.py), and Nsight Compute (ncu --clock-control none) on the
 #      evaluation, enumeration and all-pairs kernels; each skipped with a message where the
@@ -65,7 +65,7 @@ timeout "$(budget 45)" "$PY" benchmarks/bench_cuda.py --n 67108864 --host-n 1677
 note_rc "${PIPESTATUS[0]}" "bench_cuda"
 
 echo "== benchmarks/bench_equity.py --gpu-only" | log bench
-timeout "$(budget 25)" "$PY" benchmarks/bench_equity.py --gpu-only --repeat 3 2>&1 | log bench
+timeout "$(budget 35)" "$PY" benchmarks/bench_equity.py --gpu-only --repeat 3 2>&1 | log bench
 note_rc "${PIPESTATUS[0]}" "bench_equity"
 
 if [ -f benchmarks/bench_variants.py ]; then
@@ -73,6 +73,12 @@ if [ -f benchmarks/bench_variants.py ]; then
     timeout "$(budget 15)" "$PY" benchmarks/bench_variants.py --gpu-only --gpu-n 16777216 \
         --repeats 3 2>&1 | log bench
     note_rc "${PIPESTATUS[0]}" "bench_variants"
+fi
+
+if [ -f benchmarks/bench_games.py ]; then
+    echo "== benchmarks/bench_games.py --gpu" | log bench
+    timeout "$(budget 40)" "$PY" benchmarks/bench_games.py --gpu --repeat 3 --samples 200000 \
+        2>&1 | log bench
 fi
 
 # --- 4. compute-sanitizer and Nsight Compute -------------------------------------------------
@@ -137,11 +143,6 @@ else
     note_rc "${PIPESTATUS[0]}" "rest of the suite"
 fi
 
-if [ -f benchmarks/bench_games.py ]; then
-    echo "== benchmarks/bench_games.py --gpu" | log bench
-    timeout "$(budget 40)" "$PY" benchmarks/bench_games.py --gpu --repeat 3 --samples 200000 \
-        2>&1 | log bench
-fi
 
 echo "== gpu_check exit status $status ($SECONDS s)" | log gpu_check
 exit "$status"
