@@ -89,6 +89,7 @@ from gpu_eval.equity_engine.results import (
     exact_result,
     read_only,
     sampled_result,
+    spot_result,
 )
 from gpu_eval.equity_engine.setup import (
     MAX_MATCHUPS,
@@ -199,9 +200,10 @@ def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike
         if not wanted(progress, expected_seconds(work, numpy_engine)):
             if exact:
                 warn_long(work, "equity", numpy_engine)
-            *c, per, b, d = fast
-            return exact_result(*c, np.ones(1), per, labels=tuple(players), backend="numpy",
-                                board=cards_text(b), dead=cards_text(d) if d else "")
+            wins, ties, units, _, scale, per, b, d = fast
+            return spot_result(wins[0], ties[0], units[0], scale, per, labels=tuple(players),
+                               backend="numpy", board=cards_text(b),
+                               dead=cards_text(d) if d else "")
     prob = prepare(players, board, dead)
     if _table_applies(exact, samples, len(prob.players), prob.k, prob.dead, progress):
         return _table_equity(prob, backend)

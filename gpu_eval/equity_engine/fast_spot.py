@@ -8,17 +8,29 @@ board="2c7d9h")``, at most 990 boards) all of that costs far more than the showd
 themselves. :func:`counts` takes only plain hand texts, checks them, and plays the board
 completions directly; anything else (ranges, bad input, preflop) returns None, and the general
 path runs and raises its usual errors.
+
+No hand is evaluated card by card: at a few thousand hands the evaluator's forty NumPy calls
+cost far more than their arithmetic. A 7-card hand's strength is the better of its strength
+without flushes, which depends only on its rank multiset, and its flush (the flush table of one
+suit lane, 0 under five cards). So per deck the completions' rank keys (``sum 5^rank``; at most
+91 distinct ones after a flop) and suit lanes are cached, and per call each player's rank key is
+added to the distinct completion keys, looked up in the sorted table of every 7-card rank
+multiset (:func:`_plain7`, built once with the evaluator on flush-free stand-in hands), spread
+over the boards, and raised to the flush value where the player's known cards leave a flush
+possible. These are the evaluator's own integers.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import combinations_with_replacement
 from math import comb, lcm
 
 import numpy as np
 
 from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.evaluator.bitmask import evaluate_masks
+from gpu_eval.evaluator.tables import bitmask_tables
 
 __all__ = ["counts"]
 
@@ -28,11 +40,69 @@ _CARD.update({k[0] + k[1].upper(): v for k, v in list(_CARD.items())})
 _BIT = [1 << (16 * (c % 4) + c // 4) for c in range(52)]
 
 
+_POW5 = [5 ** (c // 4) for c in range(52)]     # a card's share of a rank-multiset key
+_LANE = np.uint64(0x1FFF)
+
+
+@lru_cache(maxsize=1)
+def _plain7() -> tuple[np.ndarray, np.ndarray]:
+    """Every 7-card rank multiset (at most 4 of a rank): sorted keys ``sum 5^rank`` and the
+    evaluator's strength without flushes of each (``uint16``), both read-only."""
+    ranks = np.array(list(combinations_with_replacement(range(13), 7)), dtype=np.intp)
+    counts = np.zeros((len(ranks), 13), dtype=np.intp)
+    for j in range(7):
+        counts[np.arange(len(ranks)), ranks[:, j]] += 1
+    keep = (counts <= 4).all(axis=1)
+    ranks, counts = ranks[keep], counts[keep]
+    # Stand-in cards with these ranks and no flush: the i-th card in rank order gets suit
+    # i mod 4 (at most 2 of a suit in 7 cards; copies of a rank are consecutive, so they
+    # get different suits).
+    bits = (np.uint64(1) << (np.uint64(16) * (np.arange(7, dtype=np.uint64) % np.uint64(4))
+                             + ranks.astype(np.uint64)))
+    masks = np.bitwise_or.reduce(bits, axis=1)
+    keys = counts @ (5 ** np.arange(13, dtype=np.int64))
+    order = np.argsort(keys)
+    keys, plain = keys[order], evaluate_masks(masks)[order]
+    keys.flags.writeable = plain.flags.writeable = False
+    return keys, plain
+
+
 @lru_cache(maxsize=256)
-def _completions(deck: int, k: int) -> np.ndarray:
-    """Board completions of a deck (read-only; the same spot asked again skips the 20 us
-    that building the list from the deck's card ids takes)."""
-    return enumerate_boards.completions(deck, k)
+def _deck_tables(deck: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per deck and number of cards to come: the completions (``uint64``), the index of each
+    one's rank key among the distinct keys, the distinct keys (``int64``), and the
+    completions' suit lanes ``(4, N)`` (``intp``, to index the flush table). Read-only; the
+    same spot asked again skips building them."""
+    boards = enumerate_boards.completions(deck, k) if k else np.zeros(1, dtype=np.uint64)
+    keys = np.zeros(len(boards), dtype=np.int64)
+    for c in enumerate_boards.deck_ids(deck):
+        keys += np.where(boards & np.uint64(_BIT[c]), np.int64(_POW5[c]), np.int64(0))
+    uniq, inv = np.unique(keys, return_inverse=True)
+    lanes = np.stack([((boards >> np.uint64(16 * s)) & _LANE).astype(np.intp)
+                      for s in range(4)])
+    for a in (boards, uniq, inv, lanes):
+        a.flags.writeable = False
+    return boards, inv.astype(np.intp), uniq, lanes
+
+
+def _strengths(holes: list[list[int]], board: list[int], deck: int, k: int
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """``(strengths (n, N) uint16, completions (N,))`` of each known hand on each board
+    completion: the same integers as :func:`evaluate_masks` on ``hole | board``."""
+    boards, inv, uniq, lanes = _deck_tables(deck, k)
+    keys7, plain7 = _plain7()
+    known = [h + board for h in holes]
+    base = np.array([sum(_POW5[c] for c in cs) for cs in known], dtype=np.int64)
+    plain = plain7[np.searchsorted(keys7, base[:, None] + uniq[None, :])]
+    st = np.take(plain, inv, axis=1)  # a quarter of the time of plain[:, inv]
+    flush = bitmask_tables().flush
+    for i, cs in enumerate(known):
+        suits = [c % 4 for c in cs]
+        for s in range(4):
+            if suits.count(s) + k >= 5:  # this suit can still reach five cards
+                lane = sum(1 << (c // 4) for c in cs if c % 4 == s)
+                np.maximum(st[i], np.take(flush, lanes[s] | lane), out=st[i])
+    return st, boards
 
 
 def _ids(text: str) -> list[int] | None:
@@ -84,11 +154,8 @@ def counts(players, board, dead) -> tuple | None:
         used |= _BIT[c]
     k = 5 - len(b)
     deck = enumerate_boards.FULL_DECK & ~used
-    base = np.uint64(sum(_BIT[c] for c in b))
-    boards = _completions(deck, k) | base if k else np.array([base])
     n = len(holes)
-    hole = np.array([_BIT[h[0]] | _BIT[h[1]] for h in holes], dtype=np.uint64)
-    st = evaluate_masks((hole[:, None] | boards[None, :]).reshape(-1)).reshape(n, -1)
+    st, boards = _strengths(holes, b, deck, k)
     scale = lcm(*range(1, n + 1))
     if n == 2:
         w0 = int(np.count_nonzero(st[0] > st[1]))
