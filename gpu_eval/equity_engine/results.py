@@ -179,8 +179,14 @@ def exact_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, valid: n
     return EquityResult(equity=read_only(win + tie_share), win=read_only(win), tie=read_only(tie),
                         tie_share=read_only(tie_share),
                         stderr=read_only(np.zeros(wins.shape[1])), exact=True, boards=per_matchup,
-                        samples=None, matchups=m, wins=read_only(wins.sum(axis=0)),
-                        ties=read_only(ties.sum(axis=0)), method=method, **common)
+                        samples=None, matchups=m, wins=read_only(_column_sums(wins)),
+                        ties=read_only(_column_sums(ties)), method=method, **common)
+
+
+def _column_sums(x: np.ndarray) -> np.ndarray:
+    """``x.sum(axis=0)`` of a tall, narrow integer array, summed along contiguous rows of its
+    transpose: a tenth of the time for thousands of matchups (integer sums: the same)."""
+    return np.ascontiguousarray(np.asarray(x).T).sum(axis=1)
 
 
 def spot_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, scale: int,
