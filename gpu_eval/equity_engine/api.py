@@ -301,6 +301,8 @@ def symmetry_groups(prob: Problem) -> tuple[tuple[int, ...], ...]:
     known = [int(p.range.masks[0]) for p in prob.players if p.fixed]
     group = enumerate_boards.stabilizer(known + [prob.board_mask, prob.dead_mask])
     for i in prob.ranged:
+        if len(group) == 1:  # the identity alone (a rainbow board): it keeps every range
+            break
         r = prob.players[i].range
         order = np.argsort(r.masks)
         keep = []
@@ -348,6 +350,10 @@ def _counts_by_board(prob: Problem, eng, pool: np.ndarray, pool_idx: np.ndarray,
     total = sum(len(b) for b, _ in parts)
     wins = ties = units = valid = 0
     with Progress(total, "equity (exact)", unit="boards", enabled=enabled) as bar:
+        if len(parts) == 1 and parts[0][1] == 1:  # no symmetry: the counts as they come
+            c = eng.showdown_counts(pool, pool_idx, parts[0][0], base=prob.board_mask,
+                                    progress=bar)
+            return c.wins, c.ties, c.units, c.valid, c.scale
         for boards, mult in parts:
             c = eng.showdown_counts(pool, pool_idx, boards, base=prob.board_mask, progress=bar)
             wins = wins + mult * c.wins

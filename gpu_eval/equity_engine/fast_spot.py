@@ -15,7 +15,7 @@ without flushes, which depends only on its rank multiset, and its flush (the flu
 suit lane, 0 under five cards). So per deck the completions' rank keys (``sum 5^rank``; at most
 91 distinct ones after a flop) and suit lanes are cached, and per call each player's rank key is
 added to the distinct completion keys, looked up in the sorted table of every 7-card rank
-multiset (:func:`_plain7`, built once with the evaluator on flush-free stand-in hands), spread
+multiset (:func:`gpu_eval.equity_engine.rank_share.plain7`, built once with the evaluator on flush-free stand-in hands), spread
 over the boards, and raised to the flush value where the player's known cards leave a flush
 possible. These are the evaluator's own integers.
 """
@@ -23,13 +23,11 @@ possible. These are the evaluator's own integers.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import combinations_with_replacement
 from math import comb, lcm
 
 import numpy as np
 
-from gpu_eval.equity_engine import enumerate_boards
-from gpu_eval.evaluator.bitmask import evaluate_masks
+from gpu_eval.equity_engine import enumerate_boards, rank_share
 from gpu_eval.evaluator.tables import bitmask_tables
 
 __all__ = ["counts"]
@@ -42,29 +40,6 @@ _BIT = [1 << (16 * (c % 4) + c // 4) for c in range(52)]
 
 _POW5 = [5 ** (c // 4) for c in range(52)]     # a card's share of a rank-multiset key
 _LANE = np.uint64(0x1FFF)
-
-
-@lru_cache(maxsize=1)
-def _plain7() -> tuple[np.ndarray, np.ndarray]:
-    """Every 7-card rank multiset (at most 4 of a rank): sorted keys ``sum 5^rank`` and the
-    evaluator's strength without flushes of each (``uint16``), both read-only."""
-    ranks = np.array(list(combinations_with_replacement(range(13), 7)), dtype=np.intp)
-    counts = np.zeros((len(ranks), 13), dtype=np.intp)
-    for j in range(7):
-        counts[np.arange(len(ranks)), ranks[:, j]] += 1
-    keep = (counts <= 4).all(axis=1)
-    ranks, counts = ranks[keep], counts[keep]
-    # Stand-in cards with these ranks and no flush: the i-th card in rank order gets suit
-    # i mod 4 (at most 2 of a suit in 7 cards; copies of a rank are consecutive, so they
-    # get different suits).
-    bits = (np.uint64(1) << (np.uint64(16) * (np.arange(7, dtype=np.uint64) % np.uint64(4))
-                             + ranks.astype(np.uint64)))
-    masks = np.bitwise_or.reduce(bits, axis=1)
-    keys = counts @ (5 ** np.arange(13, dtype=np.int64))
-    order = np.argsort(keys)
-    keys, plain = keys[order], evaluate_masks(masks)[order]
-    keys.flags.writeable = plain.flags.writeable = False
-    return keys, plain
 
 
 @lru_cache(maxsize=256)
@@ -90,7 +65,7 @@ def _strengths(holes: list[list[int]], board: list[int], deck: int, k: int
     """``(strengths (n, N) uint16, completions (N,))`` of each known hand on each board
     completion: the same integers as :func:`evaluate_masks` on ``hole | board``."""
     boards, inv, uniq, lanes = _deck_tables(deck, k)
-    keys7, plain7 = _plain7()
+    keys7, plain7 = rank_share.plain7()
     known = [h + board for h in holes]
     base = np.array([sum(_POW5[c] for c in cs) for cs in known], dtype=np.int64)
     plain = plain7[np.searchsorted(keys7, base[:, None] + uniq[None, :])]

@@ -73,19 +73,15 @@ def heads_up(pool: np.ndarray, boards: np.ndarray, ra: np.ndarray, rb: np.ndarra
     nf = np.flatnonzero(free)
     bf, bn = boards[fl], boards[nf]
     rp, r1, r2 = rank_share.rank_pairs(pool)
-    # One evaluation call: every combo on the boards where a flush is possible, and one
-    # stand-in per rank pair on the others.
-    got = evaluate(np.concatenate([(pool[:, None] | bf[None, :]).reshape(-1),
-                                   rank_share.stand_ins(r1, r2, bn).reshape(-1)]))
     if fl.size:  # flushes possible: combo by combo
-        st = got[:len(pool) * fl.size].reshape(len(pool), fl.size)
+        st = evaluate((pool[:, None] | bf[None, :]).reshape(-1)).reshape(len(pool), fl.size)
         st[(pool[:, None] & bf[None, :]) != 0] = 0  # a shared card: the board does not count
         g, e, v = outer_counts.heads_up(st[ra], st[rb], True)
         gt += g
         eq += e
         ok += v
     if nf.size:
-        plain = got[len(pool) * fl.size:].reshape(len(r1), nf.size)  # (pairs, boards)
+        plain = rank_share.plain_by_key(r1, r2, bn)  # (pairs, boards), looked up
         ua, ia = np.unique(rp[ra], return_inverse=True)
         ub, ib = np.unique(rp[rb], return_inverse=True)
         pa, pb = plain[ua], plain[ub]

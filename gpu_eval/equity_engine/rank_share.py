@@ -14,17 +14,107 @@ no card with the board; where it does, the value is meaningless (callers mask th
 
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import combinations_with_replacement
+
 import numpy as np
 
 from gpu_eval.evaluator.bitmask import evaluate_masks
 
-__all__ = ["strengths", "rank_pairs", "flush_free", "plain_strengths", "stand_ins"]
+__all__ = ["strengths", "rank_pairs", "flush_free", "plain_strengths", "stand_ins", "plain7",
+           "rank_keys", "plain_by_key"]
 
 _LANE = np.uint64(0x1FFF)
+_POW5 = 5 ** np.arange(13, dtype=np.int64)
 # Lowest set bit of a 4-bit suit set (3 for none: the stand-in then collides, and every real
 # combo with that rank collides with the board too, so its value is never used).
 _LOW = np.array([3, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0], dtype=np.int64)
 _LOW.flags.writeable = False
+
+
+@lru_cache(maxsize=1)
+def plain7() -> tuple[np.ndarray, np.ndarray]:
+    """Every 7-card rank multiset (at most 4 of a rank): sorted keys ``sum 5^rank`` and the
+    evaluator's strength without flushes of each (``uint16``), both read-only.
+
+    A hand without a flush has the strength of its ranks alone, so this table (49,205 rows,
+    built once in about 0.1 s) answers any flush-free 7-card hand by a binary search.
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> keys, plain = plain7()
+    >>> hand = cards.to_mask("AsAh Kd Qc 9s 5d 2h")
+    >>> key = sum(5 ** r for r in (12, 12, 11, 10, 7, 3, 0))
+    >>> int(plain[np.searchsorted(keys, key)]) == int(evaluate_masks(hand)[0])
+    True
+    """
+    ranks = np.array(list(combinations_with_replacement(range(13), 7)), dtype=np.intp)
+    counts = np.zeros((len(ranks), 13), dtype=np.intp)
+    for j in range(7):
+        counts[np.arange(len(ranks)), ranks[:, j]] += 1
+    keep = (counts <= 4).all(axis=1)
+    ranks, counts = ranks[keep], counts[keep]
+    # Stand-in cards with these ranks and no flush: the i-th card in rank order gets suit
+    # i mod 4 (at most 2 of a suit in 7 cards; copies of a rank are consecutive, so they
+    # get different suits).
+    bits = (np.uint64(1) << (np.uint64(16) * (np.arange(7, dtype=np.uint64) % np.uint64(4))
+                             + ranks.astype(np.uint64)))
+    masks = np.bitwise_or.reduce(bits, axis=1)
+    keys = counts @ (5 ** np.arange(13, dtype=np.int64))
+    order = np.argsort(keys)
+    keys, plain = keys[order], evaluate_masks(masks)[order]
+    keys.flags.writeable = plain.flags.writeable = False
+    return keys, plain
+
+
+@lru_cache(maxsize=1)
+def _lane_keys() -> np.ndarray:
+    """``sum 5^rank`` over the ranks of each 13-bit suit lane (``int64[8192]``)."""
+    bits = (np.arange(8192, dtype=np.int64)[:, None] >> np.arange(13)) & 1
+    out = bits @ (5 ** np.arange(13, dtype=np.int64))
+    out.flags.writeable = False
+    return out
+
+
+def rank_keys(masks: np.ndarray) -> np.ndarray:
+    """``sum 5^rank`` over the cards of each ``uint64`` mask (``int64``): the key of its rank
+    multiset, as in :func:`plain7`.
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> rank_keys(cards.to_mask(["2c2d3h", "As"])).tolist()
+    [7, 244140625]
+    """
+    lk = _lane_keys()
+    masks = np.asarray(masks, dtype=np.uint64)
+    out = np.take(lk, (masks & _LANE).astype(np.intp))
+    for s in (1, 2, 3):
+        out += np.take(lk, ((masks >> np.uint64(16 * s)) & _LANE).astype(np.intp))
+    return out
+
+
+def plain_by_key(r1: np.ndarray, r2: np.ndarray, boards: np.ndarray) -> np.ndarray:
+    """``(pairs, boards)`` strengths of hole ranks ``(r1, r2)`` on flush-free ``boards``, read
+    from :func:`plain7`: the integers :func:`plain_strengths` evaluates, without evaluating
+    (each distinct board rank multiset is looked up once per pair; a rank the board and the
+    pair would hold five times gives a meaningless value, as in :func:`stand_ins`).
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> boards = cards.to_mask(["2c7d9hKsJd", "2c7d9h8s3d"])
+    >>> r1, r2 = np.array([10, 0]), np.array([10, 12])
+    >>> bool((plain_by_key(r1, r2, boards) == plain_strengths(r1, r2, boards)).all())
+    True
+    """
+    keys7, plain = plain7()
+    uniq, inv = np.unique(rank_keys(boards), return_inverse=True)
+    held = _POW5[np.asarray(r1, dtype=np.intp)] + _POW5[np.asarray(r2, dtype=np.intp)]
+    pos = np.searchsorted(keys7, held[:, None] + uniq[None, :])
+    np.minimum(pos, len(keys7) - 1, out=pos)
+    return np.take(plain[pos], inv.reshape(-1), axis=1)
 
 
 def rank_pairs(pool: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -112,10 +202,8 @@ def strengths(pool: np.ndarray, boards: np.ndarray, out: np.ndarray | None = Non
         return st
     fl = np.flatnonzero(~free)
     nf = np.flatnonzero(free)
-    # One evaluation call: every combo on the flush boards, then the stand-ins.
-    hands = np.concatenate([(pool[:, None] | boards[None, fl]).reshape(-1),
-                            stand_ins(r1, r2, boards[nf]).reshape(-1)])
-    got = evaluate(hands)
-    st[:, fl] = got[:n_pool * fl.size].reshape(n_pool, fl.size)
-    st[:, nf] = got[n_pool * fl.size:].reshape(len(r1), nf.size)[rp]
+    if fl.size:  # every combo on the flush boards
+        st[:, fl] = evaluate((pool[:, None] | boards[None, fl]).reshape(-1)
+                             ).reshape(n_pool, fl.size)
+    st[:, nf] = plain_by_key(r1, r2, boards[nf])[rp]  # the rank pairs on the others, looked up
     return st
