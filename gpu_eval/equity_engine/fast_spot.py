@@ -13,11 +13,10 @@ No hand is evaluated card by card: at a few thousand hands the evaluator's forty
 cost far more than their arithmetic. A 7-card hand's strength is the better of its strength
 without flushes, which depends only on its rank multiset, and its flush (the flush table of one
 suit lane, 0 under five cards). So per deck the completions' rank keys (``sum 5^rank``; at most
-91 distinct ones after a flop) and suit lanes are cached, and per call each player's rank key is
-added to the distinct completion keys, looked up in the sorted table of every 7-card rank
-multiset (:func:`gpu_eval.equity_engine.rank_share.plain7`, built once with the evaluator on flush-free stand-in hands), spread
-over the boards, and raised to the flush value where the player's known cards leave a flush
-possible. These are the evaluator's own integers.
+91 distinct ones after a flop) and suit lanes are cached, and per call each player's rank key
+is added to the distinct completion keys, looked up in the table of every 7-card rank multiset
+(:func:`gpu_eval.equity_engine.rank_share.plain7`), spread over the boards, and raised to the
+flush value where the player's known cards leave a flush possible: the evaluator's integers.
 """
 
 from __future__ import annotations

@@ -4,9 +4,10 @@ On a five-card board that holds at most two cards of each suit nobody can make a
 hole cards bring a suit to four at most), so a hand's strength there depends only on its
 ranks: the six combos of QQ, or the four of AKs, are one evaluation per such board, not six or
 four. Most boards are like that (about five in six after a rainbow flop). :func:`strengths`
-evaluates one stand-in hand per distinct hole-rank pair on those boards (two hole cards of the
-pair's ranks in suits the board does not hold at those ranks, so the seven cards are seven
-distinct cards without a flush) and every combo itself on the other boards.
+reads one strength per distinct hole-rank pair and board rank multiset on those boards from
+:func:`plain7` (the evaluator's strength of every flush-free 7-card rank multiset, computed
+once; :func:`plain_strengths` evaluates the same integers on stand-in hands) and evaluates
+every combo itself on the other boards.
 
 The result equals ``evaluate_masks(pool[:, None] | boards[None, :])`` wherever a combo shares
 no card with the board; where it does, the value is meaningless (callers mask those boards).
