@@ -54,7 +54,8 @@ def heads_up(pool: np.ndarray, boards: np.ndarray, ra: np.ndarray, rb: np.ndarra
 
     Examples
     --------
-    >>> from gpu_eval import cards, _enumerate_boards as eb
+    >>> from gpu_eval import cards
+    >>> from gpu_eval.equity_engine import enumerate_boards as eb
     >>> pool = cards.to_mask(["AhKh", "QsQd", "QcQh"])
     >>> flop = int(cards.to_mask("2c7d9s"))
     >>> boards = eb.completions(eb.FULL_DECK & ~flop, 2) | np.uint64(flop)  # 1,176 boards
@@ -73,8 +74,8 @@ def heads_up(pool: np.ndarray, boards: np.ndarray, ra: np.ndarray, rb: np.ndarra
     nf = np.flatnonzero(free)
     bf, bn = boards[fl], boards[nf]
     rp, r1, r2 = rank_share.rank_pairs(pool)
-    if fl.size:  # flushes possible: combo by combo
-        st = evaluate((pool[:, None] | bf[None, :]).reshape(-1)).reshape(len(pool), fl.size)
+    if fl.size:  # flushes possible: combo by combo (looked up, not evaluated)
+        st = rank_share.lookup_strengths(pool, bf, rp, r1, r2)
         st[(pool[:, None] & bf[None, :]) != 0] = 0  # a shared card: the board does not count
         g, e, v = outer_counts.heads_up(st[ra], st[rb], True)
         gt += g

@@ -21,9 +21,10 @@ from itertools import combinations_with_replacement
 import numpy as np
 
 from gpu_eval.evaluator.bitmask import evaluate_masks
+from gpu_eval.evaluator.tables import bitmask_tables
 
 __all__ = ["strengths", "rank_pairs", "flush_free", "plain_strengths", "stand_ins", "plain7",
-           "rank_keys", "plain_by_key"]
+           "rank_keys", "plain_by_key", "lookup_strengths"]
 
 _LANE = np.uint64(0x1FFF)
 _POW5 = 5 ** np.arange(13, dtype=np.int64)
@@ -118,6 +119,35 @@ def plain_by_key(r1: np.ndarray, r2: np.ndarray, boards: np.ndarray) -> np.ndarr
     return np.take(plain[pos], inv.reshape(-1), axis=1)
 
 
+def lookup_strengths(pool: np.ndarray, boards: np.ndarray, rp: np.ndarray, r1: np.ndarray,
+                     r2: np.ndarray) -> np.ndarray:
+    """``(len(pool), len(boards))`` strengths of two-card ``pool`` masks on five-card
+    ``boards`` (flushes possible or not) without evaluating: the better of the rank pair's
+    strength without flushes (:func:`plain_by_key`) and the flush table of the suit lane that
+    holds three or more board cards (only it can reach five). ``rp, r1, r2``:
+    :func:`rank_pairs` of ``pool``. Meaningless where a combo shares a card with the board.
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> pool = cards.to_mask(["QsQd", "AhKh", "5h4h"])
+    >>> boards = cards.to_mask(["2c7d9hKsJd", "2c7h9h8h3d", "Th9h8h7h6c"])
+    >>> direct = evaluate_masks((pool[:, None] | boards[None, :]).ravel()).reshape(3, 3)
+    >>> bool((lookup_strengths(pool, boards, *rank_pairs(pool)) == direct).all())
+    True
+    """
+    st = plain_by_key(r1, r2, boards)[rp]
+    flush = bitmask_tables().flush
+    for s in range(4):
+        lane = ((boards >> np.uint64(16 * s)) & _LANE).astype(np.intp)
+        on = np.flatnonzero(np.bitwise_count(lane) >= 3)
+        if on.size:
+            held = ((pool >> np.uint64(16 * s)) & _LANE).astype(np.intp)
+            fl = np.take(flush, held[:, None] | lane[None, on])
+            st[:, on] = np.maximum(st[:, on], fl)
+    return st
+
+
 def rank_pairs(pool: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per combo, the index of its (low rank, high rank) pair; and the distinct pairs' ranks.
 
@@ -203,8 +233,7 @@ def strengths(pool: np.ndarray, boards: np.ndarray, out: np.ndarray | None = Non
         return st
     fl = np.flatnonzero(~free)
     nf = np.flatnonzero(free)
-    if fl.size:  # every combo on the flush boards
-        st[:, fl] = evaluate((pool[:, None] | boards[None, fl]).reshape(-1)
-                             ).reshape(n_pool, fl.size)
+    if fl.size:  # every combo on the flush boards, looked up too
+        st[:, fl] = lookup_strengths(pool, boards[fl], rp, r1, r2)
     st[:, nf] = plain_by_key(r1, r2, boards[nf])[rp]  # the rank pairs on the others, looked up
     return st
