@@ -24,7 +24,8 @@ from gpu_eval.evaluator.bitmask import evaluate_masks
 from gpu_eval.evaluator.tables import bitmask_tables
 
 __all__ = ["strengths", "rank_pairs", "flush_free", "plain_strengths", "stand_ins", "plain7",
-           "rank_keys", "plain_by_key", "lookup_strengths"]
+           "rank_keys", "plain_by_key", "lookup_strengths",
+           "small_unique"]
 
 _LANE = np.uint64(0x1FFF)
 _POW5 = 5 ** np.arange(13, dtype=np.int64)
@@ -165,8 +166,23 @@ def rank_pairs(pool: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         pos = np.bitwise_count(bit - np.uint64(1)).astype(np.int64)
         r.append(pos % 16)
     r1, r2 = np.minimum(r[0], r[1]), np.maximum(r[0], r[1])
-    keys, idx = np.unique(r1 * 13 + r2, return_inverse=True)
-    return idx.reshape(-1), keys // 13, keys % 13
+    keys, idx = small_unique(r1 * 13 + r2, 169)
+    return idx, keys // 13, keys % 13
+
+
+def small_unique(x: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(x, return_inverse=True)`` of ints in ``[0, bound)``, by marking them in a
+    table of ``bound`` flags instead of sorting (a few times faster for small arrays).
+
+    Examples
+    --------
+    >>> [a.tolist() for a in small_unique(np.array([5, 2, 5, 7]), 10)]
+    [[2, 5, 7], [1, 0, 1, 2]]
+    """
+    x = np.asarray(x, dtype=np.intp).reshape(-1)
+    present = np.zeros(bound, dtype=bool)
+    present[x] = True
+    return np.flatnonzero(present), (np.cumsum(present) - 1)[x]
 
 
 def flush_free(boards: np.ndarray) -> np.ndarray:
