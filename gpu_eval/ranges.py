@@ -351,13 +351,13 @@ def _expand_token(token: str) -> np.ndarray:
 
 
 @lru_cache(maxsize=512)
-def _parsed(spec: str) -> np.ndarray:
-    """The dense weights of range text (read-only): the same text is parsed once, since
-    equity() on a small spot spends a tenth of its time parsing its ranges."""
+def _parsed_range(spec: str) -> tuple[tuple[str, object], ...]:
+    """The slots of ``Range(spec)`` for range text (arrays read-only): the same text is
+    parsed once, since equity() on a small spot spends a tenth of its time on its ranges."""
     w = np.zeros(_N_COMBOS, dtype=np.float64)
     _parse_into(w, spec)
-    w.setflags(write=False)
-    return w
+    r = Range._from_dense(w, spec, 0)
+    return tuple((name, getattr(r, name)) for name in Range.__slots__)
 
 
 def _parse_into(w: np.ndarray, spec: str, where: str = "") -> None:
@@ -533,8 +533,9 @@ class Range:
         if isinstance(spec, Range):
             self._set(spec._w, spec._spec, spec._removed)
             return
-        if isinstance(spec, str):
-            self._set(_parsed(spec), spec, 0)  # shared read-only weights
+        if isinstance(spec, str):  # parsed once per text; every array is read-only, shared
+            for name, value in _parsed_range(spec):
+                setattr(self, name, value)
             return
         w = np.zeros(_N_COMBOS, dtype=np.float64)
         if isinstance(spec, (list, tuple)):
