@@ -90,12 +90,16 @@ def rank_keys(masks: np.ndarray) -> np.ndarray:
     >>> rank_keys(cards.to_mask(["2c2d3h", "As"])).tolist()
     [7, 244140625]
     """
-    lk = _lane_keys()
-    masks = np.asarray(masks, dtype=np.uint64)
-    out = np.take(lk, (masks & _LANE).astype(np.intp))
-    for s in (1, 2, 3):
-        out += np.take(lk, ((masks >> np.uint64(16 * s)) & _LANE).astype(np.intp))
-    return out
+    masks = np.ascontiguousarray(masks, dtype=np.uint64)
+    return np.take(_lane_keys(), _lanes(masks)).sum(axis=-1)
+
+
+def _lanes(masks: np.ndarray) -> np.ndarray:
+    """The four 16-bit suit lanes of contiguous ``uint64`` masks, ``(..., 4)`` (a view on
+    little-endian machines; the top three bits of each lane are always clear)."""
+    lanes = masks.view("<u2") if masks.dtype.byteorder in "=<|" and np.little_endian else \
+        np.stack([(masks >> np.uint64(16 * s)) & _LANE for s in range(4)], axis=-1)
+    return lanes.reshape(masks.shape + (4,))
 
 
 def plain_by_key(r1: np.ndarray, r2: np.ndarray, boards: np.ndarray) -> np.ndarray:
@@ -187,9 +191,8 @@ def small_unique(x: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
 
 def flush_free(boards: np.ndarray) -> np.ndarray:
     """Boards holding at most two cards of every suit (nobody can make a flush there)."""
-    most = np.maximum.reduce([np.bitwise_count((boards >> np.uint64(16 * s)) & _LANE)
-                              for s in range(4)])
-    return most < 3
+    boards = np.ascontiguousarray(boards, dtype=np.uint64)
+    return np.bitwise_count(_lanes(boards)).max(axis=-1) < 3
 
 
 def plain_strengths(r1: np.ndarray, r2: np.ndarray, boards: np.ndarray,
