@@ -163,15 +163,21 @@ def rank_pairs(pool: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     >>> idx.tolist(), r1.tolist(), r2.tolist()
     ([0, 1, 0], [10, 11], [10, 12])
     """
-    low = pool & (~pool + np.uint64(1))
-    high = pool ^ low
-    r = []
-    for bit in (low, high):
-        pos = np.bitwise_count(bit - np.uint64(1)).astype(np.int64)
-        r.append(pos % 16)
-    r1, r2 = np.minimum(r[0], r[1]), np.maximum(r[0], r[1])
-    keys, idx = small_unique(r1 * 13 + r2, 169)
+    pool = np.ascontiguousarray(pool, dtype=np.uint64)
+    held = np.bitwise_or.reduce(_lanes(pool), axis=-1)  # the ranks held, whatever the suits
+    keys, idx = small_unique(np.take(_pair_keys(), held), 169)
     return idx, keys // 13, keys % 13
+
+
+@lru_cache(maxsize=1)
+def _pair_keys() -> np.ndarray:
+    """``13 * low rank + high rank`` of a set of one or two ranks (13-bit), 0 otherwise."""
+    out = np.zeros(8192, dtype=np.intp)
+    for a in range(13):
+        for b in range(a, 13):
+            out[(1 << a) | (1 << b)] = 13 * a + b
+    out.flags.writeable = False
+    return out
 
 
 def small_unique(x: np.ndarray, bound: int) -> tuple[np.ndarray, np.ndarray]:
