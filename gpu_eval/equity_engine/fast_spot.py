@@ -48,15 +48,13 @@ def _deck_tables(deck: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     completions' suit lanes ``(4, N)`` (``intp``, to index the flush table). Read-only; the
     same spot asked again skips building them."""
     boards = enumerate_boards.completions(deck, k) if k else np.zeros(1, dtype=np.uint64)
-    keys = np.zeros(len(boards), dtype=np.int64)
-    for c in enumerate_boards.deck_ids(deck):
-        keys += np.where(boards & np.uint64(_BIT[c]), np.int64(_POW5[c]), np.int64(0))
-    uniq, inv = np.unique(keys, return_inverse=True)
+    uniq, inv = np.unique(rank_share.rank_keys(boards), return_inverse=True)
+    inv = inv.reshape(-1).astype(np.intp)
     lanes = np.stack([((boards >> np.uint64(16 * s)) & _LANE).astype(np.intp)
                       for s in range(4)])
-    for a in (boards, uniq, inv, lanes):
+    for a in (uniq, inv, lanes):
         a.flags.writeable = False
-    return boards, inv.astype(np.intp), uniq, lanes
+    return boards, inv, uniq, lanes
 
 
 def _strengths(holes: list[list[int]], board: list[int], deck: int, k: int
