@@ -39,6 +39,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import NoReturn
 
 import numpy as np
@@ -349,6 +350,22 @@ def _expand_token(token: str) -> np.ndarray:
     raise _TokenError(_HELP)
 
 
+#: Range.without results by (id of the source weights, removed cards): ranges from the same
+#: text share their weights (:func:`_parsed_range`), so equity() on the same board asks the
+#: same question every call. Each entry keeps its source alive and is checked against it.
+_WITHOUT: dict[tuple[int, int], tuple[np.ndarray, tuple[str | None, int], Range]] = {}
+
+
+@lru_cache(maxsize=512)
+def _parsed_range(spec: str) -> tuple[tuple[str, object], ...]:
+    """The slots of ``Range(spec)`` for range text (arrays read-only): the same text is
+    parsed once, since equity() on a small spot spends a tenth of its time on its ranges."""
+    w = np.zeros(_N_COMBOS, dtype=np.float64)
+    _parse_into(w, spec)
+    r = Range._from_dense(w, spec, 0)
+    return tuple((name, getattr(r, name)) for name in Range.__slots__)
+
+
 def _parse_into(w: np.ndarray, spec: str, where: str = "") -> None:
     """Parse range text and write its weights into the dense vector `w` (later wins)."""
 
@@ -522,11 +539,12 @@ class Range:
         if isinstance(spec, Range):
             self._set(spec._w, spec._spec, spec._removed)
             return
+        if isinstance(spec, str):  # parsed once per text; every array is read-only, shared
+            for name, value in _parsed_range(spec):
+                setattr(self, name, value)
+            return
         w = np.zeros(_N_COMBOS, dtype=np.float64)
-        if isinstance(spec, str):
-            _parse_into(w, spec)
-            label = spec
-        elif isinstance(spec, (list, tuple)):
+        if isinstance(spec, (list, tuple)):
             for i, item in enumerate(spec):
                 if not isinstance(item, str):
                     raise TypeError(f"range list item {i} must be text such as 'AhKh' or "
@@ -754,12 +772,21 @@ class Range:
         0
         """
         mask = _dead_mask(dead)
-        w = self._w.copy()
-        w[(ALL_COMBO_MASKS & np.uint64(mask)) != 0] = 0
-        if not allow_empty and not w.any():
+        key = (id(self._w), mask)
+        hit = _WITHOUT.get(key)
+        if hit is not None and hit[0] is self._w and hit[1] == (self._spec, self._removed):
+            out = hit[2]  # the same text's weights less the same cards: built before
+        else:
+            w = self._w.copy()
+            w[(ALL_COMBO_MASKS & np.uint64(mask)) != 0] = 0
+            out = Range._from_dense(w, self._spec, self._removed | mask)
+            if len(_WITHOUT) >= 256:
+                _WITHOUT.clear()
+            _WITHOUT[key] = (self._w, (self._spec, self._removed), out)
+        if not allow_empty and not len(out):
             raise ValueError(f"range {self._label()} is empty after removing "
                              f"{_mask_text(mask)}")
-        return Range._from_dense(w, self._spec, self._removed | mask)
+        return out
 
     # -- protocols --------------------------------------------------------------------------
 

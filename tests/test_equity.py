@@ -11,7 +11,13 @@ import numpy as np
 import pytest
 
 from gpu_eval import backend_choice, cards
-from gpu_eval.equity_engine import enumerate_boards, numpy_engine, preflop_data, rank_classes
+from gpu_eval.equity_engine import (
+    enumerate_boards,
+    numpy_engine,
+    preflop_data,
+    rank_classes,
+    rank_outer,
+)
 from gpu_eval.equity_engine import setup as equity_setup
 from gpu_eval.equity_engine.api import equity
 from gpu_eval.equity_engine.results import EquityResult
@@ -385,7 +391,16 @@ def test_keyboard_interrupt_stops_cleanly(monkeypatch):
             raise KeyboardInterrupt
         return real(masks, out)
 
+    real_heads_up = rank_outer.heads_up
+
+    def flaky_heads_up(*args, **kwargs):  # range vs range by rank pair looks strengths up
+        calls["n"] += 1                   # instead of evaluating: its chunks count instead
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real_heads_up(*args, **kwargs)
+
     monkeypatch.setattr(numpy_engine, "evaluate_masks", flaky)
+    monkeypatch.setattr(rank_outer, "heads_up", flaky_heads_up)
     with pytest.raises(KeyboardInterrupt):
         equity(many, exact=True, progress=False)
     calls["n"] = 0

@@ -34,6 +34,34 @@ def test_fast_equals_general(monkeypatch, players, board, dead):
         np.testing.assert_allclose(f.tie, ref.tie, rtol=0, atol=1e-12)
 
 
+@pytest.mark.parametrize("board", [3, 4, 5])
+def test_flush_heavy_spots_equal_the_evaluator(board):
+    # Most cards of one suit, so the flush lookups (one per suit a hand can still fill) and
+    # straight flushes decide many boards; compared with the evaluator on every hand mask.
+    from gpu_eval.equity_engine import enumerate_boards as eb
+    from gpu_eval.evaluator.bitmask import evaluate_masks
+    rng = np.random.default_rng(board)
+    for _ in range(40):
+        n = int(rng.integers(2, 6))
+        suited = [c for c in rng.permutation(52).tolist() if c % 4 == 2]
+        other = [c for c in rng.permutation(52).tolist() if c % 4 != 2]
+        deal = suited[:int(rng.integers(3, 9))] + other
+        deal = [deal[i] for i in rng.permutation(2 * n + board)]
+        players = [_text(deal[2 * i:2 * i + 2]) for i in range(n)]
+        text = _text(deal[2 * n:])
+        c = fast_spot.counts(players, text, "")
+        pool = cards.to_mask(players)
+        known = int(np.bitwise_or.reduce(pool)) | int(cards.to_mask(text))
+        k = 5 - board
+        boards = (eb.completions(eb.FULL_DECK & ~known, k) if k else np.zeros(1, np.uint64)) \
+            | cards.to_mask(text)
+        st = evaluate_masks((pool[:, None] | boards[None, :]).ravel()).reshape(n, -1)
+        win = st == st.max(axis=0)
+        solo = win.sum(axis=0) == 1
+        np.testing.assert_array_equal(c[0][0], (win & solo).sum(axis=1))
+        np.testing.assert_array_equal(c[1][0], (win & ~solo).sum(axis=1))
+
+
 def test_other_input_goes_the_general_way():
     assert fast_spot.counts(["AhKh", "QQ"], "2c7d9h", "") is None
     assert fast_spot.counts(["AhKh", "QsQd"], "", "") is None

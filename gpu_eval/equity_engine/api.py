@@ -89,6 +89,7 @@ from gpu_eval.equity_engine.results import (
     exact_result,
     read_only,
     sampled_result,
+    spot_result,
 )
 from gpu_eval.equity_engine.setup import (
     MAX_MATCHUPS,
@@ -200,9 +201,10 @@ def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike
         if not wanted(progress, expected_seconds(work, numpy_engine)):
             if exact:
                 warn_long(work, "equity", numpy_engine)
-            *c, per, b, d = fast
-            return exact_result(*c, np.ones(1), per, labels=tuple(players), backend="numpy",
-                                board=cards_text(b), dead=cards_text(d) if d else "")
+            wins, ties, units, _, scale, per, b, d = fast
+            return spot_result(wins[0], ties[0], units[0], scale, per, labels=tuple(players),
+                               backend="numpy", board=cards_text(b),
+                               dead=cards_text(d) if d else "")
     prob = prepare(players, board, dead)
     if table_applies(exact, samples, len(prob.players), prob.k, prob.dead, progress):
         return table_equity(prob, backend)
@@ -403,6 +405,8 @@ def symmetry_groups(prob: Problem) -> tuple[tuple[int, ...], ...]:
     known = [int(p.range.masks[0]) for p in prob.players if p.fixed]
     group = enumerate_boards.stabilizer(known + [prob.board_mask, prob.dead_mask])
     for i in prob.ranged:
+        if len(group) == 1:  # the identity alone (a rainbow board): it keeps every range
+            break
         r = prob.players[i].range
         group = enumerate_boards.keeping_range(group, r.masks, r.weights)
     prob.__dict__["symmetry_groups"] = group
@@ -442,6 +446,10 @@ def _counts_by_board(prob: Problem, eng, pool: np.ndarray, pool_idx: np.ndarray,
     total = sum(len(b) for b, _ in parts)
     wins = ties = units = valid = 0
     with Progress(total, "equity (exact)", unit="boards", enabled=enabled) as bar:
+        if len(parts) == 1 and parts[0][1] == 1:  # no symmetry: the counts as they come
+            c = eng.showdown_counts(pool, pool_idx, parts[0][0], base=prob.board_mask,
+                                    progress=bar)
+            return c.wins, c.ties, c.units, c.valid, c.scale
         for boards, mult in parts:
             c = eng.showdown_counts(pool, pool_idx, boards, base=prob.board_mask, progress=bar)
             wins = wins + mult * c.wins

@@ -161,15 +161,17 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
     lock = threading.Lock()
     bas = np.uint64(base)
     dense = outer_counts.plan(matchups) if n == 2 else None  # range vs range heads-up
-    by_ranks = dense is not None and rank_outer.pays(pool)  # many combos per rank pair
+    pairs = rank_share.rank_pairs(pool) if dense is not None else None  # once, not per chunk
+    by_ranks = dense is not None and rank_outer.pays(pool, pairs)  # many combos per rank pair
+    if dense is not None:  # a matchup's cell of the (A combos, B combos) results
+        cell = dense[1] * len(dense[2]) + dense[3]
 
     def work(s: int, e: int) -> None:
         b = boards[s:e] | bas if base else boards[s:e]
         c = e - s
         if by_ranks:  # compare rank pairs on flush-free boards, combos on the others
-            gt, eq, ok = rank_outer.heads_up(pool, b, dense[0], dense[2], evaluate_masks)
-            ra, pa, rb, pb = dense
-            w0, t, v = gt[pa, pb], eq[pa, pb], ok[pa, pb]
+            gt, eq, ok = rank_outer.heads_up(pool, b, dense[0], dense[2], pairs=pairs)
+            w0, t, v = np.take(gt, cell), np.take(eq, cell), np.take(ok, cell)
             with lock:
                 wins[:, 0] += w0
                 wins[:, 1] += v - w0 - t

@@ -17,7 +17,6 @@ from __future__ import annotations
 import numpy as np
 
 from gpu_eval.equity_engine import outer_counts, rank_share
-from gpu_eval.evaluator.bitmask import evaluate_masks
 
 __all__ = ["heads_up", "pays"]
 
@@ -35,7 +34,7 @@ def _words(x: np.ndarray) -> np.ndarray:
     return packed.view(np.uint64)
 
 
-def pays(pool: np.ndarray) -> bool:
+def pays(pool: np.ndarray, pairs: tuple | None = None) -> bool:
     """Whether the pool's combos share rank pairs enough for :func:`heads_up` to pay.
 
     Examples
@@ -44,17 +43,23 @@ def pays(pool: np.ndarray) -> bool:
     >>> pays(cards.to_mask(["QsQh", "QdQc", "QsQd", "QhQc"])), pays(cards.to_mask(["AsKd"]))
     (True, False)
     """
-    return 3 * len(rank_share.rank_pairs(np.asarray(pool, dtype=np.uint64))[1]) <= len(pool)
+    if pairs is None:
+        pairs = rank_share.rank_pairs(np.asarray(pool, dtype=np.uint64))
+    return 3 * len(pairs[1]) <= len(pool)
 
 
 def heads_up(pool: np.ndarray, boards: np.ndarray, ra: np.ndarray, rb: np.ndarray,
-             evaluate=evaluate_masks) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+             pairs: tuple | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Wins of A, ties and valid boards, ``(len(ra), len(rb))`` int64 each, of every pair of
     the combos ``pool[ra]`` (player 1) and ``pool[rb]`` (player 2) over five-card ``boards``.
+    No hand is evaluated: every strength is read from
+    :func:`gpu_eval.equity_engine.rank_share.lookup_strengths` or ``plain_by_key``.
+    ``pairs``: ``rank_share.rank_pairs(pool)`` when the caller has it (chunks share it).
 
     Examples
     --------
-    >>> from gpu_eval import cards, _enumerate_boards as eb
+    >>> from gpu_eval import cards
+    >>> from gpu_eval.equity_engine import enumerate_boards as eb
     >>> pool = cards.to_mask(["AhKh", "QsQd", "QcQh"])
     >>> flop = int(cards.to_mask("2c7d9s"))
     >>> boards = eb.completions(eb.FULL_DECK & ~flop, 2) | np.uint64(flop)  # 1,176 boards
@@ -72,22 +77,18 @@ def heads_up(pool: np.ndarray, boards: np.ndarray, ra: np.ndarray, rb: np.ndarra
     fl = np.flatnonzero(~free)
     nf = np.flatnonzero(free)
     bf, bn = boards[fl], boards[nf]
-    rp, r1, r2 = rank_share.rank_pairs(pool)
-    # One evaluation call: every combo on the boards where a flush is possible, and one
-    # stand-in per rank pair on the others.
-    got = evaluate(np.concatenate([(pool[:, None] | bf[None, :]).reshape(-1),
-                                   rank_share.stand_ins(r1, r2, bn).reshape(-1)]))
-    if fl.size:  # flushes possible: combo by combo
-        st = got[:len(pool) * fl.size].reshape(len(pool), fl.size)
+    rp, r1, r2 = rank_share.rank_pairs(pool) if pairs is None else pairs
+    if fl.size:  # flushes possible: combo by combo (looked up, not evaluated)
+        st = rank_share.lookup_strengths(pool, bf, rp, r1, r2)
         st[(pool[:, None] & bf[None, :]) != 0] = 0  # a shared card: the board does not count
         g, e, v = outer_counts.heads_up(st[ra], st[rb], True)
         gt += g
         eq += e
         ok += v
     if nf.size:
-        plain = got[len(pool) * fl.size:].reshape(len(r1), nf.size)  # (pairs, boards)
-        ua, ia = np.unique(rp[ra], return_inverse=True)
-        ub, ib = np.unique(rp[rb], return_inverse=True)
+        plain = rank_share.plain_by_key(r1, r2, bn)  # (pairs, boards), looked up
+        ua, ia = rank_share.small_unique(rp[ra], len(r1))
+        ub, ib = rank_share.small_unique(rp[rb], len(r1))
         pa, pb = plain[ua], plain[ub]
         gt_bits = _words(pa[:, None, :] > pb[None, :, :])  # (|ua|, |ub|, words)
         eq_bits = _words(pa[:, None, :] == pb[None, :, :])

@@ -15,7 +15,7 @@ from gpu_eval import ranges
 from gpu_eval.equity_engine import numpy_engine
 
 __all__ = ["EquityResult", "MatrixResult", "PreflopTable", "exact_result", "sampled_result",
-           "read_only", "pct", "class_index"]
+           "spot_result", "read_only", "pct", "class_index"]
 
 def read_only(a: np.ndarray) -> np.ndarray:
     a = np.asarray(a)
@@ -179,8 +179,38 @@ def exact_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, valid: n
     return EquityResult(equity=read_only(win + tie_share), win=read_only(win), tie=read_only(tie),
                         tie_share=read_only(tie_share),
                         stderr=read_only(np.zeros(wins.shape[1])), exact=True, boards=per_matchup,
-                        samples=None, matchups=m, wins=read_only(wins.sum(axis=0)),
-                        ties=read_only(ties.sum(axis=0)), method=method, **common)
+                        samples=None, matchups=m, wins=read_only(_column_sums(wins)),
+                        ties=read_only(_column_sums(ties)), method=method, **common)
+
+
+def _column_sums(x: np.ndarray) -> np.ndarray:
+    """``x.sum(axis=0)`` of a tall, narrow integer array, summed along contiguous rows of its
+    transpose: a tenth of the time for thousands of matchups (integer sums: the same)."""
+    return np.ascontiguousarray(np.asarray(x).T).sum(axis=1)
+
+
+def spot_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, scale: int,
+                per_matchup: int, **common: Any) -> EquityResult:
+    """:func:`exact_result` of a single matchup of weight 1 (every hand known), given its
+    counts ``(n,)``: the same numbers, without the matchup sums (a fifth of a one-spot call).
+
+    Examples
+    --------
+    >>> r = spot_result(np.array([1, 2]), np.array([1, 1]), np.array([1, 1]), 2, 4,
+    ...                 labels=("a", "b"), backend="numpy")
+    >>> r.equity.tolist(), r.method
+    ([0.375, 0.625], 'exact: 4 boards')
+    """
+    total = 1.0 * per_matchup     # what exact_result's w.sum() * per_matchup is for w = [1.0]
+    win = wins / total
+    tie_share = units / (scale * total)
+    what = f"{per_matchup:,} board{'s' * (per_matchup != 1)}"
+    return EquityResult(equity=read_only(win + tie_share), win=read_only(win),
+                        tie=read_only(ties / total), tie_share=read_only(tie_share),
+                        stderr=read_only(np.zeros(len(wins))), exact=True, boards=per_matchup,
+                        samples=None, matchups=1, wins=read_only(np.array(wins, dtype=np.int64)),
+                        ties=read_only(np.array(ties, dtype=np.int64)), method=f"exact: {what}",
+                        **common)
 
 
 def sampled_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, units_sq: np.ndarray,
