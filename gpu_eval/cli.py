@@ -19,6 +19,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from gpu_eval.games import registry
+
 BACKENDS = ("auto", "numpy", "cuda")
 
 
@@ -158,9 +160,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunk-lines", type=_count, default=1 << 18,
                    help="lines of --file read, evaluated and written at a time "
                         "(default 262144)")
-    p.add_argument("--game", default="holdem",
-                   choices=["holdem", "shortdeck", "shortdeck-triton", "omaha", "omaha5",
-                            "omaha6"])
+    p.add_argument("--game", default=registry.HOLDEM,
+                   choices=registry.names(hilo=False))
     p.add_argument("--board", default="",
                    help="Omaha games: the board (3 to 5 cards) shared by every hand")
     p.add_argument("--wild", default="",
@@ -179,9 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("players", nargs="+", help='2 to 10 hands or ranges, e.g. AhKh "QQ+,AKs"')
     p.add_argument("--board", default="", help="0, 3, 4 or 5 board cards")
     p.add_argument("--dead", default="", help="dead cards")
-    p.add_argument("--game", default="holdem",
-                   choices=["holdem", "omaha", "omaha5", "omaha6", "omaha-hilo", "omaha5-hilo",
-                            "shortdeck", "shortdeck-triton"],
+    p.add_argument("--game", default=registry.HOLDEM, choices=registry.names(),
                    help="the game (hi/lo games add high, low and scoop columns); Omaha "
                         "ranges such as 'KK$ds' (quote them in the shell)")
     g = p.add_mutually_exclusive_group()
