@@ -40,6 +40,7 @@ _BIT = [1 << (16 * (c % 4) + c // 4) for c in range(52)]
 _POW5 = np.array([5 ** (c // 4) for c in range(52)], dtype=np.int64)
 _RANK_BIT = np.array([1 << (c // 4) for c in range(52)], dtype=np.intp)
 _SUIT = np.arange(52) % 4
+_BYTES = np.uint64(0x0101010101010101)
 
 
 def _ids(text: str) -> list[int] | None:
@@ -82,11 +83,22 @@ def _strengths(combos: np.ndarray, board: tuple[int, ...], rivers: np.ndarray) -
     return st
 
 
+def _count(grid: np.ndarray) -> np.ndarray:
+    """``grid.sum(axis=2)`` of a C-contiguous boolean ``(A, B, R)`` grid, ``R`` a multiple of
+    8: eight booleans summed at once as the bytes of a ``uint64`` (each byte's sum is at most
+    ``R / 8``), then the eight byte sums added by one multiplication (at most ``R < 256``).
+    A third less time than ``np.count_nonzero(grid, axis=2)``."""
+    words = np.add.reduce(grid.view(np.uint64), axis=2)
+    return (words * _BYTES) >> np.uint64(56)
+
+
 @lru_cache(maxsize=128)
-def _player(text: str, board: tuple[int, ...], dead: tuple[int, ...]) -> tuple | None:
+def _player(text: str, board: tuple[int, ...], dead: tuple[int, ...], side: int
+            ) -> tuple | None:
     """``(masks, weights, strengths (M, R))`` of a range with the board and dead cards
     removed, read-only; None when the text is not a range of at least two combos after the
-    removal (the general path: a known hand, or an error to name)."""
+    removal (the general path: a known hand, or an error to name). ``side`` (0 for the
+    first player, 1 for the second) fills the padding columns."""
     try:
         r = Range(text)
     except ValueError:
@@ -102,6 +114,10 @@ def _player(text: str, board: tuple[int, ...], dead: tuple[int, ...]) -> tuple |
     rivers = np.array([x for x in range(52) if not known >> (16 * (x % 4) + x // 4) & 1]
                       if len(board) == 4 else [], dtype=np.intp)
     st = _strengths(np.asarray(r.combos), board, rivers)
+    # Columns padded to a multiple of 8 for _count: 0 here and 1 for the other side (as
+    # player 2), so a padded column is neither a win nor a tie of either side.
+    pad = -st.shape[1] % 8
+    st = np.concatenate([st, np.full((len(st), pad), side, dtype=st.dtype)], axis=1)
     st.flags.writeable = False
     return r.masks, r.weights, st
 
@@ -132,24 +148,24 @@ def counts(players, board, dead) -> tuple | None:
             or 9 + len(d) > 52:
         return None
     labels = tuple(p.strip() for p in players)
-    pa = _player(labels[0], tuple(b), tuple(d))
-    pb = _player(labels[1], tuple(b), tuple(d))
+    pa = _player(labels[0], tuple(b), tuple(d), 0)
+    pb = _player(labels[1], tuple(b), tuple(d), 1)
     if pa is None or pb is None:
         return None
     (ma, wa, sa), (mb, wb, sb) = pa, pb
     rows, cols = np.nonzero((ma[:, None] & mb[None, :]) == 0)
     if len(rows) == 0:
         return None  # the general path says no matchup is possible
-    n_riv = sa.shape[1]
-    if len(ma) * len(mb) * n_riv > MAX_GRID:
+    n_riv = 48 - len(d) if len(b) == 4 else 1   # river cards left (before the hole cards)
+    if len(ma) * len(mb) * sa.shape[1] > MAX_GRID:
         return None  # the general path, chunked
     grid_a, grid_b = sa[:, None, :], sb[None, :, :]
-    win = np.count_nonzero(grid_a > grid_b, axis=2)[rows, cols]
-    tie = np.count_nonzero(grid_a == grid_b, axis=2)[rows, cols]
+    win = _count(grid_a > grid_b)[rows, cols].astype(np.int64)
+    tie = _count(grid_a == grid_b)[rows, cols].astype(np.int64)
     extra = 2 if len(b) == 4 else 0    # the rivers that are the other side's hole cards
     per = n_riv - 2 * extra
-    wins = np.column_stack([win - extra, n_riv - win - tie - extra]).astype(np.int64)
-    ties = np.column_stack([tie, tie]).astype(np.int64)
+    wins = np.column_stack([win - extra, n_riv - win - tie - extra])
+    ties = np.column_stack([tie, tie])
     valid = np.full(len(rows), per, dtype=np.int64)
     weights = wa[rows] * wb[cols]
     return wins, ties, ties.copy(), valid, 2, weights, per, labels, b, d
