@@ -80,7 +80,14 @@ from functools import lru_cache
 import numpy as np
 
 from gpu_eval import backend_choice, ranges
-from gpu_eval.equity_engine import enumerate_boards, fast_spot, matchup_orbits, numpy_engine, preflop_data
+from gpu_eval.equity_engine import (
+    enumerate_boards,
+    fast_spot,
+    matchup_orbits,
+    numpy_engine,
+    preflop_data,
+    range_spot,
+)
 from gpu_eval.equity_engine.results import (
     EquityResult,
     MatrixResult,
@@ -205,6 +212,14 @@ def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike
             return spot_result(wins[0], ties[0], units[0], scale, per, labels=tuple(players),
                                backend="numpy", board=cards_text(b),
                                dead=cards_text(d) if d else "")
+    pair = range_spot.counts(players, board, dead) if fast is None and exact is not False \
+        and samples is None and progress is not True \
+        and backend_choice.resolve(backend) == "numpy" else None  # two ranges, turn or river
+    if pair is not None:  # small work: exact, no bar, no warning (range_spot.MAX_GRID)
+        wins, ties, units, valid, scale, w, per, labels, b, d = pair
+        return exact_result(wins, ties, units, valid, scale, w, per, labels=labels,
+                            backend="numpy", board=cards_text(b),
+                            dead=cards_text(d) if d else "")
     prob = prepare(players, board, dead)
     if table_applies(exact, samples, len(prob.players), prob.k, prob.dead, progress):
         return table_equity(prob, backend)
