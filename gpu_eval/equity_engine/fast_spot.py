@@ -77,8 +77,15 @@ def _strengths(holes: list[list[int]], board: list[int], deck: int, k: int
     return st, boards
 
 
-def _ids(text: str) -> list[int] | None:
-    """Card ids of text such as ``"2c7d9h"`` or ``"2c 7d 9h"``; None if it is anything else."""
+def plain_card_ids(text: str) -> list[int] | None:
+    """Card ids of plain two-character card text such as ``"2c7d9h"`` or ``"2c 7d 9h"``; None
+    for anything else (the general path then reads it and names any problem).
+
+    Examples
+    --------
+    >>> plain_card_ids("2c 7d 9h"), plain_card_ids("10h")
+    ([0, 21, 30], None)
+    """
     t = text.replace(" ", "").replace(",", "")
     if len(t) % 2:
         return None
@@ -110,12 +117,12 @@ def counts(players, board, dead) -> tuple | None:
     for p in players:
         if not isinstance(p, str) or len(p) != 4:
             return None
-        h = _ids(p)
+        h = plain_card_ids(p)
         if h is None:
             return None
         holes.append(h)
-    b = _ids(board)
-    d = _ids(dead or "")
+    b = plain_card_ids(board)
+    d = plain_card_ids(dead or "")
     if b is None or d is None or len(b) not in (3, 4, 5):
         return None
     every = [c for h in holes for c in h] + b + d

@@ -25,6 +25,7 @@ from functools import lru_cache
 import numpy as np
 
 from gpu_eval.equity_engine import rank_share
+from gpu_eval.equity_engine.fast_spot import plain_card_ids
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.ranges import Range
 
@@ -33,9 +34,6 @@ __all__ = ["counts", "MAX_GRID"]
 #: The largest comparison grid (combos x combos x rivers) played here at once (memory).
 MAX_GRID = 20_000_000
 
-_CARD = {r + s: 4 * i + j for i, r in enumerate("23456789TJQKA") for j, s in enumerate("cdhs")}
-_CARD.update({k[0].lower() + k[1]: v for k, v in _CARD.items()})
-_CARD.update({k[0] + k[1].upper(): v for k, v in list(_CARD.items())})
 _BIT = [1 << (16 * (c % 4) + c // 4) for c in range(52)]
 _POW5 = np.array([5 ** (c // 4) for c in range(52)], dtype=np.int64)
 _RANK_BIT = np.array([1 << (c // 4) for c in range(52)], dtype=np.intp)
@@ -43,19 +41,6 @@ _SUIT = np.arange(52) % 4
 _BYTES = np.uint64(0x0101010101010101)
 
 
-def _ids(text: str) -> list[int] | None:
-    """Card ids of text such as ``"2c7d9hKs"`` or ``"2c 7d 9h Ks"``; None if it is anything
-    else (the general path names the problem)."""
-    t = text.replace(" ", "").replace(",", "")
-    if len(t) % 2:
-        return None
-    out = []
-    for i in range(0, len(t), 2):
-        c = _CARD.get(t[i:i + 2])
-        if c is None:
-            return None
-        out.append(c)
-    return out
 
 
 def _strengths(combos: np.ndarray, board: tuple[int, ...], rivers: np.ndarray) -> np.ndarray:
@@ -142,8 +127,8 @@ def counts(players, board, dead) -> tuple | None:
         return None
     if not all(isinstance(p, str) and p.strip() for p in players):
         return None
-    b = _ids(board)
-    d = _ids(dead or "")
+    b = plain_card_ids(board)
+    d = plain_card_ids(dead or "")
     if b is None or d is None or len(b) not in (4, 5) or len(set(b + d)) != len(b) + len(d) \
             or 9 + len(d) > 52:
         return None
