@@ -172,6 +172,24 @@ GE_DEVICE ge_u64 ge_deal_card(GeRng& r, const ge_u64* __restrict__ deck, ge_u32 
     return 0;
 }
 
+// One player's hole cards in a Monte Carlo attempt: the fixed hand (GE_MC_FIXED), 0 for a
+// player dealt from the deck afterwards (GE_MC_DEALT), else a pick from the player's combos,
+// uniform or by weight, which sets `clash` when it meets a card already `used`. Shared by the
+// hold'em sampler below and the other games' sampler (equity_games.cu).
+GE_DEVICE ge_u64 ge_mc_pick_hole(GeRng& r, int mode, ge_u32 lo, const ge_u64* __restrict__ combos,
+                                 const ge_u32* __restrict__ offsets, int p,
+                                 const double* __restrict__ cum, ge_u64& used, bool& clash) {
+    if (mode == GE_MC_FIXED) return GE_LDG(combos + lo);
+    if (mode == GE_MC_DEALT) return 0;
+    const ge_u32 m = GE_LDG(offsets + p + 1) - lo;
+    const ge_u32 i = (mode == GE_MC_UNIFORM) ? ge_rng_below(r, m)
+                                             : ge_pick_weighted(cum + lo, m, ge_rng_unit(r));
+    const ge_u64 h = GE_LDG(combos + lo + i);
+    clash |= (h & used) != 0;
+    used |= h;
+    return h;
+}
+
 // One Monte Carlo deal for n <= CAP players: hole[p] and the board completion (k cards).
 //   combos/offsets: player p's combo masks are combos[offsets[p] .. offsets[p + 1]);
 //   cum: cumulative weights aligned with combos (weighted players only);
@@ -208,22 +226,9 @@ GE_DEVICE bool ge_mc_draw(GeRng& r, const ge_u64* __restrict__ combos,
         for (int p = 0; p < CAP; ++p) {
             if (p >= n) break;
             const int mode = GE_LDG(modes + p);
-            const ge_u32 lo = GE_LDG(offsets + p);
-            ge_u64 h = 0;
-            if (mode == GE_MC_FIXED) {
-                h = GE_LDG(combos + lo);
-            } else if (mode == GE_MC_DEALT) {
-                ++n_dealt;
-            } else {
-                const ge_u32 m = GE_LDG(offsets + p + 1) - lo;
-                const ge_u32 i = (mode == GE_MC_UNIFORM)
-                                     ? ge_rng_below(r, m)
-                                     : ge_pick_weighted(cum + lo, m, ge_rng_unit(r));
-                h = GE_LDG(combos + lo + i);
-                clash |= (h & used) != 0;
-                used |= h;
-            }
-            hole[p] = h;
+            n_dealt += mode == GE_MC_DEALT;
+            hole[p] = ge_mc_pick_hole(r, mode, GE_LDG(offsets + p), combos, offsets, p, cum,
+                                      used, clash);
         }
         if (!clash) break;
     }

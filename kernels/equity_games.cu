@@ -280,21 +280,8 @@ GE_DEVICE void ge_games_sample_h(int N, const ge_u64* __restrict__ combos,
             bool clash = false;
             GE_EQ_NO_UNROLL
             for (int p = 0; p < N; ++p) {
-                const int mode = GE_LDG(modes + p);
-                const ge_u32 lo = GE_LDG(offsets + p);
-                ge_u64 h = 0;
-                if (mode == GE_MC_FIXED) {
-                    h = GE_LDG(combos + lo);
-                } else if (mode != GE_MC_DEALT) {
-                    const ge_u32 m = GE_LDG(offsets + p + 1) - lo;
-                    const ge_u32 i = (mode == GE_MC_UNIFORM)
-                                         ? ge_rng_below(r, m)
-                                         : ge_pick_weighted(cum + lo, m, ge_rng_unit(r));
-                    h = GE_LDG(combos + lo + i);
-                    clash |= (h & used) != 0;
-                    used |= h;
-                }
-                hole[p] = h;
+                hole[p] = ge_mc_pick_hole(r, GE_LDG(modes + p), GE_LDG(offsets + p), combos,
+                                          offsets, p, cum, used, clash);
             }
             ok = !clash;
         }
