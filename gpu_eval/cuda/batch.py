@@ -66,13 +66,7 @@ def get_state(device_id: int | None = None) -> modules.DeviceState:
 
 
 def _build_state(cupy, dev: int) -> modules.DeviceState:
-    module = cupy.RawModule(code=module_source(), options=modules.module_options())
-    try:
-        kernels = {name: module.get_function(name) for name in KERNELS}  # compiles here
-    except Exception as exc:
-        raise availability.CudaUnavailableError(
-            f"compiling gpu_eval's batch equity kernels for device {dev} failed "
-            f"({type(exc).__name__}): {exc}") from exc
+    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "batch equity", dev)
     tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
                                   bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
                                   modules.BITMASK_TABLE_DTYPES)

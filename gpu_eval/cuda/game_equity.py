@@ -27,7 +27,7 @@ import numpy as np
 
 from gpu_eval import cards
 from gpu_eval.cuda import modules
-from gpu_eval.cuda.availability import CudaUnavailableError, require_cuda
+from gpu_eval.cuda.availability import require_cuda
 from gpu_eval.cuda.nvrtc import source_hash
 from gpu_eval.equity_engine import board_orbits
 from gpu_eval.games import lowball, registry
@@ -64,13 +64,7 @@ class _GamesState(modules.DeviceState):
 def _build_state(cupy, dev: int) -> _GamesState:
     from gpu_eval.cuda.variants import family_tables  # noqa: PLC0415
 
-    module = cupy.RawModule(code=module_source(), options=modules.module_options())
-    try:
-        kernels = {name: module.get_function(name) for name in KERNELS}  # compiles here
-    except Exception as exc:
-        raise CudaUnavailableError(
-            f"compiling gpu_eval's game equity kernels for device {dev} failed "
-            f"({type(exc).__name__}): {exc}") from exc
+    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "game equity", dev)
     arrays = []
     for family in (SHORTDECK, OMAHA):
         for symbol, tables, order, dtypes in family_tables(family):

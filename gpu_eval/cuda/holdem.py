@@ -32,7 +32,6 @@ from gpu_eval import cards
 from gpu_eval.combinatorics import BINOM
 from gpu_eval.cuda import device_inputs
 from gpu_eval.cuda.availability import (
-    CudaUnavailableError,
     import_cupy,
     is_cupy_array,
     require_cuda,
@@ -43,7 +42,7 @@ from gpu_eval.cuda.modules import (
     THREADS_PER_BLOCK,
     DeviceState,
     cached_device_state,
-    module_options,
+    compile_module,
     resident_blocks_per_sm,
     stream_host,
     upload_tables,
@@ -141,14 +140,7 @@ def get_module(device_id: int | None = None) -> HoldemState:
 
 
 def _build_state(cupy, dev: int) -> HoldemState:
-    module = cupy.RawModule(code=module_source(), options=module_options())
-    try:
-        kernels = {name: module.get_function(name) for name in KERNELS}  # compiles here
-    except Exception as exc:
-        raise CudaUnavailableError(
-            f"compiling gpu_eval's CUDA kernels for device {dev} failed "
-            f"({type(exc).__name__}): {exc}"
-        ) from exc
+    module, kernels = compile_module(cupy, module_source(), KERNELS, "CUDA", dev)
 
     device_tables = upload_tables(cupy, module, "ge_bitmask_tables", bitmask_tables().as_dict(),
                                    BITMASK_TABLE_ORDER, BITMASK_TABLE_DTYPES)

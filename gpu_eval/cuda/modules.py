@@ -23,10 +23,11 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval.cuda.availability import import_cupy, require_cuda
+from gpu_eval.cuda.availability import CudaUnavailableError, import_cupy, require_cuda
 from gpu_eval.cuda.nvrtc import BASE_OPTIONS, kernel_dir, source_hash
 
 __all__ = [
+    "compile_module",
     "BITMASK_TABLE_ORDER",
     "BITMASK_TABLE_DTYPES",
     "STREAM_CHUNK_BYTES",
@@ -95,6 +96,25 @@ class DeviceState:
         """Launch kernel ``name`` over ``n`` items on the current stream."""
         self.kernels[name]((self.grid(name, n),), (THREADS_PER_BLOCK,), args)
 
+
+
+def compile_module(cupy, code: str, names: tuple[str, ...], what: str, dev: int):
+    """``(module, {name: kernel})``: ``code`` compiled by NVRTC through ``cupy.RawModule`` with
+    :func:`module_options`, and each kernel of ``names`` fetched (CuPy compiles on the first
+    fetch); a failure becomes :class:`CudaUnavailableError` naming ``what`` and the device.
+
+    Examples
+    --------
+    >>> module, kernels = compile_module(cupy, module_source(), KERNELS, "equity", 0)  # doctest: +SKIP
+    """
+    module = cupy.RawModule(code=code, options=module_options())
+    try:
+        kernels = {name: module.get_function(name) for name in names}
+    except Exception as exc:
+        raise CudaUnavailableError(
+            f"compiling gpu_eval's {what} kernels for device {dev} failed "
+            f"({type(exc).__name__}): {exc}") from exc
+    return module, kernels
 
 def cached_device_state(states: dict, lock: threading.Lock, build: Callable[[Any, int], Any],
                         device_id: int | None = None) -> Any:

@@ -37,7 +37,7 @@ import numpy as np
 
 from gpu_eval import cards
 from gpu_eval.cuda import device_inputs, modules
-from gpu_eval.cuda.availability import CudaUnavailableError, is_cupy_array, require_cuda
+from gpu_eval.cuda.availability import is_cupy_array, require_cuda
 from gpu_eval.cuda.device_inputs import device_hands, first_flagged, popcount_masks
 from gpu_eval.cuda.modules import BITMASK_TABLE_DTYPES, BITMASK_TABLE_ORDER
 from gpu_eval.cuda.nvrtc import source_hash
@@ -112,14 +112,7 @@ def get_module(device_id: int | None = None, families: tuple[str, ...] = ()) -> 
 
 
 def _build_state(cupy, dev: int) -> _VariantState:
-    module = cupy.RawModule(code=module_source(), options=modules.module_options())
-    try:
-        kernels = {name: module.get_function(name) for name in KERNELS}  # compiles here
-    except Exception as exc:
-        raise CudaUnavailableError(
-            f"compiling gpu_eval's variant kernels for device {dev} failed "
-            f"({type(exc).__name__}): {exc}"
-        ) from exc
+    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "variant", dev)
     from gpu_eval.games.wild import ID_OR_JOKER_TO_MASK  # noqa: PLC0415
 
     id_masks = cupy.asarray(np.ascontiguousarray(ID_OR_JOKER_TO_MASK, dtype=np.uint64))
