@@ -166,19 +166,24 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
     if dense is not None:  # a matchup's cell of the (A combos, B combos) results
         cell = dense[1] * len(dense[2]) + dense[3]
 
+
+    def add_heads_up(w0: np.ndarray, t: np.ndarray, v: np.ndarray) -> None:
+        """Add one chunk's heads-up counts per matchup: A's wins ``w0``, ties ``t``, boards ``v``."""
+        with lock:
+            wins[:, 0] += w0
+            wins[:, 1] += v - w0 - t
+            ties[:, 0] += t
+            ties[:, 1] += t
+            units[:] += t[:, None] * (scale // 2)
+            valid[:] += v
+
     def work(s: int, e: int) -> None:
         b = boards[s:e] | bas if base else boards[s:e]
         c = e - s
         if by_ranks:  # compare rank pairs on flush-free boards, combos on the others
             gt, eq, ok = rank_outer.heads_up(pool, b, dense[0], dense[2], pairs=pairs)
             w0, t, v = np.take(gt, cell), np.take(eq, cell), np.take(ok, cell)
-            with lock:
-                wins[:, 0] += w0
-                wins[:, 1] += v - w0 - t
-                ties[:, 0] += t
-                ties[:, 1] += t
-                units[:] += t[:, None] * (scale // 2)
-                valid[:] += v
+            add_heads_up(w0, t, v)
             return
         # Combos with the same ranks share work (looked up here, so tests can wrap it).
         st = rank_share.strengths(pool, b, evaluate=evaluate_masks)
@@ -190,13 +195,7 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
             gt, eq, ok = outer_counts.heads_up(st[ra], st[rb], any_collision)
             w0, t = gt[pa, pb], eq[pa, pb]
             v = ok[pa, pb] if ok is not None else np.full(m_count, c, dtype=np.int64)
-            with lock:
-                wins[:, 0] += w0
-                wins[:, 1] += v - w0 - t
-                ties[:, 0] += t
-                ties[:, 1] += t
-                units[:] += t[:, None] * (scale // 2)
-                valid[:] += v
+            add_heads_up(w0, t, v)
             return
         block = max(1, _ELEMS // c)  # matchups compared at a time
         for lo in range(0, m_count, block):
