@@ -8,9 +8,11 @@ device path runs through the stand-in CuPy. JAX (CPU) runs where it is installed
 
 from __future__ import annotations
 
+import doctest
 import subprocess
 import sys
 import types
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -201,6 +203,13 @@ def test_jax_in_jax_out():
     if not jax.config.jax_enable_x64:  # uint64 masks would be cut to uint32: refuse
         with pytest.raises(TypeError, match="jax_enable_x64"):
             ge.cards.to_mask(j)
+
+
+def test_interop_page_examples_run():
+    pytest.importorskip("jax")
+    page = Path(__file__).resolve().parent.parent / "docs" / "interop.md"
+    failures, tried = doctest.testfile(str(page), module_relative=False)
+    assert tried >= 8 and failures == 0
 
 
 def test_torch_in_torch_out():
