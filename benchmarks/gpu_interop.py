@@ -59,11 +59,29 @@ def main() -> None:
     ids = np.tile(ids, (a.n // len(ids) + 1, 1))[:a.n]
     want = ge.evaluate(ids, backend="numpy")
     d = cupy.asarray(ids)
-    sync = cupy.cuda.Device().synchronize
+    sync = cupy.cuda.runtime.deviceSynchronize
     cupy_s = _median_s(lambda: ge.evaluate(d), sync, a.repeats)
     print(f"interop: {a.n:,} seven-card hands; CuPy input {cupy_s * 1e3:.2f} ms median "
           f"of {a.repeats}")
 
+    class DLPackOnly:  # an unknown producer: only the protocols, over CuPy memory
+        def __init__(self, a):
+            self.a = a
+
+        def __dlpack__(self, **kwargs):
+            return self.a.__dlpack__(**kwargs)
+
+        def __dlpack_device__(self):
+            return self.a.__dlpack_device__()
+
+    class CAIOnly:
+        def __init__(self, a):
+            self.__cuda_array_interface__ = a.__cuda_array_interface__
+
+    for name, x in (("dlpack", DLPackOnly(d)), ("cai", CAIOnly(d))):
+        res, out = _row(name, x, lambda r: r.get(), sync, want, cupy_s, a.repeats)
+        print(f"{name:8s} | in ptr == CuPy ptr {adopt(x).array.data.ptr == d.data.ptr} | "
+              f"out is CuPy's result {out is res}")
     try:
         import torch
     except ImportError as exc:

@@ -46,7 +46,6 @@ import dataclasses
 import functools
 import inspect
 import sys
-from collections.abc import Callable
 from importlib import import_module
 from typing import Any
 
@@ -178,14 +177,9 @@ class Adopted:
             return import_module("numba.cuda").as_cuda_array(a)
         if self.kind == "jax":
             return _to_jax(a)
-        return _from_dlpack(import_module("torch").from_dlpack, a)
-
-
-def _from_dlpack(consume: Callable, a):
-    try:
-        return consume(a)
-    except BufferError:  # a read-only NumPy result: DLPack consumers may refuse to alias it
-        return consume(a.copy())
+        if isinstance(a, np.ndarray) and not a.flags.writeable:
+            a = a.copy()  # PyTorch has no read-only tensors: never hand out a writable alias
+        return import_module("torch").from_dlpack(a)
 
 
 def _to_jax(a):
@@ -194,7 +188,10 @@ def _to_jax(a):
         raise TypeError("these results are uint64 (hand masks), which JAX holds only in "
                         "64-bit mode: jax.config.update('jax_enable_x64', True), or pass "
                         "NumPy input")
-    return _from_dlpack(import_module("jax.dlpack").from_dlpack, a)
+    try:
+        return import_module("jax.dlpack").from_dlpack(a)
+    except BufferError:  # NumPy exports a read-only result only to DLPack 1.0 consumers
+        return import_module("jax.dlpack").from_dlpack(a.copy())
 
 
 def _torch_stream(x) -> tuple[int | None, int | None]:

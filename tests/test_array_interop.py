@@ -224,6 +224,28 @@ def test_torch_in_torch_out():
     np.testing.assert_array_equal(r.wins.numpy(), ge.equity_batch(SPOTS, FLOPS).wins)
 
 
+def test_torch_branch_on_the_host_never_aliases_read_only_results(monkeypatch):
+    """The PyTorch host branch without PyTorch (a stand-in ``torch``): results go through
+    ``torch.from_dlpack``; read-only ones (``equity_batch``'s) as copies, since a tensor
+    cannot be read-only; writable ones as they are."""
+    handed = []
+    monkeypatch.setitem(sys.modules, "torch", types.SimpleNamespace(
+        from_dlpack=lambda a: handed.append(a) or ("tensor", a)))
+
+    class Tensor(DLPackOnly):
+        pass
+
+    Tensor.__module__ = "torch"
+    r = ge.equity_batch(Tensor(SPOTS), FLOPS)
+    want = ge.equity_batch(SPOTS, FLOPS)
+    assert r.wins[0] == "tensor" and all(a.flags.writeable for a in handed)
+    np.testing.assert_array_equal(r.wins[1], want.wins)
+    handed.clear()
+    kind, s = ge.evaluate(Tensor(HANDS7))
+    assert kind == "tensor" and handed[0] is s  # handed over as computed, not copied
+    np.testing.assert_array_equal(s, ge.evaluate(HANDS7))
+
+
 # --- the device path, through the stand-in CuPy ---------------------------------------------
 
 def test_device_dlpack_object_runs_on_the_current_stream(stand_in_cupy):

@@ -27,7 +27,9 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
         One hand as text (``"AsKd Qh Jc Ts 2d 3d"``), a list of hands as text (sizes may
         differ), an ``(N, k)`` or ``(k,)`` integer array of card ids (``4 * rank + suit``),
         an ``(N,)`` or ``()`` ``uint64`` array of hand masks, or DeadHorse card ints with
-        ``encoding="deadhorse"``. CuPy arrays are evaluated on the GPU.
+        ``encoding="deadhorse"``. CuPy arrays are evaluated on the GPU; PyTorch, JAX, Numba
+        and any ``__dlpack__`` / ``__cuda_array_interface__`` arrays are read without a copy
+        and give results of their own kind (``docs/interop.md``).
     game : str
         ``"holdem"``: the best 5-card high hand of 5 to 9 cards. ``"shortdeck"`` and
         ``"shortdeck-triton"``: the 36-card deck 6..A (A-6-7-8-9 is a straight, a flush beats

@@ -286,6 +286,23 @@ class ndarray(np.ndarray):
     def device(self):
         return Device(0)
 
+    @property
+    def __cuda_array_interface__(self):
+        stream = current_stream()
+        return {"shape": self.shape, "typestr": self.dtype.str, "version": 3,
+                "strides": None if self.flags.c_contiguous else self.strides,
+                "data": (self.ctypes.data, False),
+                "stream": 1 if stream is Stream.null else stream.ptr}
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        # Like CuPy: the consumer's stream waits for the work on the current one.
+        if stream is not None and stream != -1:
+            ExternalStream(stream).wait_event(current_stream().record())
+        return self.view(np.ndarray).__dlpack__()
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
     def set(self, arr, stream=None):
         arr = np.asarray(arr)
         assert self.shape == arr.shape and self.dtype == arr.dtype
