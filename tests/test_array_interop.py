@@ -116,6 +116,14 @@ def test_dlpack_only_host_object_gives_numpy_results(name, fn, arg):
     np.testing.assert_array_equal(arg, before)
 
 
+def test_strided_views_are_read_in_place():
+    """Row steps, Fortran order and reversed columns: viewed with their strides, no copy."""
+    big = np.concatenate([HANDS7, HANDS7[::-1]])
+    for view in (big[::2], np.asfortranarray(big), big[:, ::-1]):
+        assert np.shares_memory(adopt(DLPackOnly(view)).array, view)
+        np.testing.assert_array_equal(ge.evaluate(DLPackOnly(view)), ge.evaluate(view))
+
+
 def test_two_array_arguments_and_lists_of_arrays():
     want = ge.evaluate_omaha(HOLE, BOARD)
     got = ge.evaluate_omaha(DLPackOnly(HOLE), board=DLPackOnly(BOARD))
@@ -210,6 +218,11 @@ def test_interop_page_examples_run():
     page = Path(__file__).resolve().parent.parent / "docs" / "interop.md"
     failures, tried = doctest.testfile(str(page), module_relative=False)
     assert tried >= 8 and failures == 0
+
+
+def test_module_examples_run():
+    failures, tried = doctest.testmod(array_interop)
+    assert tried >= 10 and failures == 0
 
 
 def test_torch_in_torch_out():
