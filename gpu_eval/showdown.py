@@ -32,7 +32,7 @@ class Showdown(NamedTuple):
     best: np.ndarray
 
 
-@accepts_arrays("strengths", host_only=True)
+@accepts_arrays("strengths")
 def compare(strengths, *, axis: int = -1) -> Showdown:
     """Winners and pot shares per deal, from the strengths of several players.
 

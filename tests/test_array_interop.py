@@ -296,6 +296,11 @@ def test_cai_object_runs_on_its_stream(stand_in_cupy):
     cat = ge.category(CAIOnly(STRENGTHS, stream=theirs.ptr))  # host-only: back on the device
     assert isinstance(cat, fake.ndarray)
     np.testing.assert_array_equal(cat.view(np.ndarray), ge.category(STRENGTHS))
+    rows = STRENGTHS.reshape(1, 3)
+    duel = ge.compare(CAIOnly(rows, stream=theirs.ptr))  # compare() runs on the device
+    assert isinstance(duel.share, fake.ndarray) and fake._writer(duel.share)[0] is theirs
+    theirs.synchronize()
+    _same(type(duel)(*(np.asarray(a.view(np.ndarray)) for a in duel)), ge.compare(rows))
     with pytest.raises(ValueError) as err:
         ge.evaluate(CAIOnly(BAD[0][2]), backend="cuda")
     with pytest.raises(ValueError) as want:
@@ -332,4 +337,8 @@ def test_torch_branch_uses_the_tensors_stream(stand_in_cupy, monkeypatch):
 
 def test_real_cupy_has_the_interop_calls():
     cupy = pytest.importorskip("cupy")
-    assert hasattr(cupy, "from_dlpack") and hasattr(cupy.cuda, "ExternalStream")
+    for name in ("from_dlpack", "moveaxis", "stack", "maximum"):
+        assert hasattr(cupy, name), name
+    assert hasattr(cupy.cuda, "ExternalStream")
+    for name in ("__dlpack__", "__dlpack_device__", "__cuda_array_interface__"):
+        assert hasattr(cupy.ndarray, name), name

@@ -850,6 +850,21 @@ def broadcast_to(a, shape):
     return _new(np.broadcast_to(_host(a), shape), a)
 
 
+def moveaxis(a, source, destination):
+    _eager()
+    return _new(np.moveaxis(_host(a), source, destination), a)
+
+
+def stack(arrays, axis=0):
+    _eager()
+    return _new(np.stack([_host(a) for a in arrays], axis=axis))
+
+
+def maximum(a, b):
+    _eager()
+    return _new(np.maximum(_host(a), _host(b)))
+
+
 def sort(a, axis=-1):
     _eager()
     return _new(np.sort(_host(a), axis=axis))
