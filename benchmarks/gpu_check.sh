@@ -3,7 +3,8 @@
 # one call of under 5 minutes (a 290 s budget; every step's timeout is capped by what is left):
 #   1. install the package from this checkout (no network: --no-deps --no-build-isolation);
 #   2. the GPU tests (tests/*_gpu.py) first;
-#   3. the GPU benchmarks (bench_cuda, bench_equity --gpu-only, bench_variants --gpu-only, bench_games --gpu);
+#   3. the GPU benchmarks (bench_cuda, bench_equity --gpu-only, bench_variants --gpu-only, bench_games --gpu,
+#      gpu_interop: torch / JAX / Numba arrays in and out);
 #   4. compute-sanitizer (memcheck, racecheck, synccheck) on one small launch of every kernel
 #      (benchmarks/gpu_small_launches.py), and Nsight Compute (ncu --clock-control none) on the
 #      evaluation, enumeration and all-pairs kernels; each skipped with a message where the
@@ -80,6 +81,12 @@ if [ -f benchmarks/bench_games.py ]; then
     timeout "$(budget 40)" "$PY" benchmarks/bench_games.py --gpu --repeat 3 --samples 200000 \
         2>&1 | log bench
 fi
+
+# DLPack / CUDA array interface: CuPy, and torch / JAX / Numba where installed: the same
+# pointer in and out, the result's kind and device, no host round trip, the adoption's cost.
+echo "== benchmarks/gpu_interop.py" | log bench
+timeout "$(budget 25)" "$PY" benchmarks/gpu_interop.py --n 16777216 --repeats 5 2>&1 | log bench
+note_rc "${PIPESTATUS[0]}" "gpu_interop"
 
 # --- 4. compute-sanitizer and Nsight Compute -------------------------------------------------
 SANITIZER=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)

@@ -18,6 +18,8 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from gpu_eval.array_interop import accepts_arrays
+
 __all__ = [
     "RANKS",
     "SUITS",
@@ -127,6 +129,7 @@ def _parse_rows_slow(text: Iterable[str], *, allow_joker: bool = False) -> np.nd
     return np.array(rows, dtype=np.uint8)
 
 
+@accepts_arrays("cards", host_only=True)
 def format(cards: np.ndarray | int | Sequence[int], *, sep: str = "") -> str | list:
     """Format card ids or hand masks back to text.
 
@@ -191,6 +194,7 @@ def _as_ids(arr: np.ndarray, *, allow_joker: bool = False) -> np.ndarray:
     return arr.astype(np.uint8, copy=False)
 
 
+@accepts_arrays("cards", host_only=True)
 def to_mask(cards: HandsLike) -> np.ndarray:
     """Convert hands to ``uint64`` hand masks (bit ``16 * suit + rank`` per card).
 
@@ -242,6 +246,7 @@ def to_mask(cards: HandsLike) -> np.ndarray:
     return mask[0] if ids.ndim == 1 else mask
 
 
+@accepts_arrays("masks", host_only=True)
 def mask_popcount(masks: np.ndarray) -> np.ndarray:
     """Number of cards in each ``uint64`` hand mask.
 
@@ -253,6 +258,7 @@ def mask_popcount(masks: np.ndarray) -> np.ndarray:
     return np.bitwise_count(np.asarray(masks, dtype=np.uint64)).astype(np.uint8)
 
 
+@accepts_arrays("masks", host_only=True)
 def from_mask(masks: np.ndarray) -> np.ndarray:
     """Convert ``uint64`` hand masks to sorted card ids.
 
@@ -306,6 +312,7 @@ def check_mask_bits(masks: np.ndarray) -> None:
                          f"52 card positions (bits 13-15 of each 16-bit suit lane must be 0)")
 
 
+@accepts_arrays("cards", host_only=True)
 def to_deadhorse(cards: HandsLike) -> np.ndarray:
     """Convert card ids (or text) to seed 000's 17-bit DeadHorse card ints.
 
@@ -324,6 +331,7 @@ def to_deadhorse(cards: HandsLike) -> np.ndarray:
 _DEADHORSE_SUIT_TO_SUIT = {1 << 13: 1, 1 << 14: 0, 1 << 15: 2, 1 << 16: 3}
 
 
+@accepts_arrays("ints", host_only=True)
 def from_deadhorse(ints: np.ndarray) -> np.ndarray:
     """Convert seed 000's 17-bit DeadHorse card ints to card ids.
 

@@ -39,6 +39,7 @@ from math import comb
 
 import numpy as np
 
+from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM, SHORTDECK, WILD
 from gpu_eval.strength import game_of, strength_dtype, to_value
@@ -123,6 +124,7 @@ def _first_bad(bad: np.ndarray) -> tuple:
     return tuple(int(w) for w in np.argwhere(bad)[0]) if bad.ndim else ()
 
 
+@accepts_arrays("strength", host_only=True)
 def to_rating(strength, game: str | None = None) -> np.ndarray:
     """Seed 004's 16-bit rating of each strength.
 
@@ -158,6 +160,7 @@ def to_rating(strength, game: str | None = None) -> np.ndarray:
     return rating[arr.astype(np.int64)]
 
 
+@accepts_arrays("rating", host_only=True)
 def from_rating(rating, game: str = HOLDEM) -> np.ndarray:
     """Strengths from seed 004 ratings (the inverse of :func:`to_rating`).
 
@@ -213,6 +216,7 @@ def _decode(r: np.ndarray) -> np.ndarray:
     return np.where(r == 0xEC00, ROYAL_FLUSH, t).astype(np.uint8)
 
 
+@accepts_arrays("rating", host_only=True)
 def hand_type(rating, game: str | None = None) -> np.ndarray:
     """The seed's hand type of each rating, decoded from its bits: an index into
     :data:`HAND_TYPES` (0 ``HighCard`` .. 8 ``StraightFlush``, 9 ``RoyalFlush``).

@@ -7,6 +7,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.strength import check_game, strength_dtype, tag_of
 
@@ -31,6 +32,7 @@ class Showdown(NamedTuple):
     best: np.ndarray
 
 
+@accepts_arrays("strengths")
 def compare(strengths, *, axis: int = -1) -> Showdown:
     """Winners and pot shares per deal, from the strengths of several players.
 

@@ -35,6 +35,7 @@ from functools import cache
 import numpy as np
 
 from gpu_eval import scale as S
+from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM, WILD, strength_dtype, tag_of
 
@@ -158,6 +159,7 @@ def _as_strength(strength, *, allow_zero: bool = False, scale: str = HOLDEM) -> 
     return arr.astype(np.int64)
 
 
+@accepts_arrays("strength", host_only=True)
 def category(strength, game: str | None = None) -> np.ndarray:
     """Hand category of each strength: 0 high card, 1 pair, ..., 8 straight flush.
 
@@ -192,6 +194,7 @@ def category(strength, game: str | None = None) -> np.ndarray:
     return _category_table(scale)[_as_strength(strength, scale=scale)]
 
 
+@accepts_arrays("strength", host_only=True)
 def to_value(strength, game: str | None = None) -> np.ndarray:
     """Seed 000's self-describing value ``category << 26 | important << 13 | kickers``.
 
@@ -220,6 +223,7 @@ def _value_index(scale: str) -> tuple[np.ndarray, np.ndarray]:
     return values[order], order
 
 
+@accepts_arrays("value", host_only=True)
 def from_value(value, game: str | None = None) -> np.ndarray:
     """Inverse of :func:`to_value`; raises ``ValueError`` on a value that is no hand class.
 
@@ -253,6 +257,7 @@ def from_value(value, game: str | None = None) -> np.ndarray:
     return out.view(strength_dtype(game))  # a 0-d array for a scalar: it keeps the tag
 
 
+@accepts_arrays("strength", host_only=True)
 def to_cactus_kev(strength, game: str | None = None) -> np.ndarray:
     """Cactus Kev / PokerHandEvaluator rank (1 = royal flush, 7462 = 7-5-4-3-2).
 
@@ -271,6 +276,7 @@ def to_cactus_kev(strength, game: str | None = None) -> np.ndarray:
     return (S.NUM_CLASSES + 1 - _as_strength(strength)).astype(np.uint16)
 
 
+@accepts_arrays("rank", host_only=True)
 def from_cactus_kev(rank) -> np.ndarray:
     """Strength from a Cactus Kev rank (1 best .. 7462 worst).
 
@@ -326,6 +332,7 @@ def _descriptions(scale: str = HOLDEM) -> tuple[str, ...]:
     return ("no valid hand",) + tuple(_describe_one(int(v)) for v in _scale_values(scale)[1:])
 
 
+@accepts_arrays("strength", host_only=True)
 def describe(strength, game: str | None = None):
     """Describe strengths in words ("Two Pair, Aces and Fives, Two kicker").
 

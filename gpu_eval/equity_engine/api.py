@@ -80,6 +80,7 @@ from functools import lru_cache
 import numpy as np
 
 from gpu_eval import backend_choice, ranges
+from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.equity_engine import (
     enumerate_boards,
     fast_spot,
@@ -126,6 +127,7 @@ __all__ = ["equity", "equity_matrix", "preflop_table", "matrix_result", "preflop
            "symmetry_groups", "pair_counts", "table_applies", "table_backend", "table_counts",
            "table_equity", "table_pairs"]
 
+@accepts_arrays("players", "board", "dead", host_only=True)
 def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike = "",
            exact: bool | None = None, samples: int | None = None,
            seed: int | None = None, game: str = HOLDEM, backend: str = "auto",
@@ -492,6 +494,7 @@ def _sampled_equity(prob: Problem, eng, n_samples: int, entropy: int,
     return sampled_result(wins, ties, units, units_sq, n, n_samples, entropy, **common)
 
 
+@accepts_arrays("range_a", "range_b", "board", "dead", host_only=True)
 def equity_matrix(range_a: PlayerLike, range_b: PlayerLike, board: CardsLike = "",
                   dead: CardsLike = "", exact: bool | None = None,
                   samples: int | None = None, seed: int | None = None,

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from gpu_eval import backend_choice, cards
+from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.equity_engine import preflop_data
 from gpu_eval.evaluator.bitmask import evaluate_masks
 from gpu_eval.evaluator.numpy_path import run_chunked
@@ -229,6 +230,7 @@ def _where_twice(hands: np.ndarray, board: np.ndarray, dead: np.ndarray | None,
     return f"spot {row}: a card is used twice"
 
 
+@accepts_arrays("hands", "boards", "dead")
 def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
                  backend: str = "auto") -> BatchResult:
     """Exact equity of many independent spots (hands, board, dead cards per row).

@@ -6,6 +6,7 @@ NumPy (``gpu_eval.evaluator.numpy_path``, ``gpu_eval.games.*``) or CUDA (``gpu_e
 from __future__ import annotations
 
 from gpu_eval import backend_choice
+from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.evaluator import inputs, numpy_path
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK
@@ -15,6 +16,7 @@ __all__ = ["evaluate", "evaluate_omaha", "evaluate_low", "ALGORITHMS"]
 ALGORITHMS = ("bitmask", "perfect-hash")
 
 
+@accepts_arrays("hands")
 def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str = "raise",
              encoding: str = "auto", algorithm: str = "bitmask", wild=None):
     """Evaluate poker hands in bulk.
@@ -25,7 +27,9 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
         One hand as text (``"AsKd Qh Jc Ts 2d 3d"``), a list of hands as text (sizes may
         differ), an ``(N, k)`` or ``(k,)`` integer array of card ids (``4 * rank + suit``),
         an ``(N,)`` or ``()`` ``uint64`` array of hand masks, or DeadHorse card ints with
-        ``encoding="deadhorse"``. CuPy arrays are evaluated on the GPU.
+        ``encoding="deadhorse"``. CuPy arrays are evaluated on the GPU; PyTorch, JAX, Numba
+        and any ``__dlpack__`` / ``__cuda_array_interface__`` arrays are read without a copy
+        and give results of their own kind (``docs/interop.md``).
     game : str
         ``"holdem"``: the best 5-card high hand of 5 to 9 cards. ``"shortdeck"`` and
         ``"shortdeck-triton"``: the 36-card deck 6..A (A-6-7-8-9 is a straight, a flush beats
@@ -126,6 +130,7 @@ def _evaluate_variant(hands, game: str, invalid: str, encoding: str, wild, on_cu
     return shortdeck.evaluate_hands(hands, game=game, invalid=invalid, encoding=encoding)
 
 
+@accepts_arrays("hole", "board")
 def evaluate_omaha(hole, board, *, game: str = OMAHA, backend: str = "auto",
                    invalid: str = "raise"):
     """Evaluate Omaha hands: the best hand of exactly two hole cards and three board cards.
@@ -188,6 +193,7 @@ def evaluate_omaha(hole, board, *, game: str = OMAHA, backend: str = "auto",
     return omaha.evaluate_rows(hole, board, game, invalid, None)
 
 
+@accepts_arrays("hands", "board", host_only=True)
 def evaluate_low(hands, board=None, *, game: str | None = None, backend: str = "auto"):
     """8-or-better ace-to-five low strengths (0 = no qualifying low, 1..56, 56 = the wheel).
 

@@ -33,6 +33,7 @@ from itertools import combinations
 import numpy as np
 
 from gpu_eval import cards
+from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.games import registry
 
 __all__ = ["low_rows", "lookup", "describe_low", "low_masks", "low_tables", "NUM_LOWS"]
@@ -187,6 +188,7 @@ def lookup(table: np.ndarray, hm: np.ndarray, bm: np.ndarray | None) -> np.ndarr
     return np.take(table, low_masks(hm).astype(np.intp) * 256 + low_masks(bm))
 
 
+@accepts_arrays("strength", host_only=True)
 def describe_low(strength):
     """Name lows as their ranks from the top (``"7-5-4-2-A"``), ``"no low"`` for 0.
 

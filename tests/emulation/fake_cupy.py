@@ -132,14 +132,16 @@ class Stream:
         self.done = 0   # operations run
         self._queue: list = []
         self._waits: dict = {}  # stream -> position waited on through an event
+        self._prev: list = []
         _STREAMS.add(self)
 
     def __enter__(self):
-        self._prev, Stream.current = Stream.current, self
+        self._prev.append(Stream.current)  # a stack: ExternalStream may re-enter a stream
+        Stream.current = self
         return self
 
     def __exit__(self, *exc):
-        Stream.current = self._prev
+        Stream.current = self._prev.pop()
         return False
 
     def __hash__(self):
@@ -208,6 +210,17 @@ class Stream:
 Stream.null = Stream(_null=True)
 
 
+def ExternalStream(ptr, device_id=-1) -> Stream:
+    """CuPy's handle on a stream made elsewhere: here the stand-in stream with that pointer
+    (0, 1 and 2, the legacy and per-thread default streams, are the null stream)."""
+    if int(ptr) in (0, 1, 2):
+        return Stream.null
+    for stream in list(_STREAMS):
+        if stream.ptr == int(ptr):
+            return stream
+    raise ValueError(f"the stand-in CuPy has no stream {int(ptr):#x}")
+
+
 def current_stream() -> Stream:
     return Stream.current or Stream.null
 
@@ -272,6 +285,23 @@ class ndarray(np.ndarray):
     @property
     def device(self):
         return Device(0)
+
+    @property
+    def __cuda_array_interface__(self):
+        stream = current_stream()
+        return {"shape": self.shape, "typestr": self.dtype.str, "version": 3,
+                "strides": None if self.flags.c_contiguous else self.strides,
+                "data": (self.ctypes.data, False),
+                "stream": 1 if stream is Stream.null else stream.ptr}
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        # Like CuPy: the consumer's stream waits for the work on the current one.
+        if stream is not None and stream != -1:
+            ExternalStream(stream).wait_event(current_stream().record())
+        return self.view(np.ndarray).__dlpack__()
+
+    def __dlpack_device__(self):
+        return (2, 0)
 
     def set(self, arr, stream=None):
         arr = np.asarray(arr)
@@ -380,10 +410,49 @@ def _host(a) -> np.ndarray:
     return a.view(np.ndarray) if isinstance(a, ndarray) else np.asarray(a)
 
 
+class _HostView:
+    """Host memory named by a protocol, for NumPy to view (device pointers are host ones)."""
+
+    def __init__(self, capsule=None, interface=None):
+        self.capsule = capsule
+        if interface is not None:
+            self.__array_interface__ = interface
+
+    def __dlpack__(self, **kwargs):
+        return self.capsule
+
+    def __dlpack_device__(self):
+        return (1, 0)
+
+
+def _from_cai(a) -> ndarray:
+    """``__cuda_array_interface__`` input, viewed without a copy. As CuPy does by default
+    (``CUPY_CUDA_ARRAY_INTERFACE_SYNC=1``), the producer's ``stream`` is synchronised."""
+    cai = dict(a.__cuda_array_interface__)
+    stream = cai.pop("stream", None)
+    if stream is not None:
+        ExternalStream(stream).synchronize()
+    cai["version"] = 3
+    return np.asarray(_HostView(interface=cai)).view(ndarray)
+
+
+def from_dlpack(x, *, device=None, copy=None) -> ndarray:
+    """A CUDA producer's array without a copy; like CuPy, pass the producer the consumer's
+    stream (the current one; 1 for the legacy null stream) so it makes the data ready there."""
+    kind, _ = (int(v) for v in x.__dlpack_device__())
+    if kind not in (2, 13):
+        raise RuntimeError(f"the stand-in CuPy reads CUDA DLPack arrays only, not type {kind}")
+    ptr = current_stream().ptr
+    capsule = x.__dlpack__(stream=ptr if ptr else 1)
+    return np.from_dlpack(_HostView(capsule)).view(ndarray)
+
+
 def asarray(a, dtype=None):
     _eager()
     if isinstance(a, ndarray) and (dtype is None or np.dtype(dtype) == a.dtype):
         return a  # CuPy: no copy
+    if not isinstance(a, np.ndarray) and hasattr(a, "__cuda_array_interface__"):
+        return asarray(_from_cai(a), dtype)
     return _new(np.array(_host(a), dtype=dtype, copy=True))
 
 
@@ -781,6 +850,21 @@ def broadcast_to(a, shape):
     return _new(np.broadcast_to(_host(a), shape), a)
 
 
+def moveaxis(a, source, destination):
+    _eager()
+    return _new(np.moveaxis(_host(a), source, destination), a)
+
+
+def stack(arrays, axis=0):
+    _eager()
+    return _new(np.stack([_host(a) for a in arrays], axis=axis))
+
+
+def maximum(a, b):
+    _eager()
+    return _new(np.maximum(_host(a), _host(b)))
+
+
 def sort(a, axis=-1):
     _eager()
     return _new(np.sort(_host(a), axis=axis))
@@ -822,6 +906,7 @@ _PROPS = {"multiProcessorCount": 2, "maxThreadsPerMultiProcessor": 2048,
 cuda = types.SimpleNamespace(
     Device=Device,
     Stream=Stream,
+    ExternalStream=ExternalStream,
     Event=Event,
     get_current_stream=get_current_stream,
     alloc_pinned_memory=_alloc_pinned_memory,
