@@ -44,3 +44,13 @@ def test_every_game_is_in_the_game_tables(where: str):
     assert not missing, (f"{where}: the game table has no row for {', '.join(map(repr, missing))} "
                          f"(every name of gpu_eval.games.registry.names() needs one, "
                          f'as `"name"` in the first column)')
+
+
+def test_ci_runs_the_readme_test_command():
+    """The README's second command (install, lint, test) is, verbatim, a line of .ci/run."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = re.findall(r"```bash\n(python3 -m venv .venv && .*)\n```", readme)
+    assert len(commands) == 2, "the README's two commands (main job, tests) are gone"
+    test_command = next(c for c in commands if "pytest" in c)
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert test_command in ci, ".ci/run no longer runs the README's test command"
