@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cache
 from math import comb
 
 import numpy as np
@@ -27,15 +28,35 @@ def categories_from_histogram(hist: np.ndarray) -> list[int]:
     return np.bincount(cat, weights=hist[1:], minlength=9).astype(np.int64).tolist()
 
 
+@cache
+def seven_card_strengths() -> np.ndarray:
+    """Bitmask strengths of all 133,784,560 seven-card hands, computed once per test session
+    (268 MB, read-only) for every exhaustive seven-card check: the hands whose top card is
+    ``top`` are ``[comb(top, 7), comb(top + 1, 7))``, the other six cards in the colex order of
+    ``combinatorics.subset_masks(51, 6)`` (:func:`seven_card_groups`)."""
+    out = np.empty(comb(52, 7), dtype=np.uint16)
+    for _top, masks, part in seven_card_groups(out):
+        bitmask.evaluate_masks(masks, out=part)
+    out.flags.writeable = False
+    return out
+
+
+def seven_card_groups(strengths: np.ndarray | None = None):
+    """``(top, masks, part)`` per top card 6..51: the masks of the seven-card hands with that
+    top card and the matching slice of ``strengths`` (default :func:`seven_card_strengths`)."""
+    six = combinatorics.subset_masks(51, 6)
+    if strengths is None:
+        strengths = seven_card_strengths()
+    for top in range(6, 52):
+        lo, n = comb(top, 7), comb(top, 6)
+        yield top, six[:n] | ID_TO_MASK[top], strengths[lo:lo + n]
+
+
+@cache
 def numpy_seven_card_histogram() -> np.ndarray:
     """Per-strength counts over all 133,784,560 seven-card hands with the NumPy evaluator."""
-    six = combinatorics.subset_masks(51, 6)
-    hist = np.zeros(NUM_STRENGTHS, dtype=np.int64)
-    buf = np.empty(len(six), dtype=np.uint16)
-    for top in range(6, 52):
-        n = comb(top, 6)
-        s = bitmask.evaluate_masks(six[:n] | ID_TO_MASK[top], out=buf[:n])
-        hist += np.bincount(s, minlength=NUM_STRENGTHS)
+    hist = np.bincount(seven_card_strengths(), minlength=NUM_STRENGTHS).astype(np.int64)
+    hist.flags.writeable = False
     return hist
 
 

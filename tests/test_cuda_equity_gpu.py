@@ -117,6 +117,8 @@ def test_preflop_matrix_cells_equal_numpy():
     t0 = time.perf_counter()
     w, t, per_pair = ce.preflop_matrix_cuda()
     seconds = time.perf_counter() - t0
+    # Reported, never asserted: a wall time depends on the machine and its load (target on an
+    # H200: under 10 s; benchmarks/gpu_check.sh measures it).
     print(f"1326 x 1326 preflop matrix: {seconds:.2f} s")
     assert per_pair == 1_712_304 and w.shape == t.shape == (1326, 1326)
     row = {h: int(ranges.COMBO_INDEX[tuple(int(c) for c in cards.parse(h))])
@@ -131,7 +133,6 @@ def test_preflop_matrix_cells_equal_numpy():
     apart = (ranges.ALL_COMBO_MASKS[:, None] & ranges.ALL_COMBO_MASKS[None, :]) == 0
     total = w.astype(np.int64) + w.T + t
     assert (total[apart] == per_pair).all() and (w[~apart] == 0).all()
-    assert seconds < 60  # target on an H200: under 10 s
 
 
 def test_preflop_table_and_matrix_on_cuda():

@@ -26,6 +26,7 @@ from gpu_eval.cuda import availability, nvrtc
 from gpu_eval.evaluator import bitmask
 from gpu_eval.evaluator import statemachine as sm
 
+import kernel_refs
 from emulation import hostbuild
 
 KERNEL = nvrtc.kernel_dir() / "fsm.cu"
@@ -94,13 +95,12 @@ def _colex_prefix_states(data: np.ndarray, j: int, n: int) -> np.ndarray:
 
 
 def test_all_seven_card_hands_every_layout(tables7):
-    """All 133,784,560 hands, each layout, against bitmask (chunked by the top card)."""
-    six_masks = combinatorics.subset_masks(51, 6)
+    """All 133,784,560 hands, each layout, against bitmask (chunked by the top card; the
+    bitmask strengths are the session's shared ones, ``kernel_refs.seven_card_strengths``)."""
     prefixes = {lay: _colex_prefix_states(t.data, 6, 51) for lay, t in tables7.items()}
     hist = np.zeros(7463, dtype=np.int64)
-    for top in range(6, 52):
-        m = comb(top, 6)
-        ref = bitmask.evaluate_masks(six_masks[:m] | ID_TO_MASK[top])
+    for top, _, ref in kernel_refs.seven_card_groups():
+        m = len(ref)
         for lay, t in tables7.items():
             got = np.take(t.data, prefixes[lay][:m] + np.uint32(top))
             if not np.array_equal(got, ref):

@@ -46,22 +46,34 @@ def test_wheel_ships_no_code_that_runs_a_compiler(wheel):
 
 
 def test_wheel_in_a_fresh_venv_finds_and_compiles_its_kernels(wheel, tmp_path):
-    pytest.importorskip("cupy", reason="CuPy (with NVRTC) is needed to compile the kernels")
+    cupy = pytest.importorskip("cupy", reason="CuPy (with NVRTC) is needed to compile the kernels")
     # Nothing from the checkout may leak in: no PYTHONPATH (pip would also take a source
     # tree's egg-info on it for an installed copy and skip the wheel).
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     venv = tmp_path / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, env=env)
+    # No pip inside (ensurepip is slow): this environment's pip installs into it (--python).
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, env=env)
     py = venv / "bin" / "python"
-    # The wheel with its cuda13 extra (CuPy + NVRTC), exactly as a user installs it; pip
-    # takes the dependencies from its cache, filled when the test environment was set up.
-    subprocess.run([str(py), "-m", "pip", "install", "-q", f"{wheel}[cuda13]"], check=True,
-                   env=env, cwd=tmp_path)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-deps",
+                    str(wheel)], check=True, env=env, cwd=tmp_path)
     site = Path(subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                capture_output=True, text=True, check=True).stdout.strip())
+    # The cuda13 extra's packages (CuPy and NVRTC, hundreds of MB: unpacking them afresh was
+    # most of this test's time) come from this test environment: a .pth line puts its
+    # site-packages *after* the venv's own (and a path line runs none of the .pth files there,
+    # so no editable finder), so gpu_eval can only be the wheel's copy, as checked below.
+    deps = Path(cupy.__file__).resolve().parents[1]
+    (site / "zz_cuda13_extra_from_the_test_env.pth").write_text(f"{deps}\n")
+    # CuPy finds the NVRTC library under the interpreter's own site-packages, not sys.path.
+    (site / "nvidia").symlink_to(deps / "nvidia", target_is_directory=True)
     code = textwrap.dedent("""
+        import importlib.metadata as md
         import gpu_eval, gpu_eval.cuda.nvrtc as nv
         from pathlib import Path
+        # The wheel's cuda13 extra asks for what is imported below.
+        extra = [r for r in md.requires("gpu-eval") if 'extra == "cuda13"' in r]
+        assert any(r.startswith("cupy-cuda13x") for r in extra), extra
+        assert any(r.startswith("nvidia-cuda-nvrtc") for r in extra), extra
         here = Path(gpu_eval.__file__).parent
         assert nv.kernel_dir() == here / "kernels", (nv.kernel_dir(), here)
         files = nv.kernel_files()

@@ -712,7 +712,7 @@ def preflop_table(exact: bool | None = None, samples: int | None = None,
     pair counted once: a cell is what ``equity([a, b])`` gives for the two class ranges).
     Pairs equal up to a permutation of suits have equal equity, and a pair and its swap have
     equities ``e`` and ``1 - e``, so only one pair per class is played (about 47k classes for
-    the whole table, instead of 1.6 million ordered pairs); the lower triangle is ``1 - ``
+    the whole table, instead of 1.6 million ordered pairs); the lower triangle is one minus
     the upper one and the diagonal is 1/2 by symmetry.
 
     Parameters

@@ -69,6 +69,9 @@ class EquityResult:
         Monte Carlo: the seed used (pass it back to reproduce the run).
     board, dead : str
         The known board and dead cards, as text.
+    high, low, scoop : numpy.ndarray or None
+        Hi/lo games only (None otherwise): the pot share won through the high and the low
+        half (``equity == high + low``) and the probability of scooping the whole pot.
     """
 
     labels: tuple[str, ...]
@@ -88,8 +91,7 @@ class EquityResult:
     seed: int | None = None
     board: str = ""
     dead: str = ""
-    #: Hi/lo games only (None otherwise): the pot share won through the high and the low
-    #: half (``equity == high + low``) and the probability of scooping the whole pot.
+    # Hi/lo games only (None otherwise): see high, low, scoop above.
     high: np.ndarray | None = None
     low: np.ndarray | None = None
     scoop: np.ndarray | None = None
