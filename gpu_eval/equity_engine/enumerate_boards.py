@@ -262,20 +262,38 @@ def symmetric_completions(deck_mask: int, k: int, group: tuple[tuple[int, ...], 
     full = completions(deck_mask, k)
     if len(group) <= 1:
         return ((full, 1),)
-    keep = np.ones(len(full), dtype=bool)
-    fixed_by = np.zeros(len(full), dtype=np.uint8)
-    for perm in group:
-        image = permute_suits(full, perm)
-        keep &= image >= full
-        fixed_by += image == full
-    orbit = len(group) // fixed_by[keep]
-    boards = full[keep]
-    parts = []
-    for m in np.unique(orbit):
-        b = np.ascontiguousarray(boards[orbit == m])
+    parts = orbit_representatives(full, group)
+    for b, _ in parts:
         b.flags.writeable = False
-        parts.append((b, int(m)))
     return tuple(parts)
+
+
+def orbit_representatives(boards: np.ndarray, group: tuple[tuple[int, ...], ...]
+                          ) -> list[tuple[np.ndarray, int]]:
+    """The boards that are the smallest of their ``group`` orbit, grouped by orbit size.
+
+    Applied to a slice of the completions, every orbit has exactly one smallest board, in
+    exactly one slice, so summing ``orbit size x counts`` over the slices gives the totals
+    of the whole list (what :func:`symmetric_completions` plays at once).
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> boards = cards.to_mask(["2c3c4c", "2d3d4d"])   # one orbit of 4 boards
+    >>> [(cards.format(b), m) for b, m in orbit_representatives(boards, stabilizer([]))]
+    [(['2c3c4c'], 4)]
+    """
+    if len(group) <= 1:
+        return [(boards, 1)]
+    keep = np.ones(len(boards), dtype=bool)
+    fixed_by = np.zeros(len(boards), dtype=np.uint8)
+    for perm in group:
+        image = permute_suits(boards, perm)
+        keep &= image >= boards
+        fixed_by += image == boards
+    orbit = len(group) // fixed_by[keep]
+    reps = boards[keep]
+    return [(np.ascontiguousarray(reps[orbit == m]), int(m)) for m in np.unique(orbit)]
 
 
 def keeping_range(group: tuple[tuple[int, ...], ...], masks: np.ndarray, weights: np.ndarray

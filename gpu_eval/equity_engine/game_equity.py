@@ -1,6 +1,7 @@
 """Equity for the games beside hold'em: Omaha 4/5/6 high and hi/lo, short deck (both orders).
 
-:func:`gpu_eval.equity` hands every ``game`` other than ``"holdem"`` to :func:`equity` here.
+:func:`gpu_eval.equity` plans every ``game`` outside the hold'em family with :func:`plan` here
+(:mod:`gpu_eval.equity_engine.planner` runs its tasks).
 The games:
 
 =====================  ==========  ============================================================
@@ -51,12 +52,8 @@ device's own Philox streams, so a seed reproduces a CUDA result but not NumPy's 
 from __future__ import annotations
 
 import math
-import os
-import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -70,7 +67,7 @@ from gpu_eval.equity_engine.numpy_engine import pot_units
 from gpu_eval.games import lowball, registry
 from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK
 
-__all__ = ["equity", "plan", "exact_task", "sample_task", "ExactPlan", "SamplePlan", "GAMES",
+__all__ = ["plan", "exact_task", "sample_task", "ExactPlan", "SamplePlan", "GAMES",
            "HOLE_CARDS", "HILO_GAMES", "SHORT_DECK", "SAMPLE_BLOCK", "check_game"]
 
 #: The games handled here: every game of the registry outside the hold'em family.
@@ -92,23 +89,6 @@ _ROWS = 1 << 16
 # matchup-board comparison costs 1 heads-up, 3 per player multiway, twice that for hi/lo
 # (measured: three-way hi/lo pots take about 15 times a heads-up comparison).
 _EVAL_COST = {2: 1.0, 4: 1.5, 5: 3.0, 6: 4.5}
-
-
-@lru_cache(maxsize=1)
-def _threads() -> ThreadPoolExecutor:
-    # Our own pool: the evaluators may use the package's pool inside a chunk, and a chunk
-    # waiting on the pool it runs in could deadlock.
-    return ThreadPoolExecutor(max_workers=os.cpu_count() or 1,
-                              thread_name_prefix="gpu_eval-games")
-
-
-def _run(spans: Sequence[tuple[int, int]], work) -> None:
-    if len(spans) <= 1:
-        for s, e in spans:
-            work(s, e)
-        return
-    for f in [_threads().submit(work, s, e) for s, e in spans]:
-        f.result()
 
 
 def _text(ids) -> str:
@@ -430,92 +410,17 @@ def _group(prob: _Problem) -> tuple[tuple[int, ...], ...]:
 # ---------------------------------------------------------------------------------------------
 # equity()
 # ---------------------------------------------------------------------------------------------
-def equity(players: Sequence[Any], board: Any = "", dead: Any = "", exact: bool | None = None,
-           samples: int | None = None, seed: int | None = None, game: str = OMAHA,
-           backend: str = "auto", progress: bool | None = None) -> equity_results.EquityResult:
-    """Equity in Omaha (4/5/6 cards, high or hi/lo) or short deck; what ``ge.equity`` runs
-    for those games (same arguments and result as :func:`gpu_eval.equity`).
-
-    Parameters
-    ----------
-    players : list
-        2 to 10 players (as the deck allows), each a hand (``"AsAhKdQc"``, card ids of shape
-        ``(h,)``), range text (``"AA$ds, KKQQ"`` for Omaha, see
-        :class:`gpu_eval.omaha_ranges.OmahaRange`; hold'em syntax on ranks 6..A for short
-        deck), or a range object.
-    board, dead : str or array_like, optional
-        0, 3, 4 or 5 board cards; dead cards.
-    exact, samples, seed
-        As for :func:`gpu_eval.equity`.
-    game : str
-        One of :data:`GAMES`.
-    backend : {"auto", "numpy", "cuda"}
-        ``"cuda"`` (and ``"auto"`` when CuPy sees a device) runs kernels/equity_games.cu:
-        exact counts are the same integers as NumPy's; Monte Carlo uses the device's own
-        random streams (a seed reproduces a CUDA run, not NumPy's digits).
-    progress : bool or None
-        Accepted for compatibility; no progress bar is drawn for these games yet.
-
-    Returns
-    -------
-    EquityResult
-        As for hold'em; for hi/lo games also ``high``, ``low`` and ``scoop`` per player.
-
-    Raises
-    ------
-    ValueError
-        An unknown game (listing the known ones); the wrong number of hole cards, a card
-        not in the short deck, a card used twice, too many players, bad range text: each
-        naming the player and the reason.
-
-    Examples
-    --------
-    >>> r = equity(["AsAhKdQc", "JhTc9s8d"], board="Ac2h3s", game="omaha")
-    >>> r.method, [round(float(x), 8) for x in r.equity]
-    ('exact: 820 boards', [0.98902439, 0.01097561])
-    >>> r = equity(["4c3sKhQd", "4h5cQhKs"], board="Ac2d6cKcJs", game="omaha-hilo")
-    >>> r.equity.tolist(), r.high.tolist(), r.low.tolist(), r.scoop.tolist()
-    ([0.75, 0.25], [0.25, 0.25], [0.5, 0.0], [0.0, 0.0])
-    """
-    job = plan(players, board, dead, exact=exact, samples=samples, seed=seed, game=game,
-               backend=backend)
-    if isinstance(job, ExactPlan):
-        step = job.n_boards if job.backend == "cuda" else job.chunk  # the device chunks itself
-        spans = [(s, min(s + step, job.n_boards)) for s in range(0, job.n_boards, step)]
-        return job.finish(_sum_tasks(exact_task, job, spans))
-    step = job.n_samples if job.backend == "cuda" else SAMPLE_BLOCK
-    blocks = [(s, min(s + step, job.n_samples)) for s in range(0, job.n_samples, step)]
-    return job.finish(_sum_tasks(sample_task, job, blocks))
-
-
-def _sum_tasks(fn, job: Any, spans: Sequence[tuple[int, int]]) -> tuple[np.ndarray, ...]:
-    """``fn(job, a, b)`` over ``spans`` on our thread pool, summed elementwise."""
-    acc: list[Any] = []
-    lock = threading.Lock()
-
-    def work(a: int, b: int) -> None:
-        part = fn(job, a, b)
-        with lock:
-            if not acc:
-                acc.extend(np.array(x, copy=True) for x in part)
-            else:
-                for x, y in zip(acc, part):
-                    x += y
-
-    _run(list(spans), work)
-    return tuple(acc)
-
-
 def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *,
          exact: bool | None = None, samples: int | None = None,
          seed: int | None = None, game: str = OMAHA, backend: str = "auto"
          ) -> ExactPlan | SamplePlan:
-    """Validate the input and decide exact or Monte Carlo, as :func:`equity` does.
+    """Validate the input and decide exact or Monte Carlo for this family (the planner's
+    ``game board enumeration`` and ``game monte carlo`` strategies apply by its answer).
 
     The plan's tasks (:func:`exact_task` over board spans ``[a, b)`` of
     ``range(plan.n_boards)``, or :func:`sample_task` over blocks of ``SAMPLE_BLOCK`` samples)
     return integer arrays; their elementwise sum, passed to ``plan.finish``, is the result.
-    :func:`gpu_eval.distributed.equity` runs the same tasks on a cluster.
+    :mod:`gpu_eval.equity_engine.planner` runs them in this process or on a cluster.
 
     Examples
     --------
@@ -634,6 +539,12 @@ class ExactPlan:
     def backend(self) -> str:
         """Where the exact tasks run: ``"numpy"`` or ``"cuda"``."""
         return self.common["backend"]
+
+    @property
+    def work(self) -> float:
+        """Evaluations plus comparisons over the suit symmetry (how a cluster sizes tasks)."""
+        return (len(self.pool) * self.n_boards + len(self.weights) * self.per_matchup) \
+            / len(self.group)
 
     def finish(self, totals: Sequence[np.ndarray]) -> equity_results.EquityResult:
         """The result of the summed task arrays ``(wins, ties, units, valid, high, low)``."""

@@ -263,7 +263,7 @@ def _multiway(s: np.ndarray, check: bool, share: np.ndarray, w: np.ndarray, t: n
 
 def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray | None],
                   deck_mask: int, base: int, k: int, n_samples: int, entropy: int, *,
-                  dealt: Sequence[bool] | None = None,
+                  dealt: Sequence[bool] | None = None, first: int = 0,
                   progress: Progress | None = None) -> tuple[np.ndarray, ...]:
     """Monte Carlo showdowns: sampled matchups on sampled board completions.
 
@@ -289,6 +289,11 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
         weighted ranges are drawn. That is exact, because every choice of the other combos
         leaves the same number of hands for them, and it avoids the whole-tuple rejection
         that makes many "random" players slow.
+    first : int
+        The run's number of the first showdown, a multiple of :data:`SAMPLE_BLOCK`: block
+        ``b`` of a run is showdowns ``[b * SAMPLE_BLOCK, (b + 1) * SAMPLE_BLOCK)``, drawn
+        from ``SeedSequence(entropy, spawn_key=(b,))``, so a run cut into aligned spans
+        (a cluster's tasks) sums to the same integers as one call.
     progress : Progress, optional
 
     Returns
@@ -308,6 +313,8 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
     >>> int(u.sum()) == 2 * 1000
     True
     """
+    if first % SAMPLE_BLOCK:
+        raise ValueError(f"first={first} is not a multiple of SAMPLE_BLOCK={SAMPLE_BLOCK}")
     n = len(holes)
     scale = pot_units(n)
     share = np.zeros(n + 1, dtype=np.int64)
@@ -322,7 +329,7 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
     def block(s: int, e: int) -> None:  # one block: [s, e) is one SAMPLE_BLOCK span
         size = e - s
         rng = np.random.default_rng(np.random.SeedSequence(entropy,
-                                                           spawn_key=(s // SAMPLE_BLOCK,)))
+                                                           spawn_key=((first + s) // SAMPLE_BLOCK,)))
         hole = _sample_matchups(rng, size, holes, cum_weights, ranged)
         used = np.zeros(size, dtype=np.uint64)
         for p in ranged:
