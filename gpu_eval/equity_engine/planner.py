@@ -698,6 +698,8 @@ def choose(req: Request, strategies: Sequence[Strategy] | None = None) -> Strate
         for s in mine:
             if s.exact and s.applies(req):
                 c = s.cost(req)
+                if c <= 0:  # nothing is cheaper: the others need not even be set up
+                    return s
                 if c < best_cost:
                     best, best_cost = s, c
         if best is not None and (req.exact or best_cost <= req.limit_seconds):
