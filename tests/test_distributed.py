@@ -16,8 +16,8 @@ distributed = pytest.importorskip(
     "distributed", reason="dask[distributed] is not installed (pip install 'gpu-eval[test]')")
 
 import gpu_eval.distributed as ged  # noqa: E402 -- after the importorskip
-from gpu_eval.distributed import runner  # noqa: E402
 from gpu_eval import cards, combinatorics, evaluate  # noqa: E402
+from gpu_eval.distributed import runner  # noqa: E402
 from gpu_eval.equity_engine import api as equity_api  # noqa: E402
 from gpu_eval.equity_engine import planner, preflop_data  # noqa: E402
 

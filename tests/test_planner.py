@@ -38,9 +38,10 @@ def cuda_equity(monkeypatch):
     from collections import OrderedDict
 
     import test_cuda_equity as tce
-    from emulation import equity_host, fake_cupy, hostbuild
 
     from gpu_eval.cuda import equity as ce
+
+    from emulation import equity_host, fake_cupy, hostbuild
 
     try:
         host = equity_host.load()
@@ -66,9 +67,9 @@ def cuda_equity(monkeypatch):
 @pytest.fixture
 def cuda_games(stand_in_cupy, monkeypatch):
     """The other games' CUDA engine on the stand-in CuPy (kernels/equity_games.cu as C++)."""
-    from emulation import games_host, hostbuild
-
     from gpu_eval.cuda import game_equity as cuda_game_equity
+
+    from emulation import games_host, hostbuild
 
     try:
         games_host.load()
@@ -229,7 +230,7 @@ def test_request_prepares_lazily():
 
 def test_bad_input_raises_before_planning():
     with pytest.raises(ValueError, match="used twice"):
-        Request("equity", ["AhKh", "AhQd"]).problem
+        Request("equity", ["AhKh", "AhQd"]).problem  # noqa: B018 -- it raises
     with pytest.raises(ValueError, match="unknown game|not a game|game"):
         Request("equity", ["AhKh", "QsQd"], game="checkers")
     with pytest.raises(ValueError, match="no matchup"):
