@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval.cuda import availability
+from gpu_eval.cuda import availability, games_module
 from gpu_eval.cuda import game_equity as cuda_game_equity
 
 from emulation import hostbuild
@@ -26,7 +26,7 @@ def fake(stand_in_cupy, monkeypatch):
         games_host.load()
     except hostbuild.HostBuildUnavailableError as exc:
         pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-    monkeypatch.setattr(cuda_game_equity, "_STATES", {})
+    monkeypatch.setattr(games_module, "_STATES", {})
     monkeypatch.setattr(cuda_game_equity, "MAX_CELLS", 3_000)  # several chunks per part
     return stand_in_cupy
 

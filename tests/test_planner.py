@@ -67,7 +67,7 @@ def cuda_equity(monkeypatch):
 @pytest.fixture
 def cuda_games(stand_in_cupy, monkeypatch):
     """The other games' CUDA engine on the stand-in CuPy (kernels/equity_games.cu as C++)."""
-    from gpu_eval.cuda import game_equity as cuda_game_equity
+    from gpu_eval.cuda import games_module
 
     from emulation import games_host, hostbuild
 
@@ -75,7 +75,7 @@ def cuda_games(stand_in_cupy, monkeypatch):
         games_host.load()
     except hostbuild.HostBuildUnavailableError as exc:
         pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-    monkeypatch.setattr(cuda_game_equity, "_STATES", {})
+    monkeypatch.setattr(games_module, "_STATES", {})
     return stand_in_cupy
 
 

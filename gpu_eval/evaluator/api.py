@@ -235,8 +235,8 @@ def evaluate_low(hands, board=None, *, game: str | None = None, backend: str = "
                          f"{', '.join(backend_choice.BACKENDS)}")
     if backend == "cuda":  # "auto" stays on NumPy: a lookup is cheaper than the transfer
         backend_choice.resolve("cuda")  # a clear error without a device
-        from gpu_eval.cuda import game_equity as cuda_game_equity  # deferred: imports CuPy
-        out = cuda_game_equity.low_cuda(hm, bm, table)
+        from gpu_eval.cuda import games_module  # deferred: imports CuPy
+        out = games_module.low_cuda(hm, bm, table)
     else:
         out = lowball.lookup(table, hm, bm)
     return out[0] if scalar else out
