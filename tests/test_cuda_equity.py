@@ -88,6 +88,13 @@ class _FakeEquityModule:
 @pytest.fixture
 def fake(monkeypatch, host):
     """CuPy replaced by tests/fake_cupy.py, whose equity module runs the host-built kernels."""
+    yield install_fake_equity(monkeypatch, host)
+    _clear_caches()
+
+
+def install_fake_equity(monkeypatch, host):
+    """Install the stand-in CuPy whose equity.cu module runs ``host`` (also used by
+    tests/test_planner.py); returns it, with its ``launches`` list."""
     from emulation import fake_cupy
 
     launches = []
@@ -105,8 +112,7 @@ def fake(monkeypatch, host):
     monkeypatch.setattr(ce, "_BOARD_CACHE", OrderedDict())
     monkeypatch.setattr(fake_cupy, "launches", launches)
     _clear_caches()
-    yield fake_cupy
-    _clear_caches()
+    return fake_cupy
 
 
 def _clear_caches():

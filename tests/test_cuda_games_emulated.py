@@ -12,23 +12,14 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval.cuda import availability, games_module
+from gpu_eval.cuda import availability
 from gpu_eval.cuda import game_equity as cuda_game_equity
-
-from emulation import hostbuild
 
 
 @pytest.fixture
-def fake(stand_in_cupy, monkeypatch):
-    from emulation import games_host
-
-    try:
-        games_host.load()
-    except hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-    monkeypatch.setattr(games_module, "_STATES", {})
+def fake(stand_in_cuda_games, monkeypatch):
     monkeypatch.setattr(cuda_game_equity, "MAX_CELLS", 3_000)  # several chunks per part
-    return stand_in_cupy
+    return stand_in_cuda_games
 
 FIELDS = ("equity", "win", "tie", "wins", "ties", "high", "low", "scoop")
 

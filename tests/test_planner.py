@@ -32,51 +32,24 @@ def client():
 
 @pytest.fixture
 def cuda_equity(monkeypatch):
-    """The hold'em CUDA engine on the stand-in CuPy (as tests/test_cuda_equity.py sets it up:
-    equity.cu's kernels run as host C++)."""
-    import sys
-    from collections import OrderedDict
-
+    """The hold'em CUDA engine on the stand-in CuPy, as tests/test_cuda_equity.py sets it up
+    (equity.cu's kernels run as host C++)."""
     import test_cuda_equity as tce
 
-    from gpu_eval.cuda import equity as ce
-
-    from emulation import equity_host, fake_cupy, hostbuild
+    from emulation import equity_host, hostbuild
 
     try:
         host = equity_host.load()
     except hostbuild.HostBuildUnavailableError as exc:
         pytest.skip(f"cannot build kernels/equity.cu for the CPU: {exc}")
-    plain = fake_cupy.RawModule
-
-    def raw_module(code=None, *, options=(), **kw):
-        if code is not None and ce.MODULE_FILE in code:
-            return tce._FakeEquityModule(code, options, host, [])
-        return plain(code=code, options=options, **kw)
-
-    monkeypatch.setattr(fake_cupy, "RawModule", raw_module)
-    monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
-    monkeypatch.setattr(ce, "_STATES", {})
-    monkeypatch.setattr(ce, "_MATRIX", {})
-    monkeypatch.setattr(ce, "_BOARD_CACHE", OrderedDict())
-    tce._clear_caches()
-    yield fake_cupy
+    yield tce.install_fake_equity(monkeypatch, host)
     tce._clear_caches()
 
 
 @pytest.fixture
-def cuda_games(stand_in_cupy, monkeypatch):
-    """The other games' CUDA engine on the stand-in CuPy (kernels/equity_games.cu as C++)."""
-    from gpu_eval.cuda import games_module
-
-    from emulation import games_host, hostbuild
-
-    try:
-        games_host.load()
-    except hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-    monkeypatch.setattr(games_module, "_STATES", {})
-    return stand_in_cupy
+def cuda_games(stand_in_cuda_games):
+    """The other games' CUDA engine on the stand-in CuPy (conftest)."""
+    return stand_in_cuda_games
 
 
 _FIELDS = ("strategy", "method", "exact", "boards", "samples", "matchups", "seed", "labels",
