@@ -18,6 +18,7 @@ from gpu_eval.equity_engine import setup as equity_setup
 from gpu_eval.equity_engine.planner import backend_name, symmetry_groups
 from gpu_eval.equity_engine.results import read_only
 from gpu_eval.equity_engine.setup import CardsLike, PlayerLike
+from gpu_eval.suit_symmetry import canonical_masks
 
 if TYPE_CHECKING:  # pragma: no cover
     from distributed import Client
@@ -35,9 +36,7 @@ def _flop_classes() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     each one's class, and each class's canonical mask (the smallest of its 24 suit images),
     classes sorted by rank (high cards first)."""
     flops = combinatorics.subset_masks(52, 3)
-    canon = flops.copy()
-    for perm in enumerate_boards.SUIT_PERMS:
-        np.minimum(canon, enumerate_boards.permute_suits(flops, perm), out=canon)
+    canon = canonical_masks(flops)
     reps = np.unique(canon)
     ids = np.sort(_mask_ids(reps), axis=1)[:, ::-1]  # ranks high to low
     order = np.lexsort((reps, -(ids[:, 2] // 4), -(ids[:, 1] // 4), -(ids[:, 0] // 4)))
@@ -366,9 +365,7 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
 
     # Played flops: one per orbit of the group that keeps the problem, inside each class.
     flops, class_of, reps = _flop_classes()
-    gcanon = flops.copy()
-    for perm in group:
-        np.minimum(gcanon, enumerate_boards.permute_suits(flops, perm), out=gcanon)
+    gcanon = canonical_masks(flops, group)
     played, first, mult = np.unique(gcanon, return_index=True, return_counts=True)
     pclass = class_of[first]
     order = np.lexsort((played, pclass))

@@ -108,6 +108,7 @@ from gpu_eval.equity_engine.setup import (
     mask_of,
 )
 from gpu_eval.games.registry import HOLDEM
+from gpu_eval.suit_symmetry import SUIT_PERMS, canonical_pairs
 
 __all__ = ["equity", "equity_matrix", "preflop_table", "matrix_result", "preflop_table_result",
            "symmetry_groups", "table_applies", "table_backend", "table_counts",
@@ -329,51 +330,14 @@ _N_COMBOS = len(ranges.ALL_COMBOS)
 @lru_cache(maxsize=1)
 def _perm_table() -> np.ndarray:
     """``(24, 1326)``: combo row -> the row of the same combo with its suits permuted."""
-    out = np.empty((len(enumerate_boards.SUIT_PERMS), _N_COMBOS), dtype=np.int32)
+    out = np.empty((len(SUIT_PERMS), _N_COMBOS), dtype=np.int32)
     cards_ = ranges.ALL_COMBOS.astype(np.int64)
-    for i, perm in enumerate(enumerate_boards.SUIT_PERMS):
+    for i, perm in enumerate(SUIT_PERMS):
         p = np.array(perm)
         moved = 4 * (cards_ // 4) + p[cards_ % 4]
         out[i] = ranges.COMBO_INDEX[moved[:, 0], moved[:, 1]]
     out.flags.writeable = False
     return out
-
-
-def _canonical_pairs(ia: np.ndarray, ib: np.ndarray) -> tuple[np.ndarray, np.ndarray,
-                                                                np.ndarray]:
-    """Suit-isomorphism class of each ordered combo pair ``(ia, ib)``.
-
-    The key of a pair is the smallest ``row(sigma a) * 1326 + row(sigma b)`` over the 24 suit
-    permutations; a pair and its swap ``(b, a)`` have equities ``e`` and ``1 - e``, so both
-    map to the smaller of their two keys. Returns ``(key, flipped, symmetric)``: ``flipped``
-    when the pair is the swap of its class representative (its equity is ``1 - e``),
-    ``symmetric`` when the pair is its own swap (equity exactly 1/2).
-
-    Examples
-    --------
-    >>> row = {h: i for i, h in enumerate(ranges.ALL_COMBO_MASKS.tolist())}
-    >>> from gpu_eval import cards
-    >>> a, b, c = (row[int(cards.to_mask(h))] for h in ("AsAh", "KsKh", "KdKc"))
-    >>> key, flipped, sym = _canonical_pairs(np.array([a, a, b]), np.array([b, c, a]))
-    >>> bool(key[0] == key[2]), flipped.tolist(), sym.tolist()
-    (True, [False, False, True], [False, False, False])
-    """
-    perm = _perm_table()
-    ia = np.asarray(ia, dtype=np.int32)
-    ib = np.asarray(ib, dtype=np.int32)
-    big = np.iinfo(np.int32).max  # keys < 1326**2 fit in int32, halving memory traffic
-    key = np.full(len(ia), big, dtype=np.int32)
-    swap = np.full(len(ia), big, dtype=np.int32)
-    tmp = np.empty(len(ia), dtype=np.int32)
-    for p in perm:
-        pa, pb = p[ia], p[ib]
-        np.multiply(pa, _N_COMBOS, out=tmp)
-        tmp += pb
-        np.minimum(key, tmp, out=key)
-        np.multiply(pb, _N_COMBOS, out=tmp)
-        tmp += pa
-        np.minimum(swap, tmp, out=swap)
-    return np.minimum(key, swap), swap < key, swap == key
 
 
 def preflop_table(exact: bool | None = None, samples: int | None = None,
@@ -472,7 +436,7 @@ def preflop_table_result(cells: Sequence[tuple[str, str]] | None, count_pairs,
     n_classes = 0
     n_used = method = entropy = backend_name = strategy = None
     if wanted_cells:
-        key, flipped, symmetric = _canonical_pairs(ia, ib)
+        key, flipped, symmetric = canonical_pairs(_perm_table(), ia, ib)
         reps, rep_of = np.unique(key, return_inverse=True)
         rep_sym = np.zeros(len(reps), dtype=bool)
         rep_sym[rep_of[symmetric]] = True

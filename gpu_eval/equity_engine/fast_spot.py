@@ -26,18 +26,14 @@ from math import comb, lcm
 
 import numpy as np
 
+from gpu_eval.card_spelling import CARD_BIT, CARD_POW5_INTS, PLAIN_CARD_ID
 from gpu_eval.equity_engine import enumerate_boards, rank_share
 from gpu_eval.evaluator.tables import bitmask_tables
 
 __all__ = ["counts"]
 
-_CARD = {r + s: 4 * i + j for i, r in enumerate("23456789TJQKA") for j, s in enumerate("cdhs")}
-_CARD.update({k[0].lower() + k[1]: v for k, v in _CARD.items()})
-_CARD.update({k[0] + k[1].upper(): v for k, v in list(_CARD.items())})
-_BIT = [1 << (16 * (c % 4) + c // 4) for c in range(52)]
 
 
-_POW5 = [5 ** (c // 4) for c in range(52)]     # a card's share of a rank-multiset key
 _LANE = np.uint64(0x1FFF)
 
 
@@ -64,7 +60,7 @@ def _strengths(holes: list[list[int]], board: list[int], deck: int, k: int
     boards, inv, uniq, lanes = _deck_tables(deck, k)
     keys7, plain7 = rank_share.plain7()
     known = [h + board for h in holes]
-    base = np.array([sum(_POW5[c] for c in cs) for cs in known], dtype=np.int64)
+    base = np.array([sum(CARD_POW5_INTS[c] for c in cs) for cs in known], dtype=np.int64)
     plain = plain7[np.searchsorted(keys7, base[:, None] + uniq[None, :])]
     st = np.take(plain, inv, axis=1)  # a quarter of the time of plain[:, inv]
     flush = bitmask_tables().flush
@@ -91,7 +87,7 @@ def plain_card_ids(text: str) -> list[int] | None:
         return None
     out = []
     for i in range(0, len(t), 2):
-        c = _CARD.get(t[i:i + 2])
+        c = PLAIN_CARD_ID.get(t[i:i + 2])
         if c is None:
             return None
         out.append(c)
@@ -130,7 +126,7 @@ def counts(players, board, dead) -> tuple | None:
         return None  # the general path names the card used twice
     used = 0
     for c in every:
-        used |= _BIT[c]
+        used |= CARD_BIT[c]
     k = 5 - len(b)
     deck = enumerate_boards.FULL_DECK & ~used
     n = len(holes)

@@ -540,6 +540,9 @@ class ExactPlan:
         """Where the exact tasks run: ``"numpy"`` or ``"cuda"``."""
         return self.common["backend"]
 
+    #: An exact job (the planner's ``game board enumeration``).
+    exact = True
+
     @property
     def work(self) -> float:
         """Evaluations plus comparisons over the suit symmetry (how a cluster sizes tasks)."""
@@ -731,6 +734,10 @@ class SamplePlan:
                                        atol=0)) for p in ranged}
         return cls(prob.game, sides, dealt, ranged, cum, uniform, avail, tuple(prob.board),
                    prob.board_mask, prob.k, _scale(prob.game, n), n_samples, entropy, common)
+
+    #: A sampled job (the planner's ``game monte carlo``), in blocks of this many samples.
+    exact = False
+    block = SAMPLE_BLOCK
 
     @property
     def backend(self) -> str:

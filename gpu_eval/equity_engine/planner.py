@@ -44,7 +44,6 @@ from gpu_eval import backend_choice
 from gpu_eval.equity_engine import (
     enumerate_boards,
     fast_spot,
-    game_equity,
     matchup_orbits,
     numpy_engine,
     preflop_data,
@@ -247,6 +246,8 @@ class Request:
     @cached_property
     def game_job(self) -> Any:
         """The other games' exact or sampled job (:func:`game_equity.plan`)."""
+        from gpu_eval.equity_engine import game_equity  # noqa: PLC0415 -- hold'em never loads it
+
         return game_equity.plan(self.players, self.board, self.dead, exact=self.exact,
                                 samples=self.samples, seed=self.seed, game=self.game,
                                 backend=self.backend)
@@ -546,8 +547,7 @@ class GameEnumeration(Strategy):
     name = "game board enumeration"
 
     def applies(self, req: Request) -> bool:
-        return req.kind == "equity" and req.family != HOLDEM \
-            and isinstance(req.game_job, game_equity.ExactPlan)
+        return req.kind == "equity" and req.family != HOLDEM and req.game_job.exact
 
     def cost(self, req: Request) -> float:
         return req.game_job.work / numpy_engine.RATE
@@ -568,18 +568,16 @@ class GameMonteCarlo(Strategy):
     exact = False
 
     def applies(self, req: Request) -> bool:
-        return req.kind == "equity" and req.family != HOLDEM \
-            and isinstance(req.game_job, game_equity.SamplePlan)
+        return req.kind == "equity" and req.family != HOLDEM and not req.game_job.exact
 
     def cost(self, req: Request) -> float:
         return req.game_job.n_samples * len(req.game_job.sides) * 2 / numpy_engine.RATE
 
     def plan(self, req: Request) -> Plan:
         job = req.game_job
-        step = job.n_samples if job.backend == "cuda" else game_equity.SAMPLE_BLOCK
+        step = job.n_samples if job.backend == "cuda" else job.block
         return Plan(self.name, lambda part: job.finish(part.arrays), game_task, job,
-                    job.n_samples, align=game_equity.SAMPLE_BLOCK,
-                    block=game_equity.SAMPLE_BLOCK,
+                    job.n_samples, align=job.block, block=job.block,
                     local=[(s, min(s + step, job.n_samples))
                            for s in range(0, job.n_samples, step)],
                     backend=job.backend)
@@ -669,9 +667,10 @@ class PairMonteCarlo(Strategy):
                     bar_what=f"{req.what} (monte carlo)", backend=req.engine[1])
 
 
-#: Every strategy, in the order ties of cost are broken (first wins). A new fast path is a
-#: :class:`Strategy` subclass and an entry here.
-STRATEGIES: list[Strategy] = [ShippedTable(), KnownHands(), TwoRanges(), BoardEnumeration(),
+#: Every strategy, in the order ties of cost are broken (first wins; the free shortcuts
+#: first, cheapest to rule out first: the two NumPy shortcuts read plain text without the
+#: set-up the others need). A new fast path is a :class:`Strategy` subclass and an entry here.
+STRATEGIES: list[Strategy] = [KnownHands(), TwoRanges(), ShippedTable(), BoardEnumeration(),
                               RankClasses(), MonteCarlo(), GameEnumeration(), GameMonteCarlo(),
                               PairTable(), PairEnumeration(), PairMonteCarlo()]
 
@@ -692,11 +691,11 @@ def choose(req: Request, strategies: Sequence[Strategy] | None = None) -> Strate
     >>> choose(Request("equity", players=["AA", "KK"], exact=False)).name
     'monte carlo'
     """
-    mine = [s for s in (STRATEGIES if strategies is None else strategies) if s.kind == req.kind]
+    mine = STRATEGIES if strategies is None else strategies
     if req.exact is not False:
         best, best_cost = None, math.inf
         for s in mine:
-            if s.exact and s.applies(req):
+            if s.kind == req.kind and s.exact and s.applies(req):
                 c = s.cost(req)
                 if c <= 0:  # nothing is cheaper: the others need not even be set up
                     return s
@@ -705,7 +704,7 @@ def choose(req: Request, strategies: Sequence[Strategy] | None = None) -> Strate
         if best is not None and (req.exact or best_cost <= req.limit_seconds):
             return best
     for s in mine:
-        if not s.exact and s.applies(req):
+        if s.kind == req.kind and not s.exact and s.applies(req):
             return s
     raise ValueError(f"no strategy answers this {req.kind} request")  # pragma: no cover
 
@@ -756,7 +755,10 @@ def tag(result: Any, strategy: str) -> Any:
     """The result with ``strategy`` set (results of pair steps are tuples: appended)."""
     if isinstance(result, tuple):
         return (*result, strategy)
-    return dataclasses.replace(result, strategy=strategy)
+    # A result the finish just built, not yet seen by anyone: set in place (a replace() would
+    # copy every field, a measurable share of the one-spot shortcut's time).
+    object.__setattr__(result, "strategy", strategy)
+    return result
 
 
 def _reported(req: Request, part: Part) -> str:
@@ -909,11 +911,12 @@ def pair_task(job: PairJob, start: int, stop: int, bar: Progress | None = None) 
 
 def game_task(job: Any, start: int, stop: int, bar: Progress | None = None) -> Part:
     """One task of :mod:`game_equity`: board span or sample block ``[start, stop)``."""
-    fn = game_equity.exact_task if isinstance(job, game_equity.ExactPlan) \
-        else game_equity.sample_task
-    if isinstance(job, game_equity.SamplePlan) and job.backend != "cuda":
+    from gpu_eval.equity_engine import game_equity  # noqa: PLC0415 -- hold'em never loads it
+
+    fn = game_equity.exact_task if job.exact else game_equity.sample_task
+    if not job.exact and job.backend != "cuda":
         # NumPy draws block by block: a span of several blocks is their sum.
-        size = game_equity.SAMPLE_BLOCK
+        size = job.block
         parts = [fn(job, s, min(s + size, stop)) for s in range(start, stop, size)]
         out = [sum(p[i] for p in parts) for i in range(len(parts[0]))]
     else:

@@ -41,10 +41,11 @@ import sys
 import zlib
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import permutations
 from pathlib import Path
 
 import numpy as np
+
+from gpu_eval.suit_symmetry import SUIT_PERMS, canonical_pairs
 
 __all__ = ["BOARDS", "CLASSES", "SHA256", "PATH", "combo_index", "canonical", "all_classes",
            "load", "lookup", "counts_of_masks", "generate", "write"]
@@ -94,7 +95,7 @@ def _perm_rows() -> np.ndarray:
     """``(24, 1326)`` int32: combo index -> index of the combo with suits permuted."""
     cc = _combo_cards()
     out = np.empty((24, _N), dtype=np.int32)
-    for i, perm in enumerate(permutations(range(4))):
+    for i, perm in enumerate(SUIT_PERMS):
         p = np.array(perm)
         moved = 4 * (cc // 4) + p[cc % 4]
         out[i] = combo_index(moved[:, 0], moved[:, 1])
@@ -116,22 +117,8 @@ def canonical(ia: np.ndarray, ib: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     >>> bool(key[0] == key[1]), bool(key[0] == key[2]), flip.tolist()
     (True, False, [True, True, True])
     """
-    perm = _perm_rows()
-    ia = np.asarray(ia, dtype=np.intp)
-    ib = np.asarray(ib, dtype=np.intp)
-    big = np.iinfo(np.int32).max  # keys < 1326**2 fit in int32
-    key = np.full(ia.shape, big, dtype=np.int32)
-    swap = np.full(ia.shape, big, dtype=np.int32)
-    tmp = np.empty(ia.shape, dtype=np.int32)
-    for p in perm:
-        pa, pb = p[ia], p[ib]
-        np.multiply(pa, _N, out=tmp)
-        tmp += pb
-        np.minimum(key, tmp, out=key)
-        np.multiply(pb, _N, out=tmp)
-        tmp += pa
-        np.minimum(swap, tmp, out=swap)
-    return np.minimum(key, swap), swap < key
+    key, flipped, _ = canonical_pairs(_perm_rows(), ia, ib)
+    return key, flipped
 
 
 @lru_cache(maxsize=1)
