@@ -48,6 +48,7 @@ from gpu_eval.equity_engine import (
     numpy_engine,
     preflop_data,
     range_spot,
+    spot_counts,
 )
 from gpu_eval.equity_engine.results import (
     EquityResult,
@@ -97,10 +98,12 @@ class Request:
 
     Parameters
     ----------
-    kind : {"equity", "pairs"}
+    kind : {"equity", "pairs", "batch"}
         ``"equity"``: :func:`gpu_eval.equity` (any game). ``"pairs"``: heads-up combo pairs
         on every board (the counting step of :func:`gpu_eval.equity_matrix` and
         :func:`gpu_eval.preflop_table`), given by ``pairs=(pool, pairs, deck, k, base, work)``.
+        ``"batch"``: the spots of :func:`gpu_eval.equity_batch`, given by
+        ``batch=(SpotJob, the caller's hands)``.
     players, board, dead, exact, samples, seed, game, backend, progress
         As for :func:`gpu_eval.equity` (validated here).
     here : bool
@@ -125,9 +128,10 @@ class Request:
                  dead: Any = "", exact: bool | None = None, samples: int | None = None,
                  seed: int | None = None, game: str = HOLDEM, backend: str = "auto",
                  progress: bool | None = None, *, here: bool = True,
-                 pairs: tuple | None = None, what: str = "equity") -> None:
-        if kind not in ("equity", "pairs"):
-            raise ValueError(f"kind must be 'equity' or 'pairs', got {kind!r}")
+                 pairs: tuple | None = None, batch: tuple | None = None,
+                 what: str = "equity") -> None:
+        if kind not in ("equity", "pairs", "batch"):
+            raise ValueError(f"kind must be 'equity', 'pairs' or 'batch', got {kind!r}")
         self.family = registry.get(game, where=f"{what}()").family
         if self.family == HOLDEM:
             check_equity_game(game)
@@ -138,6 +142,7 @@ class Request:
         self.kind, self.players, self.board, self.dead = kind, players, board, dead
         self.exact, self.seed, self.game, self.backend = exact, seed, game, backend
         self.progress, self.here, self.pairs, self.what = progress, here, pairs, what
+        self.batch = batch
 
     # -- the engine ---------------------------------------------------------------------------
     @cached_property
@@ -281,6 +286,8 @@ class Part:
     @staticmethod
     def concat(parts: Sequence[Part]) -> Part:
         """Task results over consecutive spans, joined along their first axis."""
+        if len(parts) == 1:  # one span: as it came (device arrays stay on their device)
+            return parts[0]
         arrays = tuple(np.concatenate([p.arrays[i] for p in parts])
                        for i in range(len(parts[0].arrays)))
         return Part(arrays, frozenset().union(*(p.backends for p in parts)))
@@ -583,6 +590,72 @@ class GameMonteCarlo(Strategy):
                     backend=job.backend)
 
 
+class SpotsOnDevice(Strategy):
+    """:func:`gpu_eval.equity_batch` flop, turn and river spots on the GPU
+    (:mod:`gpu_eval.cuda.batch`: a warp per spot, the host's integers)."""
+
+    name = "spots on device"
+    kind = "batch"
+
+    def applies(self, req: Request) -> bool:
+        job, hands = req.batch
+        return job.k < 5 and len(job.hole) > 0 \
+            and backend_choice.resolve(req.backend, hands) == "cuda"
+
+    def cost(self, req: Request) -> float:
+        return 0.0
+
+    def plan(self, req: Request) -> Plan:
+        job = req.batch[0]
+
+        def finish(part: Part) -> Any:
+            wins, ties, units = part.arrays
+            n_boards = job.n_boards
+            if job.cupy_out:
+                import cupy  # noqa: PLC0415 -- the input was already a CuPy array
+
+                n_boards = cupy.asarray(n_boards)
+            return spot_counts.batch_result(wins, ties, units, n_boards, job.scale, "cuda",
+                                            job.method)
+
+        return Plan(self.name, finish, device_spot_task, job, len(job.hole), combine="concat",
+                    backend="cuda")
+
+
+class SpotsOnHost(Strategy):
+    """:func:`gpu_eval.equity_batch` on NumPy: preflop rows from the shipped table (or by
+    rank class), later streets every completion of each row at once."""
+
+    name = "spots on host"
+    kind = "batch"
+
+    def applies(self, req: Request) -> bool:
+        return True
+
+    def cost(self, req: Request) -> float:
+        return 0.0
+
+    def plan(self, req: Request) -> Plan:
+        job = req.batch[0]
+        if job.k == 5 and req.backend == "cuda":  # preflop runs on the host; "cuda" checks
+            backend_choice.resolve(req.backend)
+
+        def finish(part: Part) -> Any:
+            wins, ties, units = part.arrays
+            res = spot_counts.batch_result(wins, ties, units, job.n_boards, job.scale,
+                                           "numpy", job.method)
+            if job.cupy_out:
+                import cupy  # noqa: PLC0415 -- the input was already a CuPy array
+
+                res = spot_counts.BatchResult(
+                    *[cupy.asarray(a) for a in (res.equity, res.win, res.tie, res.tie_share,
+                                                res.wins, res.ties, res.boards)],
+                    backend=res.backend, method=res.method)
+            return res
+
+        return Plan(self.name, finish, host_spot_task, job, len(job.hole), combine="concat")
+
+
 class PairTable(Strategy):
     """Heads-up combo pairs preflop without dead cards: the shipped table."""
 
@@ -672,7 +745,8 @@ class PairMonteCarlo(Strategy):
 #: set-up the others need). A new fast path is a :class:`Strategy` subclass and an entry here.
 STRATEGIES: list[Strategy] = [KnownHands(), TwoRanges(), ShippedTable(), BoardEnumeration(),
                               RankClasses(), MonteCarlo(), GameEnumeration(), GameMonteCarlo(),
-                              PairTable(), PairEnumeration(), PairMonteCarlo()]
+                              PairTable(), PairEnumeration(), PairMonteCarlo(),
+                              SpotsOnDevice(), SpotsOnHost()]
 
 
 def choose(req: Request, strategies: Sequence[Strategy] | None = None) -> Strategy:
@@ -907,6 +981,22 @@ def pair_task(job: PairJob, start: int, stop: int, bar: Progress | None = None) 
     if c is None:
         c = eng.showdown_counts(job.pool, job.pairs, boards, base=job.base, progress=bar)
     return Part((c.wins, c.ties, c.units, c.valid), frozenset({name}))
+
+
+def host_spot_task(job: Any, start: int, stop: int, bar: Progress | None = None) -> Part:
+    """:func:`gpu_eval.equity_batch` spots ``[start, stop)`` on NumPy."""
+    return Part(spot_counts.spot_task(job, start, stop), frozenset({"numpy"}))
+
+
+def device_spot_task(job: Any, start: int, stop: int, bar: Progress | None = None) -> Part:
+    """:func:`gpu_eval.equity_batch` spots ``[start, stop)`` on the GPU."""
+    from gpu_eval.cuda import batch as cuda_batch  # noqa: PLC0415 -- CuPy only when used
+
+    sl = slice(start, stop)
+    free = ~job.used[sl] & np.uint64(enumerate_boards.FULL_DECK)
+    out = cuda_batch.spot_counts(job.hole[sl], job.b_mask[sl], free, job.k,
+                                 device_out=job.cupy_out)
+    return Part(tuple(out), frozenset({"cuda"}))
 
 
 def game_task(job: Any, start: int, stop: int, bar: Progress | None = None) -> Part:
