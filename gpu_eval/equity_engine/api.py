@@ -107,6 +107,7 @@ from gpu_eval.equity_engine.setup import (
     check_options,
     mask_of,
 )
+from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.suit_symmetry import SUIT_PERMS, canonical_pairs
 
@@ -286,7 +287,7 @@ def matrix_result(range_a: PlayerLike, range_b: PlayerLike, board: CardsLike,
     pool, inverse = np.unique(np.concatenate([ra.masks, rb.masks]), return_inverse=True)
     pairs = np.column_stack([inverse[ia], inverse[len(ra) + ib]])
     deck = enumerate_boards.FULL_DECK & ~int(known)
-    k = 5 - len(b)
+    k = registry.get(HOLDEM).cards_to_come(len(b))
     n_boards = enumerate_boards.count(deck, k)
     per_pair = math.comb(bin(deck).count("1") - 4, k)
     work = (len(pool) + len(pairs)) * n_boards

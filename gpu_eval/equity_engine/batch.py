@@ -240,7 +240,8 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
     cupy_out = _is_cupy(hands)
     h = _hands_array(hands)
     n, p = h.shape[:2]
-    b_ids, b_mask = _cards_array(boards, n, "boards", (0, 3, 4, 5))
+    record = registry.get(game)
+    b_ids, b_mask = _cards_array(boards, n, "boards", record.board_sizes)
     d_ids, d_mask = _cards_array(dead, n, "dead", None)
     hole = np.zeros((n, p), dtype=np.uint64)
     for j in range(p):
@@ -251,8 +252,8 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
     bad = np.flatnonzero(np.bitwise_count(used) != expected)
     if bad.size:
         raise ValueError(_where_twice(h, b_ids, d_ids, int(d_mask[bad[0]]), int(bad[0])))
-    k = 5 - b_ids.shape[1]
-    left = 52 - expected
+    k = record.cards_to_come(b_ids.shape[1])
+    left = record.deck_size - expected
     if (left < k).any():
         i = int(np.flatnonzero(left < k)[0])
         raise ValueError(f"spot {i}: too many cards: {p} players, {b_ids.shape[1]} board and "

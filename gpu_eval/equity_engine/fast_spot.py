@@ -29,8 +29,13 @@ import numpy as np
 from gpu_eval.card_spelling import CARD_BIT, CARD_POW5_INTS, PLAIN_CARD_ID
 from gpu_eval.equity_engine import enumerate_boards, rank_share
 from gpu_eval.evaluator.tables import bitmask_tables
+from gpu_eval.games import registry
+from gpu_eval.games.registry import HOLDEM
 
 __all__ = ["counts"]
+
+#: Hold'em's record: board sizes, hole cards and the deck are read from it.
+_HOLDEM = registry.get(HOLDEM)
 
 
 
@@ -119,15 +124,16 @@ def counts(players, board, dead) -> tuple | None:
         holes.append(h)
     b = plain_card_ids(board)
     d = plain_card_ids(dead or "")
-    if b is None or d is None or len(b) not in (3, 4, 5):
+    if b is None or d is None or len(b) == 0 or len(b) not in _HOLDEM.board_sizes:
         return None
     every = [c for h in holes for c in h] + b + d
-    if len(set(every)) != len(every) or 2 * len(holes) + 5 + len(d) > 52:
+    if len(set(every)) != len(every) or _HOLDEM.hole_cards * len(holes) \
+            + _HOLDEM.full_board + len(d) > _HOLDEM.deck_size:
         return None  # the general path names the card used twice
     used = 0
     for c in every:
         used |= CARD_BIT[c]
-    k = 5 - len(b)
+    k = _HOLDEM.cards_to_come(len(b))
     deck = enumerate_boards.FULL_DECK & ~used
     n = len(holes)
     st, boards = _strengths(holes, b, deck, k)

@@ -284,20 +284,21 @@ def _prepare(players: Any, board: Any, dead: Any, game: str) -> _Problem:
     n = len(players)
     if not 2 <= n <= equity_setup.MAX_PLAYERS:
         raise ValueError(f"equity needs 2 to {equity_setup.MAX_PLAYERS} players, got {n}")
-    h = HOLE_CARDS[game]
+    record = registry.get(game)
+    h = record.hole_cards
     b = _card_list(board, "the board", game)
-    if len(b) not in (0, 3, 4, 5):
+    if len(b) not in record.board_sizes:
         raise ValueError(f"the board has {len(b)} card{'s' * (len(b) != 1)} ({_text(b)}); a "
-                         f"board has 0, 3, 4 or 5 cards")
+                         f"board has {equity_setup.sizes_text(record.board_sizes)} cards")
     d = _card_list(dead, "the dead cards", game)
     both = sorted(set(b) & set(d))
     if both:
         raise ValueError(f"card {_text(both[:1])} is both on the board and in the dead cards")
-    deck_size = registry.GAMES[game].deck_size
-    need = h * n + 5 + len(d)
+    deck_size, full = record.deck_size, record.full_board
+    need = h * n + full + len(d)
     if need > deck_size:
         raise ValueError(f"too many players for the deck: {n} players of {game!r} need {h * n} "
-                         f"hole cards, plus 5 board cards and {len(d)} dead cards: {need} > "
+                         f"hole cards, plus {full} board cards and {len(d)} dead cards: {need} > "
                          f"{deck_size}")
     sides = [_as_side(spec, f"player {i + 1}", game) for i, spec in enumerate(players)]
     owner = {c: "the board" for c in b}
@@ -333,7 +334,7 @@ def _prepare(players: Any, board: Any, dead: Any, game: str) -> _Problem:
     bm = int(board_orbits.or_rows(np.array([b], dtype=np.uint8))[0]) if b else 0
     dm = int(board_orbits.or_rows(np.array([d], dtype=np.uint8))[0]) if d else 0
     deck = full & ~(bm | dm | fixed)
-    return _Problem(game, sides, b, d, deck, 5 - len(b))
+    return _Problem(game, sides, b, d, deck, record.cards_to_come(len(b)))
 
 
 # ---------------------------------------------------------------------------------------------

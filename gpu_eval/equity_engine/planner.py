@@ -132,7 +132,8 @@ class Request:
                  what: str = "equity") -> None:
         if kind not in ("equity", "pairs", "batch"):
             raise ValueError(f"kind must be 'equity', 'pairs' or 'batch', got {kind!r}")
-        self.family = registry.get(game, where=f"{what}()").family
+        self.record = registry.get(game, where=f"{what}()")
+        self.family = self.record.equity_family  # which equity path: hold'em's or the games'
         if self.family == HOLDEM:
             check_equity_game(game)
         elif backend not in backend_choice.BACKENDS:
@@ -182,7 +183,8 @@ class Request:
         prob = self.problem
         r_deck = bin(prob.deck_mask).count("1")
         return dict(n_boards=math.comb(r_deck, prob.k),
-                    per_matchup=math.comb(r_deck - 2 * len(prob.ranged), prob.k),
+                    per_matchup=math.comb(r_deck - self.record.hole_cards * len(prob.ranged),
+                                          prob.k),
                     upper=math.prod(len(p.range) for p in prob.players))
 
     @cached_property
