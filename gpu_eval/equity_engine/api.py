@@ -27,7 +27,8 @@ the 47,008 suit-isomorphism classes of combo pairs over all 1,712,304 boards): `
 then starts ``"exact (table)"``, and the counts are the same integers the engines give.
 
 Otherwise preflop (no board card), the NumPy engine can count boards by *rank class* instead
-(:mod:`gpu_eval.equity_engine.rank_classes`): a board matters through its suits only where someone can make
+(:mod:`gpu_eval.equity_engine.shortcuts.board_rank_classes`): a board matters through its suits
+only where someone can make
 a flush, so the boards where nobody can are grouped by their multiset of five ranks (6,175
 classes), and the flush boards by suit, suited ranks and other ranks; each class is played
 once, from cached rank-only strengths and the flush table, and counted with its size. That is

@@ -32,7 +32,8 @@ from math import lcm
 
 import numpy as np
 
-from gpu_eval.equity_engine import enumerate_boards, outer_counts, rank_outer, rank_share
+from gpu_eval.equity_engine import enumerate_boards
+from gpu_eval.equity_engine.shortcuts import combo_pair_grid, flush_free_pairs, flush_free_ranks
 from gpu_eval.evaluator.bitmask import evaluate_masks
 from gpu_eval.evaluator.numpy_path import run_chunked
 from gpu_eval.progress import Progress
@@ -160,9 +161,9 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
     chunk = min(chunk, max(8192, -(-n_boards // 8)))  # several chunks per core, for balance
     lock = threading.Lock()
     bas = np.uint64(base)
-    dense = outer_counts.plan(matchups) if n == 2 else None  # range vs range heads-up
-    pairs = rank_share.rank_pairs(pool) if dense is not None else None  # once, not per chunk
-    by_ranks = dense is not None and rank_outer.pays(pool, pairs)  # many combos per rank pair
+    dense = combo_pair_grid.plan(matchups) if n == 2 else None  # range vs range heads-up
+    pairs = flush_free_ranks.rank_pairs(pool) if dense is not None else None  # once, not per chunk
+    by_ranks = dense is not None and flush_free_pairs.pays(pool, pairs)  # many combos per rank pair
     if dense is not None:  # a matchup's cell of the (A combos, B combos) results
         cell = dense[1] * len(dense[2]) + dense[3]
 
@@ -181,18 +182,18 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
         b = boards[s:e] | bas if base else boards[s:e]
         c = e - s
         if by_ranks:  # compare rank pairs on flush-free boards, combos on the others
-            gt, eq, ok = rank_outer.heads_up(pool, b, dense[0], dense[2], pairs=pairs)
+            gt, eq, ok = flush_free_pairs.heads_up(pool, b, dense[0], dense[2], pairs=pairs)
             w0, t, v = np.take(gt, cell), np.take(eq, cell), np.take(ok, cell)
             add_heads_up(w0, t, v)
             return
         # Combos with the same ranks share work (looked up here, so tests can wrap it).
-        st = rank_share.strengths(pool, b, evaluate=evaluate_masks)
+        st = flush_free_ranks.strengths(pool, b, evaluate=evaluate_masks)
         if any_collision:
             hit = (pool[colliding, None] & b[None, :]) != 0
             st[colliding] = np.where(hit, 0, st[colliding])
         if dense is not None:  # every (A combo, B combo) pair at once, then the matchups
             ra, pa, rb, pb = dense
-            gt, eq, ok = outer_counts.heads_up(st[ra], st[rb], any_collision)
+            gt, eq, ok = combo_pair_grid.heads_up(st[ra], st[rb], any_collision)
             w0, t = gt[pa, pb], eq[pa, pb]
             v = ok[pa, pb] if ok is not None else np.full(m_count, c, dtype=np.int64)
             add_heads_up(w0, t, v)
@@ -361,7 +362,8 @@ def _sample_totals(st: np.ndarray, share: np.ndarray) -> np.ndarray:
 
 
 #: What one matchup costs when exact preflop equity counts boards by rank class
-#: (:mod:`gpu_eval.equity_engine.rank_classes`), in the work units of board enumeration (an evaluation or a
+#: (:mod:`gpu_eval.equity_engine.shortcuts.board_rank_classes`), in the work units of board
+#: enumeration (an evaluation or a
 #: comparison; 1 to 2.5 ms against 10 to 17 ns here). :func:`gpu_eval.equity` takes the cheaper
 #: way: few matchups favour classes, ranges that suit symmetry shrinks favour boards.
 PREFLOP_CLASS_WORK = 100_000
@@ -373,7 +375,8 @@ def preflop_counts(pool: np.ndarray, matchups: np.ndarray, deck_mask: int, *,
 
     The same integers as ``showdown_counts(pool, matchups, completions(deck_mask, 5))``, from
     table lookups over about 41,000 board classes per matchup instead of 1.7 million board
-    evaluations per player (see :mod:`gpu_eval.equity_engine.rank_classes`); worth it for a few matchups
+    evaluations per player (see :mod:`gpu_eval.equity_engine.shortcuts.board_rank_classes`); worth
+    it for a few matchups
     (``PREFLOP_CLASS_WORK``).
 
     Examples
@@ -385,7 +388,7 @@ def preflop_counts(pool: np.ndarray, matchups: np.ndarray, deck_mask: int, *,
     >>> c.wins.tolist(), c.ties.tolist(), c.valid.tolist()
     ([[787966, 917606]], [[6732, 6732]], [1712304])
     """
-    from gpu_eval.equity_engine import rank_classes  # noqa: PLC0415 -- only this path needs its tables
+    from gpu_eval.equity_engine.shortcuts import board_rank_classes  # noqa: PLC0415 -- only this path needs its tables
 
     matchups = np.asarray(matchups, dtype=np.intp)
     m_count, n = matchups.shape
@@ -396,7 +399,7 @@ def preflop_counts(pool: np.ndarray, matchups: np.ndarray, deck_mask: int, *,
         deck = deck_mask
         for h in holes:
             deck &= ~h
-        wins[m], ties[m], units[m], valid[m] = rank_classes.matchup_counts(holes, deck)
+        wins[m], ties[m], units[m], valid[m] = board_rank_classes.matchup_counts(holes, deck)
         if progress is not None:
             progress.update(1)
     return Counts(wins, ties, units, valid, pot_units(n))

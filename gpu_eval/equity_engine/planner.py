@@ -41,15 +41,7 @@ from typing import Any
 import numpy as np
 
 from gpu_eval import backend_choice
-from gpu_eval.equity_engine import (
-    enumerate_boards,
-    fast_spot,
-    matchup_orbits,
-    numpy_engine,
-    preflop_data,
-    range_spot,
-    spot_counts,
-)
+from gpu_eval.equity_engine import enumerate_boards, matchup_orbits, numpy_engine, preflop_data, spot_counts
 from gpu_eval.equity_engine.results import (
     EquityResult,
     exact_result,
@@ -71,6 +63,7 @@ from gpu_eval.equity_engine.setup import (
     prepare,
     warn_long,
 )
+from gpu_eval.equity_engine.shortcuts import known_hands, two_ranges
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.progress import Progress, wanted
@@ -242,13 +235,13 @@ class Request:
 
     @cached_property
     def known_hands(self) -> tuple | None:
-        """The known-hands shortcut's counts (:mod:`gpu_eval.equity_engine.fast_spot`)."""
-        return fast_spot.counts(self.players, self.board, self.dead)
+        """The known-hands shortcut's counts (:mod:`gpu_eval.equity_engine.shortcuts.known_hands`)."""
+        return known_hands.counts(self.players, self.board, self.dead)
 
     @cached_property
     def two_ranges(self) -> tuple | None:
-        """The two-ranges shortcut's counts (:mod:`gpu_eval.equity_engine.range_spot`)."""
-        return range_spot.counts(self.players, self.board, self.dead)
+        """The two-ranges shortcut's counts (:mod:`gpu_eval.equity_engine.shortcuts.two_ranges`)."""
+        return two_ranges.counts(self.players, self.board, self.dead)
 
     @cached_property
     def game_job(self) -> Any:
@@ -386,7 +379,7 @@ class ShippedTable(Strategy):
 
 
 class KnownHands(Strategy):
-    """Every hand known, after the flop, on NumPy: :mod:`fast_spot` in one pass."""
+    """Every hand known, after the flop, on NumPy: :mod:`known_hands` in one pass."""
 
     name = "known hands"
 
@@ -414,7 +407,7 @@ class KnownHands(Strategy):
 
 
 class TwoRanges(Strategy):
-    """Two ranges on the turn or river, on NumPy: :mod:`range_spot`'s grid."""
+    """Two ranges on the turn or river, on NumPy: :mod:`two_ranges`'s grid."""
 
     name = "two ranges"
 

@@ -86,14 +86,14 @@ def _preflop(hole: np.ndarray, d_mask: np.ndarray, wins, ties, units, share) -> 
             units[fast] = t[:, None] * share[2]
         todo = np.flatnonzero(d_mask != 0)
     if todo.size:
-        from gpu_eval.equity_engine import rank_classes  # noqa: PLC0415 -- only rows the table cannot answer
+        from gpu_eval.equity_engine.shortcuts import board_rank_classes  # noqa: PLC0415 -- only rows the table cannot answer
 
         for i in todo.tolist():
             holes = [int(m) for m in hole[i]]
             deck = _FULL_DECK & ~int(d_mask[i])
             for m in holes:
                 deck &= ~m
-            wins[i], ties[i], units[i], _ = rank_classes.matchup_counts(holes, deck)
+            wins[i], ties[i], units[i], _ = board_rank_classes.matchup_counts(holes, deck)
 
 
 @lru_cache(maxsize=16)

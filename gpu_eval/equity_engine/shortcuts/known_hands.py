@@ -15,7 +15,7 @@ without flushes, which depends only on its rank multiset, and its flush (the flu
 suit lane, 0 under five cards). So per deck the completions' rank keys (``sum 5^rank``; at most
 91 distinct ones after a flop) and suit lanes are cached, and per call each player's rank key
 is added to the distinct completion keys, looked up in the table of every 7-card rank multiset
-(:func:`gpu_eval.equity_engine.rank_share.plain7`), spread over the boards, and raised to the
+(:func:`gpu_eval.equity_engine.shortcuts.flush_free_ranks.plain7`), spread over the boards, and raised to the
 flush value where the player's known cards leave a flush possible: the evaluator's integers.
 """
 
@@ -27,7 +27,8 @@ from math import comb, lcm
 import numpy as np
 
 from gpu_eval.card_spelling import CARD_BIT, CARD_POW5_INTS, PLAIN_CARD_ID
-from gpu_eval.equity_engine import enumerate_boards, rank_share
+from gpu_eval.equity_engine import enumerate_boards
+from gpu_eval.equity_engine.shortcuts import flush_free_ranks
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
@@ -49,7 +50,7 @@ def _deck_tables(deck: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     completions' suit lanes ``(4, N)`` (``intp``, to index the flush table). Read-only; the
     same spot asked again skips building them."""
     boards = enumerate_boards.completions(deck, k) if k else np.zeros(1, dtype=np.uint64)
-    uniq, inv = np.unique(rank_share.rank_keys(boards), return_inverse=True)
+    uniq, inv = np.unique(flush_free_ranks.rank_keys(boards), return_inverse=True)
     inv = inv.reshape(-1).astype(np.intp)
     lanes = np.stack([((boards >> np.uint64(16 * s)) & _LANE).astype(np.intp)
                       for s in range(4)])
@@ -63,7 +64,7 @@ def _strengths(holes: list[list[int]], board: list[int], deck: int, k: int
     """``(strengths (n, N) uint16, completions (N,))`` of each known hand on each board
     completion: the same integers as :func:`evaluate_masks` on ``hole | board``."""
     boards, inv, uniq, lanes = _deck_tables(deck, k)
-    keys7, plain7 = rank_share.plain7()
+    keys7, plain7 = flush_free_ranks.plain7()
     known = [h + board for h in holes]
     base = np.array([sum(CARD_POW5_INTS[c] for c in cs) for cs in known], dtype=np.int64)
     plain = plain7[np.searchsorted(keys7, base[:, None] + uniq[None, :])]

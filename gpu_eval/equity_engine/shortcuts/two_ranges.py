@@ -10,7 +10,7 @@ bad input) returns None, and the general path runs and raises its usual errors.
 
 Per (range text, board, dead cards), cached: the range with the known cards removed, and each
 combo's strength on every river card of the deck (the rank-multiset table
-:func:`gpu_eval.equity_engine.rank_share.plain7`, raised to the flush table where the suit
+:func:`gpu_eval.equity_engine.shortcuts.flush_free_ranks.plain7`, raised to the flush table where the suit
 can reach five cards), 0 on a river that is one of the combo's own cards. Per call: the 2-D
 matchup grid of disjoint combos and one broadcast comparison ``(A, B, rivers)``. A river that
 is one of a valid matchup's four hole cards compares a real strength with 0 (never a tie), so
@@ -25,8 +25,8 @@ from functools import lru_cache
 import numpy as np
 
 from gpu_eval.card_spelling import CARD_BIT, CARD_POW5, RANK_BIT
-from gpu_eval.equity_engine import rank_share
-from gpu_eval.equity_engine.fast_spot import plain_card_ids
+from gpu_eval.equity_engine.shortcuts import flush_free_ranks
+from gpu_eval.equity_engine.shortcuts.known_hands import plain_card_ids
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.ranges import Range
 
@@ -45,7 +45,7 @@ def _strengths(combos: np.ndarray, board: tuple[int, ...], rivers: np.ndarray) -
     """``(M, R)`` ``uint16`` strengths of each combo with the board and each river card (the
     evaluator's integers; with ``R = 1`` and no river card for a full board), 0 where the
     river is one of the combo's cards."""
-    keys7, plain7 = rank_share.plain7()
+    keys7, plain7 = flush_free_ranks.plain7()
     c = combos.astype(np.intp)
     b = np.array(board, dtype=np.intp)
     key = CARD_POW5[c].sum(axis=1) + int(CARD_POW5[b].sum())                      # (M,)
