@@ -12,7 +12,7 @@ import pytest
 
 from gpu_eval import backend_choice, cards
 from gpu_eval.equity_engine import enumerate_boards, numpy_engine, preflop_data
-from gpu_eval.equity_engine import setup as equity_setup
+from gpu_eval.equity_engine import problem as equity_problem
 from gpu_eval.equity_engine.api import equity
 from gpu_eval.equity_engine.results import EquityResult
 from gpu_eval.equity_engine.shortcuts import board_rank_classes, flush_free_pairs
@@ -341,10 +341,10 @@ def test_cuda_backend_runs_the_cuda_engine(monkeypatch):
     from gpu_eval.cuda import equity as cuda_equity
 
     monkeypatch.setattr(backend_choice, "resolve", lambda backend, *inputs: "cuda")
-    assert equity_setup.engine_for("cuda") == (cuda_equity, "cuda")
-    assert equity_setup.engine_for("auto") == (cuda_equity, "cuda")
+    assert equity_problem.engine_for("cuda") == (cuda_equity, "cuda")
+    assert equity_problem.engine_for("auto") == (cuda_equity, "cuda")
     monkeypatch.setattr(backend_choice, "resolve", lambda backend, *inputs: "numpy")
-    assert equity_setup.engine_for("auto") == (numpy_engine, "numpy")
+    assert equity_problem.engine_for("auto") == (numpy_engine, "numpy")
 
 
 # --- progress and interrupts -----------------------------------------------------------------

@@ -13,11 +13,11 @@ import numpy as np
 from gpu_eval import cards, combinatorics
 from gpu_eval.distributed import runner
 from gpu_eval.equity_engine import enumerate_boards, numpy_engine
+from gpu_eval.equity_engine import problem as equity_problem
 from gpu_eval.equity_engine import results as equity_results
-from gpu_eval.equity_engine import setup as equity_setup
 from gpu_eval.equity_engine.planner import backend_name, symmetry_groups
+from gpu_eval.equity_engine.problem import CardsLike, PlayerLike
 from gpu_eval.equity_engine.results import read_only
-from gpu_eval.equity_engine.setup import CardsLike, PlayerLike
 from gpu_eval.suit_symmetry import canonical_masks
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -85,7 +85,7 @@ def _sweep_task(plan: _SweepPlan, c0: int, c1: int) -> tuple:
     over matchups and turn-river boards (or samples), ``showdowns`` = their number; each
     times the number of flops F stands for.
     """
-    eng, name = equity_setup.engine_for(plan.backend)
+    eng, name = equity_problem.engine_for(plan.backend)
     nc = c1 - c0
     num, den = np.zeros(nc), np.zeros(nc)
     units, shows = np.zeros(nc, np.int64), np.zeros(nc, np.int64)
@@ -353,14 +353,14 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
     """
     if not isinstance(exact, bool):
         raise TypeError(f"exact must be True or False, got {exact!r}")
-    samples = equity_setup.check_options(exact, samples, seed)
+    samples = equity_problem.check_options(exact, samples, seed)
     runner.check_common(backend, progress, block_size)
     runner.check_client(client)
-    prob = equity_setup.prepare([range_a, range_b], "", dead)
+    prob = equity_problem.prepare([range_a, range_b], "", dead)
     pa, pb = prob.players
     ia, ib = np.nonzero((pa.range.masks[:, None] & pb.range.masks[None, :]) == 0)
     if len(ia) == 0:
-        raise equity_setup.no_matchup_error(prob)
+        raise equity_problem.no_matchup_error(prob)
     group = symmetry_groups(prob)
 
     # Played flops: one per orbit of the group that keeps the problem, inside each class.
@@ -375,7 +375,7 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
     entropy = None
     if not exact:
         n_samples = samples if samples is not None else 10_000
-        entropy = equity_setup.entropy_of(seed)
+        entropy = equity_problem.entropy_of(seed)
     plan = _SweepPlan(pa.range.masks, pa.range.weights, pb.range.masks, pb.range.weights,
                       ia.astype(np.int32), ib.astype(np.int32), prob.dead_mask, played,
                       first, mult, offsets, n_samples, entropy, backend)
@@ -407,4 +407,4 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
         showdowns=read_only(shows),
         overall=overall, exact=exact, samples=n_samples,
         backend=backend_name(frozenset(p[4] for p in parts)), method=method, seed=entropy,
-        dead=equity_setup.cards_text(prob.dead) if prob.dead else "")
+        dead=equity_problem.cards_text(prob.dead) if prob.dead else "")

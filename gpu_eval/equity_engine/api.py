@@ -92,14 +92,7 @@ from gpu_eval.equity_engine.planner import (
     table_equity,
     table_pairs,
 )
-from gpu_eval.equity_engine.results import (
-    EquityResult,
-    MatrixResult,
-    PreflopTable,
-    class_index,
-    read_only,
-)
-from gpu_eval.equity_engine.setup import (
+from gpu_eval.equity_engine.problem import (
     CardsLike,
     PlayerLike,
     as_range,
@@ -107,6 +100,13 @@ from gpu_eval.equity_engine.setup import (
     cards_text,
     check_options,
     mask_of,
+)
+from gpu_eval.equity_engine.results import (
+    EquityResult,
+    MatrixResult,
+    PreflopTable,
+    class_index,
+    read_only,
 )
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM

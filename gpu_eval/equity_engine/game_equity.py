@@ -61,8 +61,8 @@ import numpy as np
 from gpu_eval import cards
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.equity_engine import board_orbits, enumerate_boards
+from gpu_eval.equity_engine import problem as equity_problem
 from gpu_eval.equity_engine import results as equity_results
-from gpu_eval.equity_engine import setup as equity_setup
 from gpu_eval.equity_engine.numpy_engine import pot_units
 from gpu_eval.games import lowball, registry
 from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK
@@ -123,7 +123,7 @@ def check_game(game: str) -> None:
 def _card_list(x, what: str, game: str) -> list[int]:
     """Card ids of a board or dead-card argument (text, ids or masks); no repeats; in the
     game's deck."""
-    ids = equity_setup.card_set(x, what)
+    ids = equity_problem.card_set(x, what)
     if game in SHORTDECK_GAMES:
         low = [c for c in ids if c < 16]
         if low:
@@ -217,7 +217,7 @@ def _as_side(spec: Any, who: str, game: str) -> _Side:
     h = HOLE_CARDS[game]
     range_game = _RANGE_GAME[game]
     if hasattr(spec, "combos") and hasattr(spec, "weights") and hasattr(spec, "masks"):
-        return _range_side(spec, who, equity_setup.range_label(spec), game)
+        return _range_side(spec, who, equity_problem.range_label(spec), game)
     if isinstance(spec, str):
         text = spec.strip()
         if not text:
@@ -282,14 +282,14 @@ def _prepare(players: Any, board: Any, dead: Any, game: str) -> _Problem:
         raise TypeError("players must be a list of hands or ranges, such as "
                         "['AsAhKdQc', 'JhTc9s8d']")
     n = len(players)
-    if not 2 <= n <= equity_setup.MAX_PLAYERS:
-        raise ValueError(f"equity needs 2 to {equity_setup.MAX_PLAYERS} players, got {n}")
+    if not 2 <= n <= equity_problem.MAX_PLAYERS:
+        raise ValueError(f"equity needs 2 to {equity_problem.MAX_PLAYERS} players, got {n}")
     record = registry.get(game)
     h = record.hole_cards
     b = _card_list(board, "the board", game)
     if len(b) not in record.board_sizes:
         raise ValueError(f"the board has {len(b)} card{'s' * (len(b) != 1)} ({_text(b)}); a "
-                         f"board has {equity_setup.sizes_text(record.board_sizes)} cards")
+                         f"board has {equity_problem.sizes_text(record.board_sizes)} cards")
     d = _card_list(dead, "the dead cards", game)
     both = sorted(set(b) & set(d))
     if both:
@@ -436,7 +436,7 @@ def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *,
 
     if backend not in backend_choice.BACKENDS:
         raise ValueError(f"backend={backend!r}: expected one of {', '.join(backend_choice.BACKENDS)}")
-    samples = equity_setup.check_options(exact, samples, seed)
+    samples = equity_problem.check_options(exact, samples, seed)
     prob = _prepare(players, board, dead, game)
     sides = prob.sides
     h = HOLE_CARDS[game]
@@ -445,16 +445,16 @@ def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *,
     ranged = [i for i, s in enumerate(sides) if not s.fixed]
     per_matchup = math.comb(r_deck - h * len(ranged), prob.k)
     upper = math.prod(s.size(prob.deck_mask) for s in sides)
-    limit = equity_setup.EXACT_WORK_LIMIT
+    limit = equity_problem.EXACT_WORK_LIMIT
     matchups = None
     if exact is not False and (exact or upper * per_matchup <= 20 * limit):
         if _materialize(prob):
-            matchups = _matchups(sides, equity_setup.MAX_MATCHUPS)
+            matchups = _matchups(sides, equity_problem.MAX_MATCHUPS)
         if matchups is None and exact:
-            raise ValueError(f"exact=True: more than {equity_setup.MAX_MATCHUPS:,} matchups to "
+            raise ValueError(f"exact=True: more than {equity_problem.MAX_MATCHUPS:,} matchups to "
                              f"enumerate; pass exact=False for Monte Carlo")
     elif upper <= 2_000_000 and _materialize(prob):
-        matchups = _matchups(sides, equity_setup.MAX_MATCHUPS)
+        matchups = _matchups(sides, equity_problem.MAX_MATCHUPS)
     if matchups is not None and len(matchups[0]) == 0:
         labels = ", ".join(repr(s.label) for s in sides)
         raise ValueError(f"no matchup is possible: the players' hands ({labels}) cannot all "
@@ -471,9 +471,9 @@ def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *,
             if exact or work / len(group) <= limit:
                 common["backend"] = backend_choice.resolve(backend)
                 return ExactPlan.build(prob, matchups, per_matchup, group, common)
-    n_samples = samples if samples is not None else equity_setup.DEFAULT_SAMPLES
+    n_samples = samples if samples is not None else equity_problem.DEFAULT_SAMPLES
     common["backend"] = backend_choice.resolve(backend)
-    return SamplePlan.build(prob, n_samples, equity_setup.entropy_of(seed), common)
+    return SamplePlan.build(prob, n_samples, equity_problem.entropy_of(seed), common)
 
 
 def _matchups(sides: list[_Side], cap: int) -> tuple[np.ndarray, np.ndarray] | None:

@@ -42,13 +42,7 @@ import numpy as np
 
 from gpu_eval import backend_choice
 from gpu_eval.equity_engine import enumerate_boards, matchup_orbits, numpy_engine, preflop_data, spot_counts
-from gpu_eval.equity_engine.results import (
-    EquityResult,
-    exact_result,
-    sampled_result,
-    spot_result,
-)
-from gpu_eval.equity_engine.setup import (
+from gpu_eval.equity_engine.problem import (
     MAX_MATCHUPS,
     Problem,
     cards_text,
@@ -62,6 +56,12 @@ from gpu_eval.equity_engine.setup import (
     no_matchup_error,
     prepare,
     warn_long,
+)
+from gpu_eval.equity_engine.results import (
+    EquityResult,
+    exact_result,
+    sampled_result,
+    spot_result,
 )
 from gpu_eval.equity_engine.shortcuts import known_hands, two_ranges
 from gpu_eval.games import registry
@@ -167,7 +167,7 @@ class Request:
     # -- hold'em: the prepared problem and its matchups ---------------------------------------
     @cached_property
     def problem(self) -> Problem:
-        """The validated problem (:func:`gpu_eval.equity_engine.setup.prepare`)."""
+        """The validated problem (:func:`gpu_eval.equity_engine.problem.prepare`)."""
         return prepare(self.players, self.board, self.dead)
 
     @cached_property

@@ -110,7 +110,7 @@ def counts(players, board, dead) -> tuple | None:
     matchup, labels, board ids, dead ids)`` of two ranges on a turn or river, or None.
 
     The rows are the matchups in the order of
-    :func:`gpu_eval.equity_engine.setup.enumerate_matchups` (disjoint combo pairs, row-major).
+    :func:`gpu_eval.equity_engine.problem.enumerate_matchups` (disjoint combo pairs, row-major).
 
     Examples
     --------
