@@ -5,7 +5,7 @@ Per device, ``kernels/equity_games.cu`` is compiled once by NVRTC through ``cupy
 (the sources' hash in the code), with ``ge_shortdeck_tables[2]`` and ``ge_omaha_tables``
 uploaded from the tables the NumPy path uses (:func:`gpu_eval.cuda.variants.family_tables`)
 and the Omaha low table (:func:`gpu_eval.games.lowball.low_tables`) as a device array. The
-equity engine of the other games (:mod:`gpu_eval.cuda.game_equity`) launches its kernels from
+equity engine of the other games (:mod:`gpu_eval.cuda.omaha_shortdeck`) launches its kernels from
 the same module; evaluation lives here so that ``evaluate_low`` does not reach into an equity
 engine. CuPy is imported lazily.
 """

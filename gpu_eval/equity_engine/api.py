@@ -141,8 +141,9 @@ def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike
         Seed for Monte Carlo; the same seed gives the same result.
     game : str
         ``"holdem"``, or ``"omaha"``, ``"omaha5"``, ``"omaha6"``, ``"omaha-hilo"``,
-        ``"omaha5-hilo"``, ``"shortdeck"``, ``"shortdeck-triton"`` (run by
-        :func:`gpu_eval.equity_engine.game_equity.equity`; hi/lo results add ``high``, ``low``, ``scoop``).
+        ``"omaha5-hilo"``, ``"shortdeck"``, ``"shortdeck-triton"`` (planned by
+        :func:`gpu_eval.equity_engine.omaha_shortdeck.plan`; hi/lo results add ``high``,
+        ``low``, ``scoop``).
     backend : {"auto", "numpy", "cuda"}
         See the module docstring.
     progress : bool or None

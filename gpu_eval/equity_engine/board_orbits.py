@@ -1,6 +1,6 @@
 """The board completions of a deck and their suit orbits (cached), for the engines of the
-games beyond hold'em: the NumPy engine (:mod:`gpu_eval.equity_engine.game_equity`) and its CUDA
-twin (:mod:`gpu_eval.cuda.game_equity`) play the same orbit representatives.
+games beyond hold'em: the NumPy engine (:mod:`gpu_eval.equity_engine.omaha_shortdeck`) and its CUDA
+twin (:mod:`gpu_eval.cuda.omaha_shortdeck`) play the same orbit representatives.
 """
 
 from __future__ import annotations

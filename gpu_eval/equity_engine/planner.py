@@ -245,10 +245,10 @@ class Request:
 
     @cached_property
     def game_job(self) -> Any:
-        """The other games' exact or sampled job (:func:`game_equity.plan`)."""
-        from gpu_eval.equity_engine import game_equity  # noqa: PLC0415 -- hold'em never loads it
+        """The other games' exact or sampled job (:func:`omaha_shortdeck.plan`)."""
+        from gpu_eval.equity_engine import omaha_shortdeck  # noqa: PLC0415 -- hold'em never loads it
 
-        return game_equity.plan(self.players, self.board, self.dead, exact=self.exact,
+        return omaha_shortdeck.plan(self.players, self.board, self.dead, exact=self.exact,
                                 samples=self.samples, seed=self.seed, game=self.game,
                                 backend=self.backend)
 
@@ -544,7 +544,7 @@ class MonteCarlo(Strategy):
 
 
 class GameEnumeration(Strategy):
-    """Omaha, hi/lo, short deck: every board (:mod:`game_equity`'s exact tasks)."""
+    """Omaha, hi/lo, short deck: every board (:mod:`omaha_shortdeck`'s exact tasks)."""
 
     name = "game board enumeration"
 
@@ -564,7 +564,7 @@ class GameEnumeration(Strategy):
 
 
 class GameMonteCarlo(Strategy):
-    """Omaha, hi/lo, short deck: sampled deals (:mod:`game_equity`'s sample blocks)."""
+    """Omaha, hi/lo, short deck: sampled deals (:mod:`omaha_shortdeck`'s sample blocks)."""
 
     name = "game monte carlo"
     exact = False
@@ -995,10 +995,10 @@ def device_spot_task(job: Any, start: int, stop: int, bar: Progress | None = Non
 
 
 def game_task(job: Any, start: int, stop: int, bar: Progress | None = None) -> Part:
-    """One task of :mod:`game_equity`: board span or sample block ``[start, stop)``."""
-    from gpu_eval.equity_engine import game_equity  # noqa: PLC0415 -- hold'em never loads it
+    """One task of :mod:`omaha_shortdeck`: board span or sample block ``[start, stop)``."""
+    from gpu_eval.equity_engine import omaha_shortdeck  # noqa: PLC0415 -- hold'em never loads it
 
-    fn = game_equity.exact_task if job.exact else game_equity.sample_task
+    fn = omaha_shortdeck.exact_task if job.exact else omaha_shortdeck.sample_task
     if not job.exact and job.backend != "cuda":
         # NumPy draws block by block: a span of several blocks is their sum.
         size = job.block

@@ -77,7 +77,7 @@ class Game:
         Cards of a finished hand (5 in every game so far).
     equity_engine : str
         Which equity path plans the game; empty: the family's (``"holdem"`` for the
-        hold'em family, ``"games"`` -- :mod:`gpu_eval.equity_engine.game_equity` -- for the
+        hold'em family, ``"games"`` -- :mod:`gpu_eval.equity_engine.omaha_shortdeck` -- for the
         others), see :attr:`equity_family`.
     """
 

@@ -45,7 +45,7 @@ Monte Carlo draws a matchup by weight (redrawing when two players' hands share a
 result on any number of threads. Standard errors are those of the per-sample pot share.
 
 Backends: NumPy, or with ``backend="cuda"`` (or ``"auto"`` and a usable device) the GPU
-(:mod:`gpu_eval.cuda.game_equity`): exact counts are the same integers; Monte Carlo draws from the
+(:mod:`gpu_eval.cuda.omaha_shortdeck`): exact counts are the same integers; Monte Carlo draws from the
 device's own Philox streams, so a seed reproduces a CUDA result but not NumPy's digits.
 """
 
@@ -566,12 +566,12 @@ def exact_task(job: ExactPlan, start: int, stop: int) -> tuple[np.ndarray, ...]:
     """Integer counts of every matchup over completions ``[start, stop)`` (colex order of the
     deck's k-subsets), one board per suit-symmetry orbit, weighted by the orbit's size:
     ``(wins, ties, units, valid, high units, low units)``, each ``(M, n)`` but ``valid``
-    ``(M,)``. On the plan's backend: NumPy here, or :func:`gpu_eval.cuda.game_equity.exact_task`
+    ``(M,)``. On the plan's backend: NumPy here, or :func:`gpu_eval.cuda.omaha_shortdeck.exact_task`
     (the same integers)."""
     if job.backend == "cuda":
-        from gpu_eval.cuda import game_equity as cuda_game_equity  # noqa: PLC0415 -- imports CuPy
+        from gpu_eval.cuda import omaha_shortdeck as cuda_omaha_shortdeck  # noqa: PLC0415 -- imports CuPy
 
-        return cuda_game_equity.exact_task(job, start, stop)
+        return cuda_omaha_shortdeck.exact_task(job, start, stop)
     m_count, n = job.pool_idx.shape
     out = [np.zeros((m_count, n), dtype=np.int64) for _ in range(3)] + \
         [np.zeros(m_count, dtype=np.int64)] + \
@@ -760,11 +760,11 @@ def sample_task(job: SamplePlan, start: int, stop: int) -> tuple[np.ndarray, ...
     """Monte Carlo samples ``[start, stop)`` (within one block of ``SAMPLE_BLOCK``, whose
     random stream is ``SeedSequence(entropy, spawn_key=(start // SAMPLE_BLOCK,))``):
     ``(wins, ties, units, units squared, high units, low units)`` per player. With the CUDA
-    backend, :func:`gpu_eval.cuda.game_equity.sample_counts` (its own random streams; any range)."""
+    backend, :func:`gpu_eval.cuda.omaha_shortdeck.sample_counts` (its own random streams; any range)."""
     if job.backend == "cuda":
-        from gpu_eval.cuda import game_equity as cuda_game_equity  # noqa: PLC0415 -- imports CuPy
+        from gpu_eval.cuda import omaha_shortdeck as cuda_omaha_shortdeck  # noqa: PLC0415 -- imports CuPy
 
-        return cuda_game_equity.sample_counts(job, start, stop)
+        return cuda_omaha_shortdeck.sample_counts(job, start, stop)
     game, sides = job.game, job.sides
     n = len(sides)
     h = HOLE_CARDS[game]

@@ -1,6 +1,6 @@
 """The CUDA path of exact equity for Omaha, Omaha hi/lo and short deck (kernels/equity_games.cu).
 
-:func:`exact_task` is :func:`gpu_eval.equity_engine.game_equity.exact_task` on the device, with the same
+:func:`exact_task` is :func:`gpu_eval.equity_engine.omaha_shortdeck.exact_task` on the device, with the same
 integers: the same completions in the same colex order, one board per suit-symmetry orbit
 with its orbit's size, then per chunk of boards ``ge_games_strengths`` (every pool hand on
 every board: high strength, and the Omaha low for hi/lo) and ``ge_games_showdown_N`` (the
@@ -45,7 +45,7 @@ def _game_args(game: str) -> tuple[bool, int, int]:
 
 
 def exact_task(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
-    """:func:`gpu_eval.equity_engine.game_equity.exact_task` on the device: ``(wins, ties, units, valid,
+    """:func:`gpu_eval.equity_engine.omaha_shortdeck.exact_task` on the device: ``(wins, ties, units, valid,
     high units, low units)`` of completions ``[start, stop)``, the same integers."""
     cupy = require_cuda()
     state = get_module()
@@ -88,9 +88,9 @@ def exact_task(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
 
 
 def sample_counts(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
-    """Monte Carlo samples ``[start, stop)`` of a :class:`gpu_eval.equity_engine.game_equity.SamplePlan`
+    """Monte Carlo samples ``[start, stop)`` of a :class:`gpu_eval.equity_engine.omaha_shortdeck.SamplePlan`
     on the device: ``(wins, ties, units, units squared, high units, low units)`` per player,
-    as :func:`gpu_eval.equity_engine.game_equity.sample_task` counts them.
+    as :func:`gpu_eval.equity_engine.omaha_shortdeck.sample_task` counts them.
 
     Raises
     ------
