@@ -263,3 +263,18 @@ def test_equity_reads_in_a_screen():
     src = inspect.getsource(equity_api.equity)
     body = src[src.index('"""', src.index('"""') + 3) + 3:]
     assert len([line for line in body.splitlines() if line.strip()]) <= 5
+
+
+def test_board_sizes_and_hole_cards_are_read_from_the_record(monkeypatch):
+    """A record's board sizes decide which boards the equity set-up takes (not a copy)."""
+    import dataclasses
+
+    from gpu_eval.games import registry
+
+    omaha = registry.GAMES["omaha"]
+    monkeypatch.setitem(registry.GAMES, "omaha", dataclasses.replace(omaha, board_sizes=(0, 4, 5)))
+    with pytest.raises(ValueError, match="a board has 0, 4 or 5 cards"):
+        ge.equity(["AsAhKdQc", "JhTc9s8d"], board="Ac2h3s", game="omaha")
+    r = ge.equity(["AsAhKdQc", "JhTc9s8d"], board="Ac2h3s4d", game="omaha")
+    assert r.boards == 52 - 8 - 4  # one card to come: full_board - 4
+    assert registry.get("holdem").cards_to_come(3) == 2 and omaha.full_board == 5

@@ -67,12 +67,10 @@ class Game:
         A-6-7-8-9 is a straight (short deck).
     hilo : bool
         The pot is split between the best high hand and the best 8-or-better low.
-    shared_board : bool
-        The players share a board (False for stud and draw games: a player's cards are
-        all their own, ``board_sizes`` is ``(0,)``, dead cards are folded or discarded cards).
     draws : int
-        Drawing rounds (draw games): a player's cards are those kept, drawn up to
-        ``hand_size``.
+        Draws in the hand (the draw games: 1); a player's cards are the cards kept, drawn
+        up to ``hand_size``. A deal without a shared board (stud, draw) has
+        ``board_sizes=(0,)``: every card is a player's, dead cards are folded or discarded.
     hand_size : int
         Cards of a finished hand (5 in every game so far).
     equity_engine : str
@@ -93,7 +91,6 @@ class Game:
     ace_six_straight: bool = False
     hilo: bool = False
     # Added later, with defaults (older records and positional uses stay valid).
-    shared_board: bool = True
     draws: int = 0
     hand_size: int = 5
     equity_engine: str = ""
@@ -104,11 +101,10 @@ class Game:
 
         Examples
         --------
-        >>> get("omaha").full_board, Game("stud-like", "x", HOLDEM, board_sizes=(0,),
-        ...                               shared_board=False).full_board
+        >>> get("omaha").full_board, Game("stud-like", "x", HOLDEM, board_sizes=(0,)).full_board
         (5, 0)
         """
-        return max(self.board_sizes) if self.shared_board and self.board_sizes else 0
+        return max(self.board_sizes) if self.board_sizes else 0
 
     @property
     def equity_family(self) -> str:
