@@ -527,7 +527,7 @@ class RawModule:
         if code is not None and '#include "variants.cu"' in code:
             return _VariantModule(code, options)  # gpu_eval.cuda.variants' module
         if code is not None and '#include "equity_games.cu"' in code:
-            return _GamesModule(code, options)  # gpu_eval.cuda.omaha_shortdeck' module
+            return _GamesModule(code, options)  # gpu_eval.cuda.games_module's module
         if code is not None and '#include "equity_batch.cu"' in code:
             return _BatchModule(code, options)  # gpu_eval.cuda.batch's module
         return super().__new__(cls)
