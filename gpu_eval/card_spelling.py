@@ -10,7 +10,8 @@ import re
 
 import numpy as np
 
-__all__ = ["RANKS", "SUITS", "JOKER", "VALID_MASK_BITS", "ID_TO_MASK", "parse_card",
+__all__ = ["RANKS", "SUITS", "JOKER", "VALID_MASK_BITS", "ID_TO_MASK", "CARD_BIT", "RANK_POW5",
+           "CARD_POW5", "CARD_POW5_INTS", "RANK_BIT", "PLAIN_CARD_ID", "parse_card",
            "parse_hand_text", "check_no_duplicates", "id_text"]
 
 RANKS = "23456789TJQKA"
@@ -35,6 +36,23 @@ VALID_MASK_BITS = np.uint64(sum(0x1FFF << (16 * s) for s in range(4)))
 
 # Lookup table from a card id to its hand-mask bit.
 ID_TO_MASK = np.array([1 << (16 * (i % 4) + i // 4) for i in range(52)], dtype=np.uint64)
+#: The same bits as Python ints (pure-Python loops of the one-spot shortcuts).
+CARD_BIT: tuple[int, ...] = tuple(int(b) for b in ID_TO_MASK)
+#: ``5 ** rank``: a multiset of ranks (each at most 4 times) has the key ``sum m_r 5^r``.
+RANK_POW5 = 5 ** np.arange(13, dtype=np.int64)
+RANK_POW5.flags.writeable = False
+#: Each card id's share of a rank-multiset key, ``5 ** (id // 4)``.
+CARD_POW5 = RANK_POW5[np.arange(52) // 4]
+CARD_POW5.flags.writeable = False
+CARD_POW5_INTS: tuple[int, ...] = tuple(int(v) for v in CARD_POW5)
+#: Each card id's rank bit ``1 << (id // 4)`` (a suit lane of a hand mask).
+RANK_BIT = (1 << (np.arange(52) // 4)).astype(np.intp)
+RANK_BIT.flags.writeable = False
+#: Plain two-character card text (``"As"``, ``"as"``, ``"AS"``, ...) -> id: the shortcut
+#: paths' reader, which leaves anything else to the full parser.
+PLAIN_CARD_ID: dict[str, int] = {r + su: 4 * i + j for i, r0 in enumerate(RANKS)
+                                 for j, s0 in enumerate(SUITS)
+                                 for r in {r0, r0.lower()} for su in {s0, s0.upper()}}
 
 
 def parse_card(text: str, *, allow_joker: bool = False) -> int:

@@ -72,7 +72,7 @@ _ONE_IS_T = bytes(ord("T") if c == ord("1") else c for c in range(256))
 _SEP_BYTES = bytes(np.flatnonzero(_SEP).tolist())
 # Card id (or joker / PAD) to mask bit; a joker and PAD add no bit.
 _BIT = np.zeros(256, dtype=np.uint64)
-_BIT[:52] = [1 << (16 * (i % 4) + i // 4) for i in range(52)]
+_BIT[:52] = spelling.ID_TO_MASK  # ids past 51 map to 0 (not a card)
 _PAIR_BIT = _BIT[_PAIR]  # two-character card straight to its mask bit (0: not a card)
 
 

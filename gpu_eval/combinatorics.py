@@ -8,6 +8,7 @@ same hands on both backends.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from math import comb
 
@@ -86,3 +87,58 @@ def unrank(index: np.ndarray, k: int) -> np.ndarray:
         out[..., j - 1] = c
         idx = idx - col[c]
     return out
+
+
+# Subsets up to this size come from one cached list; bigger ones are built piece by piece.
+_BASE_K = 4
+
+
+def colex_masks(values: np.ndarray, k: int, start: int, stop: int) -> np.ndarray:
+    """OR of ``values`` over the k-subsets number ``start .. stop - 1`` in colex order.
+
+    The same numbering as :func:`gpu_eval.subset_masks` (whose result this is
+    a slice of) and ``unrank``, built without the whole list: subsets with top element ``t``
+    are numbers ``C(t, k) .. C(t + 1, k) - 1``, each a (k-1)-subset of ``{0..t-1}`` plus
+    ``t``, so a slice splits into a few slices one size smaller.
+
+    Parameters
+    ----------
+    values : numpy.ndarray of uint64
+        The value of each element (the mask bit of each card of a deck).
+    k : int
+        Subset size (0 gives the one empty subset).
+    start, stop : int
+        The slice of subset numbers, ``0 <= start <= stop <= C(len(values), k)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint64`` array of length ``stop - start``.
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> vals = cards.ID_TO_MASK
+    >>> bool((colex_masks(vals, 7, 10**6, 10**6 + 5000)
+    ...       == cards.to_mask(unrank(range(10**6, 10**6 + 5000), 7))).all())
+    True
+    """
+    vals = np.ascontiguousarray(values, dtype=np.uint64)
+    n = len(vals)
+    if not 0 <= start <= stop <= math.comb(n, k):
+        raise ValueError(f"need 0 <= start <= stop <= C({n}, {k}), got {start}, {stop}")
+    if stop == start:
+        return np.zeros(0, dtype=np.uint64)
+    if k <= _BASE_K:
+        return subset_masks(n, k, vals)[start:stop]
+    parts = []
+    for t in range(k - 1, n):
+        lo, hi = math.comb(t, k), math.comb(t + 1, k)
+        if hi <= start:
+            continue
+        if lo >= stop:
+            break
+        # (k-1)-subsets of {0..t-1} are a prefix of those of {0..n-1}, so the same call works.
+        sub = colex_masks(vals, k - 1, max(start, lo) - lo, min(stop, hi) - lo)
+        parts.append(sub | vals[t])
+    return np.concatenate(parts)

@@ -40,6 +40,7 @@ from typing import NoReturn
 import numpy as np
 
 from gpu_eval import cards
+from gpu_eval.card_spelling import ID_TO_MASK
 from gpu_eval.games import registry
 from gpu_eval.games.registry import OMAHA
 
@@ -47,7 +48,6 @@ __all__ = ["OmahaRange", "all_hands", "HOLE_CARDS"]
 
 #: Hole cards of the Omaha games whose ranges this module parses.
 HOLE_CARDS = {g: registry.GAMES[g].hole_cards for g in registry.names(OMAHA)}
-_BIT = np.array([1 << (16 * (i % 4) + i // 4) for i in range(52)], dtype=np.uint64)
 _NUM = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)"
 _GROUP_RE = re.compile(rf"({_NUM})\s*(%?)\s*\(")
 _WORD_RE = re.compile(r"[^\s,;():]+")
@@ -86,7 +86,7 @@ def _masks(h: int) -> np.ndarray:
     ids = all_hands(h)
     m = np.zeros(len(ids), dtype=np.uint64)
     for j in range(h):
-        m |= np.take(_BIT, ids[:, j])
+        m |= np.take(ID_TO_MASK, ids[:, j])
     m.flags.writeable = False
     return m
 
@@ -125,7 +125,7 @@ def _select(spec: str, token: str, pos: int, h: int) -> np.ndarray:
                 _fail(spec, token, pos, "a card is named twice")
             if len(want) > h:
                 _fail(spec, token, pos, f"{len(want)} cards; an Omaha hand here holds {h}")
-            m = np.uint64(int(np.bitwise_or.reduce(_BIT[want])))
+            m = np.uint64(int(np.bitwise_or.reduce(ID_TO_MASK[want])))
             sel &= (_masks(h) & m) == m
         elif _RANKS_RE.fullmatch(body):
             if len(body) > h:

@@ -46,3 +46,19 @@ def stand_in_cupy(monkeypatch):
     # The host builds share ge_bitmask_tables (a process-wide symbol): point it back at
     # long-lived tables before this test's "device" copies go away.
     variants_host.load()._set_tables()
+
+
+@pytest.fixture
+def stand_in_cuda_games(stand_in_cupy, monkeypatch):
+    """The stand-in CuPy with the other games' module (kernels/equity_games.cu built as host
+    C++, tests/emulation/games_host.py) and its per-device cache emptied."""
+    from gpu_eval.cuda import games_module
+
+    from emulation import games_host, hostbuild
+
+    try:
+        games_host.load()
+    except hostbuild.HostBuildUnavailableError as exc:
+        pytest.skip(f"cannot build the kernels for the CPU: {exc}")
+    monkeypatch.setattr(games_module, "_STATES", {})
+    return stand_in_cupy

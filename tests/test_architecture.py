@@ -6,19 +6,26 @@
 * No module imports an underscore-private name from another module of the package: what one
   module uses of another is that module's declared internal API.
 * Each game's name is spelled in the game registry only (docstrings aside).
+* Data flows down the layers: the layer table of ``docs/architecture.md`` lists every module
+  once, and no module imports (``import``, ``from``, or ``importlib.import_module("...")``,
+  deferred or not) a module of a higher layer.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gpu_eval"
+LAYER_DOC = PACKAGE.parent / "docs" / "architecture.md"
 GAME_NAMES = ("holdem", "shortdeck", "shortdeck-triton", "omaha", "omaha5", "omaha6",
               "omaha-hilo", "omaha5-hilo")
 REGISTRY = "gpu_eval.games.registry"
+#: Packages whose ``__init__`` is a public API (imports its modules' public names).
+PUBLIC_PACKAGES = ("gpu_eval", "gpu_eval.distributed")
 
 
 def _module_name(path: Path) -> str:
@@ -70,10 +77,26 @@ def _with_parents(name: str) -> list[str]:
     return [".".join(parts[:i]) for i in range(1, len(parts) + 1)]
 
 
-def _imports(module: str) -> list[tuple[str, list[str]]]:
-    """``(imported module, names taken from it)`` for each import statement of ``module``."""
-    tree = ast.parse(MODULES[module].read_text(), filename=str(MODULES[module]))
-    found = []
+def _import_module_strings(tree: ast.AST) -> list[str]:
+    """The literal module names passed to ``importlib.import_module`` / ``import_module``."""
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant) \
+                and isinstance(node.args[0].value, str):
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) \
+                else ""
+            if name == "import_module":
+                out.append(node.args[0].value)
+    return out
+
+
+def _imports(module: str, source: str | None = None) -> list[tuple[str, list[str]]]:
+    """``(imported module, names taken from it)`` for each import statement of ``module``
+    (and each literal ``import_module("...")``); ``source`` replaces the file's text."""
+    text = MODULES[module].read_text() if source is None else source
+    tree = ast.parse(text, filename=str(MODULES[module]))
+    found = [(name, []) for name in _import_module_strings(tree)]
     for node in _import_nodes(tree):
         if isinstance(node, ast.Import):
             found += [(a.name, []) for a in node.names]
@@ -147,9 +170,10 @@ def test_no_import_cycle():
 
 def test_top_package_imports_no_subpackage_cycle_through_init():
     # Subpackage __init__ files only document: importing one submodule never drags in the
-    # rest of its subpackage (the root package is the public API and may import anything).
+    # rest of its subpackage (the root package is the public API and may import anything, and
+    # so may gpu_eval.distributed, the cluster's public API at the top layer).
     for name, path in MODULES.items():
-        if path.name == "__init__.py" and name != "gpu_eval":
+        if path.name == "__init__.py" and name not in PUBLIC_PACKAGES:
             assert not _imports(name), f"{name}/__init__.py imports code; keep it a docstring"
 
 
@@ -215,3 +239,78 @@ def test_game_name_lives_in_the_registry(game):
     assert REGISTRY in users, f"{game!r} is not a record of {REGISTRY}"
     others = [m for m in users if m != REGISTRY]  # the CLI reads the registry too
     assert not others, f"{game!r} is spelled out in {others}; read it from {REGISTRY}"
+
+
+# --- layers ------------------------------------------------------------------------------------
+
+def _layers() -> dict[str, int]:
+    """Module -> layer number (0 top), read from the table under ``## Layers`` in
+    docs/architecture.md: a row ``| n | `a.py`, `pkg/` ... | job |`` per layer, top first;
+    a folder entry stands for every module in it."""
+    text = LAYER_DOC.read_text()
+    section = text[text.index("## Layers"):]
+    section = section[:section.index("\n## ", 3)]
+    out: dict[str, int] = {}
+    for line in section.splitlines():
+        m = re.match(r"\|\s*(\d+)\s*\|(.*?)\|", line)
+        if not m:
+            continue
+        layer = int(m.group(1))
+        for entry in re.findall(r"`([^`]+)`", m.group(2)):
+            if entry.endswith("/"):
+                prefix = "gpu_eval." + entry.rstrip("/").replace("/", ".")
+                names = [n for n in MODULES if n == prefix or n.startswith(prefix + ".")]
+            else:
+                names = [_module_name(PACKAGE / entry)]
+            for name in names:
+                assert name in MODULES, f"the layer table names {entry}, which does not exist"
+                assert name not in out, f"{entry} is in two layers"
+                out[name] = layer
+    return out
+
+
+def _layered() -> set[str]:
+    """Modules the layer rule applies to: all but docstring-only subpackage ``__init__``s."""
+    return {m for m in MODULES if not _is_package(m) or m in PUBLIC_PACKAGES}
+
+
+def _upward(layers: dict[str, int], sources: dict[str, str] | None = None) -> list[str]:
+    """Every import of a module from a higher layer (``sources`` replaces some files)."""
+    sources = sources or {}
+    out = []
+    for module in sorted(_layered()):
+        if module == "gpu_eval":  # the public names: above every layer
+            continue
+        for target, _ in _imports(module, sources.get(module)):
+            for dep in _with_parents(target):
+                if dep in layers and dep != module and not module.startswith(dep + ".") \
+                        and dep != "gpu_eval" and layers[dep] < layers[module]:
+                    out.append(f"{module} (layer {layers[module]}) imports {dep} "
+                               f"(layer {layers[dep]})")
+    return sorted(set(out))
+
+
+def test_every_module_has_one_layer():
+    layers = _layers()
+    missing = sorted(_layered() - set(layers))
+    assert not missing, f"add these modules to the layer table of {LAYER_DOC.name}: {missing}"
+
+
+def test_no_upward_import():
+    bad = _upward(_layers())
+    assert not bad, "imports against the layer order:\n" + "\n".join(bad)
+
+
+@pytest.mark.parametrize("injected", [
+    "from gpu_eval import cli\n",
+    "def f():\n    from gpu_eval.equity_engine import api  # noqa\n",
+    "import importlib\nimportlib.import_module('gpu_eval.distributed.runner')\n",
+    "from importlib import import_module\ndef f():\n    return import_module('gpu_eval.frames')\n",
+])
+def test_checker_sees_an_upward_import(injected):
+    layers = _layers()
+    victim = "gpu_eval.combinatorics"  # a foundation: everything is above it
+    source = MODULES[victim].read_text() + "\n" + injected
+    before = set(_upward(layers))
+    seen = sorted(set(_upward(layers, {victim: source})) - before)
+    assert seen and all(b.startswith(f"{victim} (layer 12) imports ") for b in seen), seen

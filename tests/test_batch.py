@@ -5,7 +5,7 @@ import pytest
 
 import gpu_eval as ge
 from gpu_eval import cards
-from gpu_eval.equity_engine import preflop_data
+from gpu_eval.equity_engine import preflop_data, spot_counts
 from gpu_eval.equity_engine.api import equity
 
 
@@ -66,11 +66,10 @@ def test_preflop_table_rows_and_engine_rows_agree(monkeypatch):
 
 
 def test_chunks_give_the_same_counts(monkeypatch):
-    from gpu_eval.equity_engine import batch
     rng = np.random.default_rng(9)
     hands, boards, _ = _random_spots(rng, 40, 3, 3)
     whole = ge.equity_batch(hands, boards)
-    monkeypatch.setattr(batch, "CHUNK_EVALS", 1)  # one row per chunk
+    monkeypatch.setattr(spot_counts, "CHUNK_EVALS", 1)  # one row per chunk
     parts = ge.equity_batch(hands, boards)
     np.testing.assert_array_equal(whole.wins, parts.wins)
     np.testing.assert_array_equal(whole.ties, parts.ties)

@@ -53,7 +53,7 @@ def test_no_driver_no_cupy_import():
             "print(ge.equity(['AhKh', 'QQ+,AKs']).method)\n"
             "from gpu_eval.cuda import availability\n"
             "print(availability.cuda_available()[0], 'cupy' in sys.modules,\n"
-            "      'gpu_eval.equity_engine.rank_classes' in sys.modules)\n")
+            "      'gpu_eval.equity_engine.shortcuts.board_rank_classes' in sys.modules)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, timeout=120).stdout.split("\n")
     assert out[0] == "numpy"

@@ -24,7 +24,7 @@ from gpu_eval.cuda import equity as ce
 from gpu_eval.equity_engine import api as equity_api
 from gpu_eval.equity_engine import enumerate_boards as eb
 from gpu_eval.equity_engine import numpy_engine
-from gpu_eval.equity_engine import setup as equity_setup
+from gpu_eval.equity_engine import problem as equity_problem
 from gpu_eval.evaluator import bitmask
 from gpu_eval.progress import Progress
 
@@ -88,6 +88,13 @@ class _FakeEquityModule:
 @pytest.fixture
 def fake(monkeypatch, host):
     """CuPy replaced by tests/fake_cupy.py, whose equity module runs the host-built kernels."""
+    yield install_fake_equity(monkeypatch, host)
+    _clear_caches()
+
+
+def install_fake_equity(monkeypatch, host):
+    """Install the stand-in CuPy whose equity.cu module runs ``host`` (also used by
+    tests/test_planner.py); returns it, with its ``launches`` list."""
     from emulation import fake_cupy
 
     launches = []
@@ -105,8 +112,7 @@ def fake(monkeypatch, host):
     monkeypatch.setattr(ce, "_BOARD_CACHE", OrderedDict())
     monkeypatch.setattr(fake_cupy, "launches", launches)
     _clear_caches()
-    yield fake_cupy
-    _clear_caches()
+    return fake_cupy
 
 
 def _clear_caches():
@@ -116,9 +122,9 @@ def _clear_caches():
 
 def _exact_problem(players, board="", dead=""):
     """``(pool, matchups, boards, base)`` as gpu_eval.equity_engine.api's exact engine builds them."""
-    prob = equity_setup.prepare(players, board, dead)
+    prob = equity_problem.prepare(players, board, dead)
     masks = [p.range.masks for p in prob.players]
-    idx, _ = equity_setup.enumerate_matchups(masks, [p.range.weights for p in prob.players],
+    idx, _ = equity_problem.enumerate_matchups(masks, [p.range.weights for p in prob.players],
                                          10**6)
     pool, inverse = np.unique(np.concatenate(masks), return_inverse=True)
     offsets = np.cumsum([0] + [len(m) for m in masks[:-1]])
@@ -183,7 +189,7 @@ def test_device_philox_equals_numpy_twin(host):
 
 def _mc_setup(players, board="", dead=""):
     """What gpu_eval.equity_engine.api hands sample_counts: holes, cum weights, deck, base, k, dealt."""
-    prob = equity_setup.prepare(players, board, dead)
+    prob = equity_problem.prepare(players, board, dead)
     holes = [p.range.masks for p in prob.players]
     cum = [None if p.fixed else np.cumsum(p.range.weights) for p in prob.players]
     n_any = comb(bin(prob.deck_mask).count("1"), 2)
@@ -537,9 +543,9 @@ def test_combo_rows():
 
 def test_engine_is_picked_for_cuda(monkeypatch):
     monkeypatch.setattr(backend_choice, "resolve", lambda backend, *inputs: "cuda")
-    eng, name = equity_setup.engine_for("cuda")
+    eng, name = equity_problem.engine_for("cuda")
     assert eng is ce and name == "cuda"
-    assert equity_setup.engine_setting(eng, "EXACT_WORK_LIMIT") == ce.EXACT_WORK_LIMIT
+    assert equity_problem.engine_setting(eng, "EXACT_WORK_LIMIT") == ce.EXACT_WORK_LIMIT
 
 
 def test_importing_the_engine_does_not_import_cupy():

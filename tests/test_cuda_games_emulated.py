@@ -1,4 +1,4 @@
-"""gpu_eval.cuda.game_equity (exact equity for Omaha, hi/lo and short deck on CUDA) without a GPU.
+"""gpu_eval.cuda.omaha_shortdeck (exact equity for Omaha, hi/lo and short deck on CUDA) without a GPU.
 
 tests/fake_cupy.py stands in for CuPy: device arrays are NumPy arrays and each launch runs
 kernels/equity_games.cu built for the host (tests/games_host.py), with the tables uploaded
@@ -13,22 +13,13 @@ import pytest
 
 import gpu_eval as ge
 from gpu_eval.cuda import availability
-from gpu_eval.cuda import game_equity as cuda_game_equity
-
-from emulation import hostbuild
+from gpu_eval.cuda import omaha_shortdeck as cuda_omaha_shortdeck
 
 
 @pytest.fixture
-def fake(stand_in_cupy, monkeypatch):
-    from emulation import games_host
-
-    try:
-        games_host.load()
-    except hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-    monkeypatch.setattr(cuda_game_equity, "_STATES", {})
-    monkeypatch.setattr(cuda_game_equity, "MAX_CELLS", 3_000)  # several chunks per part
-    return stand_in_cupy
+def fake(stand_in_cuda_games, monkeypatch):
+    monkeypatch.setattr(cuda_omaha_shortdeck, "MAX_CELLS", 3_000)  # several chunks per part
+    return stand_in_cuda_games
 
 FIELDS = ("equity", "win", "tie", "wins", "ties", "high", "low", "scoop")
 
@@ -89,12 +80,12 @@ def test_cuda_monte_carlo_agrees_with_numpy(fake, game, players, board):
 
 
 def test_cuda_monte_carlo_split_is_the_same(fake):
-    from gpu_eval.equity_engine import game_equity as EG
+    from gpu_eval.equity_engine import omaha_shortdeck as EG
 
     job = EG.plan(["AsAh2d3c", "random"], game="omaha-hilo", board="4c7d9s", exact=False,
                   samples=3_000, seed=9, backend="cuda")
-    whole = cuda_game_equity.sample_counts(job, 0, 3_000)
-    parts = [cuda_game_equity.sample_counts(job, a, b) for a, b in ((0, 1_000), (1_000, 3_000))]
+    whole = cuda_omaha_shortdeck.sample_counts(job, 0, 3_000)
+    parts = [cuda_omaha_shortdeck.sample_counts(job, a, b) for a, b in ((0, 1_000), (1_000, 3_000))]
     for w, a, b in zip(whole, *parts):
         np.testing.assert_array_equal(w, a + b)
 

@@ -10,9 +10,8 @@ import types
 
 import pytest
 
-from gpu_eval.cuda import holdem, modules, nvrtc
+from gpu_eval.cuda import fsm, holdem, modules, nvrtc
 from gpu_eval.cuda.waves import wave_efficiency, whole_wave_splits
-from gpu_eval.evaluator import statemachine
 
 H200 = {"multiProcessorCount": 132, "maxThreadsPerMultiProcessor": 2048,
         "regsPerMultiprocessor": 65536, "sharedMemPerMultiprocessor": 233472,
@@ -84,7 +83,7 @@ def test_source_hash_once_per_process(fake, monkeypatch):
 
 
 def test_fsm_kernel_from_the_shared_cache(fake, monkeypatch):
-    monkeypatch.setattr(statemachine, "_FSM_STATES", {})
+    monkeypatch.setattr(fsm, "FSM_STATES", {})
     built = []
     plain = fake.RawModule
 
@@ -93,8 +92,8 @@ def test_fsm_kernel_from_the_shared_cache(fake, monkeypatch):
         return plain(code=code, **kw)
 
     monkeypatch.setattr(fake, "RawModule", counting)
-    kernel, full = statemachine._cuda_kernel(0)
-    assert statemachine._cuda_kernel(0) == (kernel, full)
+    kernel, full = fsm.fsm_kernel(0)
+    assert fsm.fsm_kernel(0) == (kernel, full)
     assert len(built) == 1 and '#include "fsm.cu"' in built[0]
     assert kernel.name == "ge_fsm_eval_ids"
     assert full == 2 * 6  # the stand-in's 2 SMs x 6 blocks of its 40-register kernels

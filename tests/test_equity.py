@@ -11,16 +11,11 @@ import numpy as np
 import pytest
 
 from gpu_eval import backend_choice, cards
-from gpu_eval.equity_engine import (
-    enumerate_boards,
-    numpy_engine,
-    preflop_data,
-    rank_classes,
-    rank_outer,
-)
-from gpu_eval.equity_engine import setup as equity_setup
+from gpu_eval.equity_engine import enumerate_boards, numpy_engine, preflop_data
+from gpu_eval.equity_engine import problem as equity_problem
 from gpu_eval.equity_engine.api import equity
 from gpu_eval.equity_engine.results import EquityResult
+from gpu_eval.equity_engine.shortcuts import board_rank_classes, flush_free_pairs
 from gpu_eval.progress import Progress, wanted
 from gpu_eval.ranges import Range
 
@@ -346,10 +341,10 @@ def test_cuda_backend_runs_the_cuda_engine(monkeypatch):
     from gpu_eval.cuda import equity as cuda_equity
 
     monkeypatch.setattr(backend_choice, "resolve", lambda backend, *inputs: "cuda")
-    assert equity_setup.engine_for("cuda") == (cuda_equity, "cuda")
-    assert equity_setup.engine_for("auto") == (cuda_equity, "cuda")
+    assert equity_problem.engine_for("cuda") == (cuda_equity, "cuda")
+    assert equity_problem.engine_for("auto") == (cuda_equity, "cuda")
     monkeypatch.setattr(backend_choice, "resolve", lambda backend, *inputs: "numpy")
-    assert equity_setup.engine_for("auto") == (numpy_engine, "numpy")
+    assert equity_problem.engine_for("auto") == (numpy_engine, "numpy")
 
 
 # --- progress and interrupts -----------------------------------------------------------------
@@ -391,7 +386,7 @@ def test_keyboard_interrupt_stops_cleanly(monkeypatch):
             raise KeyboardInterrupt
         return real(masks, out)
 
-    real_heads_up = rank_outer.heads_up
+    real_heads_up = flush_free_pairs.heads_up
 
     def flaky_heads_up(*args, **kwargs):  # range vs range by rank pair looks strengths up
         calls["n"] += 1                   # instead of evaluating: its chunks count instead
@@ -400,7 +395,7 @@ def test_keyboard_interrupt_stops_cleanly(monkeypatch):
         return real_heads_up(*args, **kwargs)
 
     monkeypatch.setattr(numpy_engine, "evaluate_masks", flaky)
-    monkeypatch.setattr(rank_outer, "heads_up", flaky_heads_up)
+    monkeypatch.setattr(flush_free_pairs, "heads_up", flaky_heads_up)
     with pytest.raises(KeyboardInterrupt):
         equity(many, exact=True, progress=False)
     calls["n"] = 0
@@ -408,7 +403,7 @@ def test_keyboard_interrupt_stops_cleanly(monkeypatch):
         equity(["AhKh", "QsQd"], exact=False, samples=300_000, seed=1, progress=True)
 
     # The rank-class path (no board, few matchups) stops too, here at its third matchup.
-    real_counts, seen = rank_classes.matchup_counts, {"n": 0}
+    real_counts, seen = board_rank_classes.matchup_counts, {"n": 0}
 
     def interrupted(holes, deck):
         seen["n"] += 1
@@ -417,7 +412,7 @@ def test_keyboard_interrupt_stops_cleanly(monkeypatch):
         return real_counts(holes, deck)
 
     monkeypatch.setattr(numpy_engine, "PREFLOP_CLASS_WORK", 0)  # count by rank class
-    monkeypatch.setattr(rank_classes, "matchup_counts", interrupted)
+    monkeypatch.setattr(board_rank_classes, "matchup_counts", interrupted)
     with pytest.raises(KeyboardInterrupt):
         equity(["AhKh", "QQ+,AKs"], exact=True, progress=False)
     monkeypatch.undo()
@@ -496,7 +491,7 @@ def test_rank_classes_match_board_enumeration(seed):
     ids = rng.permutation(52)[:2 * n + seed % 3]
     holes = [int(cards.to_mask(ids[2 * p:2 * p + 2])) for p in range(n)]
     deck = enumerate_boards.FULL_DECK & ~int(cards.to_mask(ids))
-    wins, ties, units, boards = rank_classes.matchup_counts(holes, deck)
+    wins, ties, units, boards = board_rank_classes.matchup_counts(holes, deck)
     c = numpy_engine.showdown_counts(np.array(holes, dtype=np.uint64), np.arange(n)[None, :],
                                       enumerate_boards.completions(deck, 5))
     assert boards == c.valid[0]
@@ -510,7 +505,7 @@ def test_rank_classes_cover_flush_heavy_hands():
     for a, b in (("AhKh", "QhJh"), ("7s6s", "As2s"), ("AhKd", "QhQd")):
         holes = [int(cards.to_mask(a)), int(cards.to_mask(b))]
         deck = enumerate_boards.FULL_DECK & ~(holes[0] | holes[1])
-        w, t, _, boards = rank_classes.matchup_counts(holes, deck)
+        w, t, _, boards = board_rank_classes.matchup_counts(holes, deck)
         c = numpy_engine.showdown_counts(np.array(holes, dtype=np.uint64), np.array([[0, 1]]),
                                           enumerate_boards.completions(deck, 5))
         assert boards == 1_712_304

@@ -433,7 +433,7 @@ def test_random_omaha_player_is_dealt_not_enumerated():
 
 
 @pytest.mark.parametrize("module", ["gpu_eval.games.lowball", "gpu_eval.omaha_ranges",
-                                    "gpu_eval.equity_engine.game_equity"])
+                                    "gpu_eval.equity_engine.omaha_shortdeck"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib

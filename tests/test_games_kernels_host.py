@@ -1,4 +1,4 @@
-"""kernels/equity_games.cu, compiled as host C++, against gpu_eval.equity_engine.game_equity (NumPy).
+"""kernels/equity_games.cu, compiled as host C++, against gpu_eval.equity_engine.omaha_shortdeck (NumPy).
 
 The exact counts of every matchup (wins, ties, tie units, valid boards, and the high and low
 pot units of hi/lo) must be the same integers as the NumPy engine's, on random spots of every
@@ -14,7 +14,7 @@ import pytest
 from gpu_eval import cards
 from gpu_eval.cuda import nvrtc
 from gpu_eval.equity_engine import board_orbits
-from gpu_eval.equity_engine import game_equity as EG
+from gpu_eval.equity_engine import omaha_shortdeck as EG
 
 from emulation import hostbuild
 

@@ -117,7 +117,7 @@ def test_module_source_carries_source_hash():
 
 def test_importing_the_cuda_backend_does_not_import_cupy():
     code = ("import sys, gpu_eval, gpu_eval.cuda.holdem, gpu_eval.cuda.variants, "
-            "gpu_eval.cuda.equity, gpu_eval.cuda.game_equity, gpu_eval.cuda.modules, "
+            "gpu_eval.cuda.equity, gpu_eval.cuda.omaha_shortdeck, gpu_eval.cuda.modules, "
             "gpu_eval.cuda.device_inputs, gpu_eval.cuda.nvrtc, gpu_eval.cuda.availability, "
             "emulation.hostbuild; assert 'cupy' not in sys.modules, 'cupy was imported'")
     tests = str(Path(__file__).resolve().parent)

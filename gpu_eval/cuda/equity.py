@@ -493,13 +493,14 @@ def mc_draws(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray | Non
 
 def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray | None],
                   deck_mask: int, base: int, k: int, n_samples: int, entropy: int, *,
-                  dealt: Sequence[bool] | None = None,
+                  dealt: Sequence[bool] | None = None, first: int = 0,
                   progress: Progress | None = None) -> tuple[np.ndarray, ...]:
     """Monte Carlo showdowns on the GPU: :func:`gpu_eval.equity_engine.numpy_engine.sample_counts`.
 
     Same parameters and results ``(wins, ties, units, units_sq)``, each ``int64 (n,)``; the
     random numbers are the device's own (Philox4x32-10 keyed by :func:`mc_key` of
-    ``entropy``, one stream per sample), so a seed reproduces a result exactly on any GPU.
+    ``entropy``, one stream per sample), so a seed reproduces a result exactly on any GPU;
+    ``first`` numbers the first sample (a span of a run cut into tasks).
 
     Raises
     ------
@@ -543,7 +544,7 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
             state.kernels[name](
                 (grid,), (THREADS,),
                 (*args, np.uint32(len(deck)), np.uint64(base), np.int32(k), np.uint32(key0),
-                 np.uint32(key1), np.uint64(lo), np.uint64(hi), np.uint32(MAX_TRIES),
+                 np.uint32(key1), np.uint64(first + lo), np.uint64(first + hi), np.uint32(MAX_TRIES),
                  totals, failures))
             if hi < n_samples:  # several launches: report each (and let Ctrl-C in between)
                 cupy.cuda.runtime.deviceSynchronize()

@@ -27,7 +27,8 @@ the 47,008 suit-isomorphism classes of combo pairs over all 1,712,304 boards): `
 then starts ``"exact (table)"``, and the counts are the same integers the engines give.
 
 Otherwise preflop (no board card), the NumPy engine can count boards by *rank class* instead
-(:mod:`gpu_eval.equity_engine.rank_classes`): a board matters through its suits only where someone can make
+(:mod:`gpu_eval.equity_engine.shortcuts.board_rank_classes`): a board matters through its suits
+only where someone can make
 a flush, so the boards where nobody can are grouped by their multiset of five ranks (6,175
 classes), and the flush boards by suit, suited ranks and other ranks; each class is played
 once, from cached rank-only strengths and the flush table, and counted with its size. That is
@@ -72,60 +73,49 @@ Ctrl-C stops a run cleanly: queued chunks are dropped, no result is returned, an
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
 
-from gpu_eval import backend_choice, ranges
+from gpu_eval import ranges
 from gpu_eval.array_interop import accepts_arrays
-from gpu_eval.equity_engine import (
-    enumerate_boards,
-    fast_spot,
-    matchup_orbits,
-    numpy_engine,
-    preflop_data,
-    range_spot,
+from gpu_eval.equity_engine import enumerate_boards
+from gpu_eval.equity_engine.planner import (
+    Request,
+    plan,
+    run_here,
+    symmetry_groups,
+    table_applies,
+    table_backend,
+    table_counts,
+    table_equity,
+    table_pairs,
+)
+from gpu_eval.equity_engine.problem import (
+    CardsLike,
+    PlayerLike,
+    as_range,
+    board_and_dead,
+    cards_text,
+    check_options,
+    mask_of,
 )
 from gpu_eval.equity_engine.results import (
     EquityResult,
     MatrixResult,
     PreflopTable,
     class_index,
-    exact_result,
     read_only,
-    sampled_result,
-    spot_result,
-)
-from gpu_eval.equity_engine.setup import (
-    MAX_MATCHUPS,
-    CardsLike,
-    PlayerLike,
-    Problem,
-    as_range,
-    board_and_dead,
-    cards_text,
-    check_equity_game,
-    check_options,
-    engine_for,
-    engine_setting,
-    entropy_of,
-    enumerate_matchups,
-    expected_seconds,
-    mask_of,
-    no_matchup_error,
-    prepare,
-    warn_long,
 )
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
-from gpu_eval.progress import Progress, wanted
+from gpu_eval.suit_symmetry import SUIT_PERMS, canonical_pairs
 
 __all__ = ["equity", "equity_matrix", "preflop_table", "matrix_result", "preflop_table_result",
-           "symmetry_groups", "pair_counts", "table_applies", "table_backend", "table_counts",
-           "table_equity", "table_pairs"]
+           "symmetry_groups", "table_applies", "table_backend", "table_counts",
+           "table_equity", "table_pairs", "pairs_request"]
 
 @accepts_arrays("players", "board", "dead", host_only=True)
 def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike = "",
@@ -153,8 +143,9 @@ def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike
         Seed for Monte Carlo; the same seed gives the same result.
     game : str
         ``"holdem"``, or ``"omaha"``, ``"omaha5"``, ``"omaha6"``, ``"omaha-hilo"``,
-        ``"omaha5-hilo"``, ``"shortdeck"``, ``"shortdeck-triton"`` (run by
-        :func:`gpu_eval.equity_engine.game_equity.equity`; hi/lo results add ``high``, ``low``, ``scoop``).
+        ``"omaha5-hilo"``, ``"shortdeck"``, ``"shortdeck-triton"`` (planned by
+        :func:`gpu_eval.equity_engine.omaha_shortdeck.plan`; hi/lo results add ``high``,
+        ``low``, ``scoop``).
     backend : {"auto", "numpy", "cuda"}
         See the module docstring.
     progress : bool or None
@@ -197,301 +188,8 @@ def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike
     >>> r.method, bool(abs(r.equity.sum() - 1) < 1e-12), bool(r.stderr.max() < 0.002)
     ('monte carlo: 100,000 samples', True, True)
     """
-    if registry.get(game, where="equity()").family != HOLDEM:  # Omaha, hi/lo, short deck
-        from gpu_eval.equity_engine import game_equity  # noqa: PLC0415
-        return game_equity.equity(players, board, dead, exact=exact, samples=samples,
-                                   seed=seed, game=game, backend=backend, progress=progress)
-    check_equity_game(game)
-    samples = check_options(exact, samples, seed)
-    fast = fast_spot.counts(players, board, dead) if exact is not False and samples is None \
-        else None  # known hands after the flop
-    if fast is not None and backend_choice.resolve(backend) == "numpy":
-        work = len(players) * fast[-3]
-        if not wanted(progress, expected_seconds(work, numpy_engine)):
-            if exact:
-                warn_long(work, "equity", numpy_engine)
-            wins, ties, units, _, scale, per, b, d = fast
-            return spot_result(wins[0], ties[0], units[0], scale, per, labels=tuple(players),
-                               backend="numpy", board=cards_text(b),
-                               dead=cards_text(d) if d else "")
-    pair = range_spot.counts(players, board, dead) if fast is None and exact is not False \
-        and samples is None and progress is not True \
-        and backend_choice.resolve(backend) == "numpy" else None  # two ranges, turn or river
-    if pair is not None:  # small work: exact, no bar, no warning (range_spot.MAX_GRID)
-        wins, ties, units, valid, scale, w, per, labels, b, d = pair
-        return exact_result(wins, ties, units, valid, scale, w, per, labels=labels,
-                            backend="numpy", board=cards_text(b),
-                            dead=cards_text(d) if d else "")
-    prob = prepare(players, board, dead)
-    if table_applies(exact, samples, len(prob.players), prob.k, prob.dead, progress):
-        return table_equity(prob, backend)
-    eng, backend_name = engine_for(backend)
-    ranged = prob.ranged
-    r_deck = bin(prob.deck_mask).count("1")
-    n_boards = math.comb(r_deck, prob.k)
-    per_matchup = math.comb(r_deck - 2 * len(ranged), prob.k)
-    masks = [p.range.masks for p in prob.players]
-    weights = [p.range.weights for p in prob.players]
-    upper = math.prod(len(m) for m in masks)
-
-    matchups = None
-    limit = engine_setting(eng, "EXACT_WORK_LIMIT")
-    if exact is not False and (exact or upper * per_matchup <= 20 * limit):
-        matchups = enumerate_matchups(masks, weights, MAX_MATCHUPS)
-        if matchups is None and exact:
-            raise ValueError(f"exact=True: more than {MAX_MATCHUPS:,} matchups to enumerate; "
-                             f"pass exact=False for Monte Carlo")
-    elif upper <= 2_000_000:  # cheap to check that some matchup exists at all
-        matchups = enumerate_matchups(masks, weights, MAX_MATCHUPS)
-    if matchups is not None and len(matchups[0]) == 0:
-        raise no_matchup_error(prob)
-
-    run_exact = False
-    if matchups is not None and exact is not False:
-        n_pool = len(np.unique(np.concatenate(masks)))
-        work = n_pool * n_boards + len(matchups[0]) * per_matchup
-        work /= len(symmetry_groups(prob))  # only one board per suit-isomorphism orbit is played
-        cheapest = work
-        if prob.k == 5 and hasattr(eng, "preflop_counts"):  # by rank class, per suit orbit
-            offsets = np.cumsum([0] + [len(m) for m in masks[:-1]])
-            reps, _ = matchup_orbits.orbits(np.concatenate(masks), matchups[0] + offsets,
-                                            [prob.board_mask, prob.dead_mask])
-            cheapest = min(work, len(reps) * eng.PREFLOP_CLASS_WORK)
-        run_exact = bool(exact) or cheapest <= limit
-        if exact:
-            warn_long(cheapest, "equity", eng)
-    common = dict(labels=tuple(p.label for p in prob.players), backend=backend_name,
-                  board=cards_text(prob.board) if prob.board else "",
-                  dead=cards_text(prob.dead) if prob.dead else "")
-    if run_exact:
-        assert matchups is not None
-        return _exact_equity(prob, eng, matchups, per_matchup, work, progress, common)
-    n_samples = samples if samples is not None else engine_setting(eng, "DEFAULT_SAMPLES")
-    return _sampled_equity(prob, eng, n_samples, entropy_of(seed), progress, common)
-
-
-def table_applies(exact: bool | None, samples: int | None, n_players: int, k: int, dead,
-                  progress: bool | None) -> bool:
-    """Whether the shipped exact heads-up preflop table answers a problem.
-
-    Heads-up, no board card, no dead card, and exact (``True``, or ``None`` without
-    ``samples``). :func:`equity`, :func:`equity_matrix`, :func:`preflop_table` and their
-    :mod:`gpu_eval.distributed` twins decide with this one function.
-
-    Parameters
-    ----------
-    exact, samples : as for :func:`equity`
-    n_players : int
-        Players in the problem.
-    k : int
-        Board cards to come (5: preflop).
-    dead : object
-        The dead cards (anything true when there are some).
-    progress : bool or None
-        Validated as for :func:`equity` (a table lookup shows no bar).
-
-    Returns
-    -------
-    bool
-
-    Examples
-    --------
-    >>> table_applies(None, None, 2, 5, "", False), table_applies(None, None, 2, 5, "2c", False)
-    (True, False)
-    """
-    wanted(progress, 0.0)  # validates it: table lookups need no progress bar
-    return (exact is True or (exact is None and samples is None)) and n_players == 2 \
-        and k == 5 and not dead and preflop_data.USE_TABLE
-
-
-def table_backend(backend: str) -> str:
-    """The backend a table lookup reports: it runs on the host, but an explicit ``"cuda"``
-    still checks for a device (and raises ``RuntimeError`` without one).
-
-    Examples
-    --------
-    >>> table_backend("auto")
-    'numpy'
-    """
-    return "numpy" if backend in ("auto", "numpy") else engine_for(backend)[1]
-
-
-def table_counts(pool: np.ndarray, pairs: np.ndarray) -> numpy_engine.Counts:
-    """Exact heads-up preflop counts of combo pairs, read from
-    :mod:`gpu_eval.equity_engine.preflop_data`.
-
-    Parameters
-    ----------
-    pool : numpy.ndarray of uint64
-        Hole-card masks.
-    pairs : numpy.ndarray of int, shape (M, 2)
-        Pool indices of each pair (disjoint combos).
-
-    Returns
-    -------
-    numpy_engine.Counts
-        The integers the engines count over all 1,712,304 boards.
-
-    Examples
-    --------
-    >>> from gpu_eval import cards
-    >>> c = table_counts(cards.to_mask(["AhKh", "QsQd"]), np.array([[0, 1]]))
-    >>> c.wins.tolist(), c.ties.tolist()
-    ([[787966, 917606]], [[6732, 6732]])
-    """
-    wins, ties = preflop_data.counts_of_masks(pool, pairs)
-    t = np.column_stack([ties, ties])
-    return numpy_engine.Counts(wins, t, t.copy(), np.full(len(wins), preflop_data.BOARDS), 2)
-
-
-def table_pairs(pool: np.ndarray, pairs: np.ndarray, backend_name: str, *,
-                matrix: bool = True) -> tuple:
-    """The table's answer to a pair-counting step (``count_pairs`` of :func:`matrix_result`
-    and :func:`preflop_table_result`): ``(Counts, None, method, None, backend_name)``.
-
-    Parameters
-    ----------
-    pool, pairs
-        As for :func:`table_counts`.
-    backend_name : str
-        The backend to report.
-    matrix : bool
-        Word the method as :func:`equity_matrix` does (pairs x boards) or, ``False``, as
-        :func:`preflop_table` does.
-
-    Examples
-    --------
-    >>> from gpu_eval import cards
-    >>> table_pairs(cards.to_mask(["AhKh", "QsQd"]), np.array([[0, 1]]), "numpy")[2]
-    'exact (table): 1 pairs x 1,712,304 boards'
-    """
-    method = f"exact (table): {len(pairs):,} pairs x {preflop_data.BOARDS:,} boards" \
-        if matrix else f"exact (table): {math.comb(52, 5):,} boards"
-    return table_counts(pool, pairs), None, method, None, backend_name
-
-
-def table_equity(prob: Problem, backend: str, backend_name: str | None = None
-                 ) -> EquityResult:
-    """:func:`equity` of a heads-up preflop problem without dead cards, from the table.
-
-    Parameters
-    ----------
-    prob : Problem
-        As :func:`gpu_eval.equity_engine.setup.prepare` builds it.
-    backend : str
-        The requested backend (see :func:`table_backend`).
-    backend_name : str, optional
-        The backend to report instead (a cluster client decides its own).
-
-    Returns
-    -------
-    EquityResult
-        Its ``method`` starts with ``"exact (table):"``.
-
-    Examples
-    --------
-    >>> from gpu_eval.equity_engine.setup import prepare
-    >>> r = table_equity(prepare(["AhKh", "QsQd"], "", ""), "auto")
-    >>> r.method, r.wins.tolist()
-    ('exact (table): 1,712,304 boards', [787966, 917606])
-    """
-    if backend_name is None:
-        backend_name = table_backend(backend)
-    masks = [p.range.masks for p in prob.players]
-    idx, w = enumerate_matchups(masks, [p.range.weights for p in prob.players], MAX_MATCHUPS)
-    if len(w) == 0:
-        raise no_matchup_error(prob)
-    c = table_counts(np.concatenate(masks), idx + np.array([0, len(masks[0])]))
-    r = exact_result(c.wins, c.ties, c.units, c.valid, c.scale, w, preflop_data.BOARDS,
-                     labels=tuple(p.label for p in prob.players), backend=backend_name)
-    return dataclasses.replace(r, method=r.method.replace("exact:", "exact (table):", 1))
-
-
-def symmetry_groups(prob: Problem) -> tuple[tuple[int, ...], ...]:
-    """Suit permutations that map the problem onto itself.
-
-    They keep every known hand, the board and the dead cards, and map every range onto
-    itself with its weights. Such a permutation maps each matchup to a matchup of the same
-    weight, so summed over matchups a board and its image give the same counts, and only one
-    board per orbit needs to be played (per-matchup counts do change, so this is for
-    :func:`equity` totals only).
-    """
-    cached = prob.__dict__.get("symmetry_groups")
-    if cached is not None:  # equity() asks twice
-        return cached
-    known = [int(p.range.masks[0]) for p in prob.players if p.fixed]
-    group = enumerate_boards.stabilizer(known + [prob.board_mask, prob.dead_mask])
-    for i in prob.ranged:
-        if len(group) == 1:  # the identity alone (a rainbow board): it keeps every range
-            break
-        r = prob.players[i].range
-        group = enumerate_boards.keeping_range(group, r.masks, r.weights)
-    prob.__dict__["symmetry_groups"] = group
-    return group
-
-
-def _exact_equity(prob: Problem, eng, matchups: tuple[np.ndarray, np.ndarray],
-                  per_matchup: int, work: float, progress: bool | None,
-                  common: dict) -> EquityResult:
-    idx, w = matchups
-    all_masks = np.concatenate([p.range.masks for p in prob.players])
-    pool, inverse = np.unique(all_masks, return_inverse=True)
-    offsets = np.cumsum([0] + [len(p.range) for p in prob.players[:-1]])
-    pool_idx = inverse[idx + offsets[None, :]]
-    enabled = wanted(progress, expected_seconds(work, eng))
-    by_class = getattr(eng, "preflop_counts", None)
-    if by_class is not None and prob.k == 5:  # one matchup per suit orbit: the same counts
-        reps, orbit = matchup_orbits.orbits(pool, pool_idx, [prob.board_mask, prob.dead_mask])
-    if by_class is not None and prob.k == 5 and len(reps) * eng.PREFLOP_CLASS_WORK < work:
-        # No board card yet, and fewer matchups than symmetric boards would cost: boards
-        # counted by rank class (the same integers).
-        enabled = wanted(progress, expected_seconds(len(reps) * eng.PREFLOP_CLASS_WORK, eng))
-        with Progress(len(reps), "equity (exact)", unit="matchups", enabled=enabled) as bar:
-            c = by_class(pool, pool_idx[reps], prob.deck_mask, progress=bar)
-        wins, ties, units, valid, scale = (c.wins[orbit], c.ties[orbit], c.units[orbit],
-                                           c.valid[orbit], c.scale)
-    else:
-        wins, ties, units, valid, scale = _counts_by_board(prob, eng, pool, pool_idx, enabled)
-    return exact_result(wins, ties, units, valid, scale, w, per_matchup, **common)
-
-
-def _counts_by_board(prob: Problem, eng, pool: np.ndarray, pool_idx: np.ndarray,
-                     enabled: bool) -> tuple:
-    """``(wins, ties, units, valid, scale)`` of every matchup over every completion of the
-    board, one board per suit-symmetry orbit, weighted by the orbit's size."""
-    parts = enumerate_boards.symmetric_completions(prob.deck_mask, prob.k, symmetry_groups(prob))
-    total = sum(len(b) for b, _ in parts)
-    wins = ties = units = valid = 0
-    with Progress(total, "equity (exact)", unit="boards", enabled=enabled) as bar:
-        if len(parts) == 1 and parts[0][1] == 1:  # no symmetry: the counts as they come
-            c = eng.showdown_counts(pool, pool_idx, parts[0][0], base=prob.board_mask,
-                                    progress=bar)
-            return c.wins, c.ties, c.units, c.valid, c.scale
-        for boards, mult in parts:
-            c = eng.showdown_counts(pool, pool_idx, boards, base=prob.board_mask, progress=bar)
-            wins = wins + mult * c.wins
-            ties = ties + mult * c.ties
-            units = units + mult * c.units
-            valid = valid + mult * c.valid
-    return wins, ties, units, valid, c.scale
-
-
-def _sampled_equity(prob: Problem, eng, n_samples: int, entropy: int,
-                    progress: bool | None, common: dict) -> EquityResult:
-    n = len(prob.players)
-    holes = [p.range.masks for p in prob.players]
-    cum = [None if p.fixed else np.cumsum(p.range.weights) for p in prob.players]
-    # A "random" player (every combo left, equal weights) is dealt from the deck instead.
-    n_any = math.comb(bin(prob.deck_mask).count("1"), 2)
-    dealt = [not p.fixed and len(p.range) == n_any
-             and bool(np.all(p.range.weights == p.range.weights[0])) for p in prob.players]
-    bar = Progress(n_samples, "equity (monte carlo)", unit="samples",
-                   enabled=wanted(progress, expected_seconds(n_samples * n * 2, eng)))
-    with bar:
-        wins, ties, units, units_sq = eng.sample_counts(
-            holes, cum, prob.deck_mask, prob.board_mask, prob.k, n_samples, entropy,
-            dealt=dealt, progress=bar)
-    return sampled_result(wins, ties, units, units_sq, n, n_samples, entropy, **common)
+    return run_here(plan(Request("equity", players, board, dead, exact, samples, seed, game,
+                                 backend, progress)))
 
 
 @accepts_arrays("range_a", "range_b", "board", "dead", host_only=True)
@@ -541,14 +239,29 @@ def equity_matrix(range_a: PlayerLike, range_b: PlayerLike, board: CardsLike = "
     """
     samples = check_options(exact, samples, seed)
 
-    def count_pairs(pool, pairs, deck, k, base, work):
-        if table_applies(exact, samples, 2, k, deck != enumerate_boards.FULL_DECK, progress):
-            return table_pairs(pool, pairs, table_backend(backend))
-        eng, backend_name = engine_for(backend)
-        return (*pair_counts(eng, pool, pairs, deck, k, base, exact, samples, seed, work,
-                              progress, what="equity_matrix"), backend_name)
+    def count_pairs(pool, pairs, deck, k, base, work):  # after validation: the planner's step
+        return run_here(plan(pairs_request("equity_matrix", (pool, pairs, deck, k, base, work),
+                                           exact, samples, seed, backend, progress)))
 
     return matrix_result(range_a, range_b, board, dead, count_pairs)
+
+
+def pairs_request(what: str, pairs: tuple, exact: bool | None, samples: int | None,
+                  seed: int | None, backend: str, progress: bool | None, *,
+                  here: bool = True) -> Request:
+    """The planner's request for one pair-counting step of :func:`equity_matrix` or
+    :func:`preflop_table` (``pairs = (pool, pairs, deck, k, base, work)``).
+
+    Examples
+    --------
+    >>> from gpu_eval.equity_engine.planner import choose
+    >>> empty = (np.zeros(0, np.uint64), np.zeros((0, 2), int), enumerate_boards.FULL_DECK,
+    ...          5, 0, 0.0)
+    >>> choose(pairs_request("preflop_table", empty, None, None, None, "auto", None)).name
+    'shipped table'
+    """
+    return Request("pairs", exact=exact, samples=samples, seed=seed, backend=backend,
+                   progress=progress, here=here, pairs=pairs, what=what)
 
 
 def matrix_result(range_a: PlayerLike, range_b: PlayerLike, board: CardsLike,
@@ -579,12 +292,12 @@ def matrix_result(range_a: PlayerLike, range_b: PlayerLike, board: CardsLike,
     pool, inverse = np.unique(np.concatenate([ra.masks, rb.masks]), return_inverse=True)
     pairs = np.column_stack([inverse[ia], inverse[len(ra) + ib]])
     deck = enumerate_boards.FULL_DECK & ~int(known)
-    k = 5 - len(b)
+    k = registry.get(HOLDEM).cards_to_come(len(b))
     n_boards = enumerate_boards.count(deck, k)
     per_pair = math.comb(bin(deck).count("1") - 4, k)
     work = (len(pool) + len(pairs)) * n_boards
-    counts, n_used, method, entropy, backend_name = count_pairs(pool, pairs, deck, k,
-                                                               mask_of(b), work)
+    counts, n_used, method, entropy, backend_name, strategy = count_pairs(pool, pairs, deck, k,
+                                                                         mask_of(b), work)
     eq_pairs = counts.equity()[:, 0]
     if counts.valid.min() > 0 and n_used is None:
         assert counts.valid.min() == per_pair
@@ -610,39 +323,7 @@ def matrix_result(range_a: PlayerLike, range_b: PlayerLike, board: CardsLike,
         equity=overall, exact=n_used is None, boards=per_pair if n_used is None else None,
         samples=n_used, backend=backend_name, method=method, seed=entropy,
         board=cards_text(b) if b else "", dead=cards_text(d) if d else "", win=read_only(win),
-        tie=read_only(tie))
-
-
-def pair_counts(eng, pool: np.ndarray, pairs: np.ndarray, deck: int, k: int, base: int,
-                 exact: bool | None, samples: int | None, seed: int | None,
-                 work: float, progress: bool | None, what: str):
-    """Play heads-up pairs on every completion, or on sampled boards.
-
-    Returns ``(counts, samples or None, method or None, seed or None)``.
-    """
-    run_exact = exact is True or (exact is None and work <= engine_setting(eng, "EXACT_WORK_LIMIT"))
-    if run_exact:
-        if exact:
-            warn_long(work, what, eng)
-        boards = enumerate_boards.completions(deck, k)
-        n_used, method, entropy = None, None, None
-    else:
-        n_used = samples if samples is not None else engine_setting(eng, "DEFAULT_TABLE_SAMPLES")
-        entropy = entropy_of(seed)
-        rng = np.random.default_rng(np.random.SeedSequence(entropy))
-        boards = enumerate_boards.sample(rng, n_used, deck, k)
-        method = f"monte carlo: {n_used:,} sampled boards"
-        work = work * n_used / max(enumerate_boards.count(deck, k), 1)
-    bar = Progress(len(boards), f"{what} ({'exact' if run_exact else 'monte carlo'})",
-                   unit="boards", enabled=wanted(progress, expected_seconds(work, eng)))
-    with bar:
-        counts = None
-        if run_exact and k == 5 and deck == enumerate_boards.FULL_DECK \
-                and hasattr(eng, "preflop_pair_counts"):  # the CUDA engine's all-pairs matrix
-            counts = eng.preflop_pair_counts(pool, pairs, progress=bar)
-        if counts is None:
-            counts = eng.showdown_counts(pool, pairs, boards, base=base, progress=bar)
-    return counts, n_used, method, entropy
+        tie=read_only(tie), strategy=strategy)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -655,51 +336,14 @@ _N_COMBOS = len(ranges.ALL_COMBOS)
 @lru_cache(maxsize=1)
 def _perm_table() -> np.ndarray:
     """``(24, 1326)``: combo row -> the row of the same combo with its suits permuted."""
-    out = np.empty((len(enumerate_boards.SUIT_PERMS), _N_COMBOS), dtype=np.int32)
+    out = np.empty((len(SUIT_PERMS), _N_COMBOS), dtype=np.int32)
     cards_ = ranges.ALL_COMBOS.astype(np.int64)
-    for i, perm in enumerate(enumerate_boards.SUIT_PERMS):
+    for i, perm in enumerate(SUIT_PERMS):
         p = np.array(perm)
         moved = 4 * (cards_ // 4) + p[cards_ % 4]
         out[i] = ranges.COMBO_INDEX[moved[:, 0], moved[:, 1]]
     out.flags.writeable = False
     return out
-
-
-def _canonical_pairs(ia: np.ndarray, ib: np.ndarray) -> tuple[np.ndarray, np.ndarray,
-                                                                np.ndarray]:
-    """Suit-isomorphism class of each ordered combo pair ``(ia, ib)``.
-
-    The key of a pair is the smallest ``row(sigma a) * 1326 + row(sigma b)`` over the 24 suit
-    permutations; a pair and its swap ``(b, a)`` have equities ``e`` and ``1 - e``, so both
-    map to the smaller of their two keys. Returns ``(key, flipped, symmetric)``: ``flipped``
-    when the pair is the swap of its class representative (its equity is ``1 - e``),
-    ``symmetric`` when the pair is its own swap (equity exactly 1/2).
-
-    Examples
-    --------
-    >>> row = {h: i for i, h in enumerate(ranges.ALL_COMBO_MASKS.tolist())}
-    >>> from gpu_eval import cards
-    >>> a, b, c = (row[int(cards.to_mask(h))] for h in ("AsAh", "KsKh", "KdKc"))
-    >>> key, flipped, sym = _canonical_pairs(np.array([a, a, b]), np.array([b, c, a]))
-    >>> bool(key[0] == key[2]), flipped.tolist(), sym.tolist()
-    (True, [False, False, True], [False, False, False])
-    """
-    perm = _perm_table()
-    ia = np.asarray(ia, dtype=np.int32)
-    ib = np.asarray(ib, dtype=np.int32)
-    big = np.iinfo(np.int32).max  # keys < 1326**2 fit in int32, halving memory traffic
-    key = np.full(len(ia), big, dtype=np.int32)
-    swap = np.full(len(ia), big, dtype=np.int32)
-    tmp = np.empty(len(ia), dtype=np.int32)
-    for p in perm:
-        pa, pb = p[ia], p[ib]
-        np.multiply(pa, _N_COMBOS, out=tmp)
-        tmp += pb
-        np.minimum(key, tmp, out=key)
-        np.multiply(pb, _N_COMBOS, out=tmp)
-        tmp += pa
-        np.minimum(swap, tmp, out=swap)
-    return np.minimum(key, swap), swap < key, swap == key
 
 
 def preflop_table(exact: bool | None = None, samples: int | None = None,
@@ -748,26 +392,23 @@ def preflop_table(exact: bool | None = None, samples: int | None = None,
     ((169, 169), 'monte carlo: 1,000 sampled boards', True)
     """
     samples = check_options(exact, samples, seed)
-    if table_applies(exact, samples, 2, 5, False, progress):  # cells from the shipped table
-        backend_name = table_backend(backend)
-        return preflop_table_result(cells, lambda pool, pairs, *_: table_pairs(
-            pool, pairs, backend_name, matrix=False), backend_name)
-    eng, backend_name = engine_for(backend)
 
-    def count_pairs(pool, pairs, deck, k, base, work):
-        return (*pair_counts(eng, pool, pairs, deck, k, base, exact, samples, seed, work,
-                              progress, what="preflop_table"), backend_name)
+    def count_pairs(pool, pairs, deck, k, base, work):  # after the cells are validated
+        return run_here(plan(pairs_request("preflop_table", (pool, pairs, deck, k, base, work),
+                                           exact, samples, seed, backend, progress)))
 
-    return preflop_table_result(cells, count_pairs, backend_name)
+    return preflop_table_result(cells, count_pairs, lambda pairs: plan(pairs_request(
+        "preflop_table", pairs, exact, samples, seed, backend, progress)))
 
 
 def preflop_table_result(cells: Sequence[tuple[str, str]] | None, count_pairs,
-                         backend_name: str) -> PreflopTable:
+                         idle_plan) -> PreflopTable:
     """Select the cells, reduce combo pairs to suit-isomorphism classes, run one
     pair-counting step on the classes that must be played, and average back into cells.
 
     ``count_pairs`` is as for :func:`matrix_result`: an engine here, a cluster in
-    ``gpu_eval.distributed``; ``backend_name`` is reported when nothing needs playing.
+    ``gpu_eval.distributed``; when nothing needs playing, ``idle_plan(pairs)`` (the plan of
+    no pair, not run) names the backend and strategy to report.
     """
     names = ranges.CLASS_NAMES
     n_cls = len(names)
@@ -799,9 +440,9 @@ def preflop_table_result(cells: Sequence[tuple[str, str]] | None, count_pairs,
     table = np.full((n_cls, n_cls), np.nan)
     table[diag, diag] = 0.5
     n_classes = 0
-    n_used = method = entropy = None
+    n_used = method = entropy = backend_name = strategy = None
     if wanted_cells:
-        key, flipped, symmetric = _canonical_pairs(ia, ib)
+        key, flipped, symmetric = canonical_pairs(_perm_table(), ia, ib)
         reps, rep_of = np.unique(key, return_inverse=True)
         rep_sym = np.zeros(len(reps), dtype=bool)
         rep_sym[rep_of[symmetric]] = True
@@ -815,8 +456,8 @@ def preflop_table_result(cells: Sequence[tuple[str, str]] | None, count_pairs,
             pairs = inverse.reshape(2, -1).T
             deck = enumerate_boards.FULL_DECK
             work = (len(pool) + len(pairs)) * enumerate_boards.count(deck, 5)
-            counts, n_used, method, entropy, backend_name = count_pairs(pool, pairs, deck, 5,
-                                                                       0, work)
+            counts, n_used, method, entropy, backend_name, strategy = count_pairs(
+                pool, pairs, deck, 5, 0, work)
             rep_eq[play] = counts.equity()[:, 0]
         pair_eq = rep_eq[rep_of]
         pair_eq = np.where(flipped, 1 - pair_eq, pair_eq)
@@ -828,6 +469,10 @@ def preflop_table_result(cells: Sequence[tuple[str, str]] | None, count_pairs,
         table[cols, rows] = 1 - vals
     if method is None:
         method = "exact: 2,598,960 boards"
+    if backend_name is None:  # nothing played
+        idle = idle_plan((masks[:0], np.zeros((0, 2), np.intp), enumerate_boards.FULL_DECK, 5,
+                          0, 0.0))
+        backend_name, strategy = idle.backend, idle.strategy
     return PreflopTable(tuple(names), read_only(table), n_classes, n_used is None,
                         None if n_used is not None else 2_598_960, n_used, backend_name,
-                        method, entropy)
+                        method, entropy, strategy=strategy)

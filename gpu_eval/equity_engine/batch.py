@@ -28,72 +28,27 @@ from __future__ import annotations
 
 import math
 import sys
-from dataclasses import dataclass
-from functools import lru_cache
-from itertools import combinations
-from typing import Any
 
 import numpy as np
 
-from gpu_eval import backend_choice, cards
+from gpu_eval import cards
 from gpu_eval.array_interop import accepts_arrays
-from gpu_eval.equity_engine import preflop_data
-from gpu_eval.evaluator.bitmask import evaluate_masks
-from gpu_eval.evaluator.numpy_path import run_chunked
+from gpu_eval.card_spelling import ID_TO_MASK as _ID_TO_MASK
+from gpu_eval.card_spelling import RANKS, SUITS
+from gpu_eval.equity_engine import spot_counts
+from gpu_eval.equity_engine.planner import Request, plan, run_here
+from gpu_eval.equity_engine.spot_counts import BatchResult
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
 
 __all__ = ["BatchResult", "equity_batch"]
 
 _BACKENDS = ("auto", "numpy", "cuda")
-#: Hand evaluations per chunk of rows.
-CHUNK_EVALS = 1 << 19
 MAX_PLAYERS = 10
-_SUITS = "cdhs"
-_RANKS = "23456789TJQKA"
-# Hand-mask bit of each card id (bit 16 * suit + rank, see gpu_eval.cards).
-_ID_TO_MASK = np.left_shift(np.uint64(1), (16 * (np.arange(52) % 4) + np.arange(52) // 4)
-                            .astype(np.uint64))
-_ID_TO_MASK.flags.writeable = False
-_FULL_DECK = int(np.bitwise_or.reduce(_ID_TO_MASK))
-
-
-@dataclass(frozen=True, eq=False)
-class BatchResult:
-    """What :func:`equity_batch` found, one row per spot (arrays read-only).
-
-    Attributes
-    ----------
-    equity, win, tie, tie_share : numpy.ndarray of float64, shape (N, P)
-        Per spot and player, as in :class:`gpu_eval.EquityResult`: the expected share of the
-        pot, the probability of winning it alone, the probability of splitting it, and the
-        share won in splits (a 2-way split gives each 1/2), so ``equity = win + tie_share``.
-    wins, ties : numpy.ndarray of int64, shape (N, P)
-        Board completions won outright and split, per spot and player.
-    boards : numpy.ndarray of int64, shape (N,)
-        Board completions each spot was played on.
-    backend : str
-        Where it ran (``"numpy"`` or ``"cuda"``; preflop spots always run on the host).
-    method : str
-        What was done.
-    """
-
-    equity: Any
-    win: Any
-    tie: Any
-    tie_share: Any
-    wins: Any
-    ties: Any
-    boards: Any
-    backend: str
-    method: str
-
-    def __len__(self) -> int:
-        return len(self.boards)
 
 
 def _card(c: int) -> str:
-    return _RANKS[c // 4] + _SUITS[c % 4]
+    return RANKS[c // 4] + SUITS[c % 4]
 
 
 def _is_cupy(x) -> bool:
@@ -287,7 +242,8 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
     cupy_out = _is_cupy(hands)
     h = _hands_array(hands)
     n, p = h.shape[:2]
-    b_ids, b_mask = _cards_array(boards, n, "boards", (0, 3, 4, 5))
+    record = registry.get(game)
+    b_ids, b_mask = _cards_array(boards, n, "boards", record.board_sizes)
     d_ids, d_mask = _cards_array(dead, n, "dead", None)
     hole = np.zeros((n, p), dtype=np.uint64)
     for j in range(p):
@@ -298,139 +254,15 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
     bad = np.flatnonzero(np.bitwise_count(used) != expected)
     if bad.size:
         raise ValueError(_where_twice(h, b_ids, d_ids, int(d_mask[bad[0]]), int(bad[0])))
-    k = 5 - b_ids.shape[1]
-    left = 52 - expected
+    k = record.cards_to_come(b_ids.shape[1])
+    left = record.deck_size - expected
     if (left < k).any():
         i = int(np.flatnonzero(left < k)[0])
         raise ValueError(f"spot {i}: too many cards: {p} players, {b_ids.shape[1]} board and "
                          f"{int(n_dead[i])} dead cards leave {int(left[i])} for the board")
 
     n_boards = np.array([math.comb(int(r), k) for r in range(53)], dtype=np.int64)[left]
-    scale = math.lcm(*range(1, p + 1))
-    street = {5: "preflop", 2: "flop", 1: "turn", 0: "river"}[k]
-    method = f"exact: {n:,} {street} spot{'s' * (n != 1)}, {p} players"
-    if k < 5 and n and backend_choice.resolve(backend, hands) == "cuda":
-        from gpu_eval.cuda import batch as cuda_batch  # noqa: PLC0415 -- CuPy only when used
-
-        free = ~used & np.uint64(_FULL_DECK)
-        wins, ties, units = cuda_batch.spot_counts(hole, b_mask, free, k, device_out=cupy_out)
-        if cupy_out:
-            import cupy  # noqa: PLC0415 -- the input was already a CuPy array
-
-            n_boards = cupy.asarray(n_boards)
-        return _result(wins, ties, units, n_boards, scale, "cuda", method)
-    wins = np.zeros((n, p), dtype=np.int64)
-    ties = np.zeros((n, p), dtype=np.int64)
-    units = np.zeros((n, p), dtype=np.int64)
-    share = np.zeros(p + 1, dtype=np.int64)
-    share[2:] = scale // np.arange(2, p + 1)  # split shares only: wins count apart
-    if k == 5:
-        if backend == "cuda":  # preflop runs on the host; an explicit "cuda" still checks
-            backend_choice.resolve(backend)
-        _preflop(hole, d_mask, wins, ties, units, share)
-    else:
-        for r in np.unique(left):
-            rows = np.flatnonzero(left == r)
-            _postflop(rows, hole, used, b_mask, int(r), k, wins, ties, units, share)
-    res = _result(wins, ties, units, n_boards, scale, "numpy", method)
-    if cupy_out:
-        import cupy  # noqa: PLC0415 -- the input was already a CuPy array
-
-        res = BatchResult(*[cupy.asarray(a) for a in (res.equity, res.win, res.tie,
-                                                       res.tie_share, res.wins, res.ties,
-                                                       res.boards)],
-                          backend=res.backend, method=method)
-    return res
-
-
-def _result(wins, ties, units, n_boards, scale: int, backend: str, method: str) -> BatchResult:
-    """The shares from the counts (NumPy or CuPy arrays alike); NumPy results read-only."""
-    c = n_boards[:, None].astype(np.float64)
-    win = wins / c
-    tie = ties / c
-    tie_share = units / (scale * c)
-    out = [win + tie_share, win, tie, tie_share, wins, ties, n_boards]
-    for a in out:
-        if isinstance(a, np.ndarray) and not _is_cupy(a):
-            a.flags.writeable = False
-    return BatchResult(*out, backend=backend, method=method)
-
-
-def _preflop(hole: np.ndarray, d_mask: np.ndarray, wins, ties, units, share) -> None:
-    """Heads-up rows without dead cards from the table; the others by rank class."""
-    n, p = hole.shape
-    todo = np.arange(n)
-    if p == 2 and preflop_data.USE_TABLE:
-        fast = np.flatnonzero(d_mask == 0)
-        if fast.size:
-            w, t = preflop_data.counts_of_masks(hole[fast].reshape(-1),
-                                                np.arange(2 * fast.size).reshape(-1, 2))
-            wins[fast] = w
-            ties[fast] = t[:, None]
-            units[fast] = t[:, None] * share[2]
-        todo = np.flatnonzero(d_mask != 0)
-    if todo.size:
-        from gpu_eval.equity_engine import rank_classes  # noqa: PLC0415 -- only rows the table cannot answer
-
-        for i in todo.tolist():
-            holes = [int(m) for m in hole[i]]
-            deck = _FULL_DECK & ~int(d_mask[i])
-            for m in holes:
-                deck &= ~m
-            wins[i], ties[i], units[i], _ = rank_classes.matchup_counts(holes, deck)
-
-
-@lru_cache(maxsize=16)
-def _positions(r: int, k: int) -> np.ndarray:
-    """``(C(r, k), k)`` index tuples into a row's ``r`` remaining cards."""
-    out = np.array(list(combinations(range(r), k)), dtype=np.intp).reshape(math.comb(r, k), k)
-    out.flags.writeable = False
-    return out
-
-
-def _postflop(rows: np.ndarray, hole: np.ndarray, used: np.ndarray, b_mask: np.ndarray,
-              r: int, k: int, wins, ties, units, share) -> None:
-    """Spots ``rows`` (each with ``r`` cards left, ``k`` to come): every completion at once."""
-    p = hole.shape[1]
-    pos = _positions(r, k)
-    n_c = len(pos)
-    per_chunk = max(1, CHUNK_EVALS // (n_c * p))
-    card_bits = _ID_TO_MASK
-
-    def work(s: int, e: int) -> None:
-        idx = rows[s:e]
-        m = e - s
-        free = (used[idx, None] & card_bits[None, :]) == 0  # (m, 52), r per row
-        # Each row's remaining cards in id order, as mask bits, with the known board folded
-        # into the first column a completion takes.
-        rem = card_bits[np.nonzero(free)[1]].reshape(m, r)
-        if k == 0:
-            board = b_mask[idx, None]
-        else:
-            board = np.take(rem, pos[:, 0], axis=1)
-            board |= b_mask[idx, None]
-            for j in range(1, k):
-                board |= np.take(rem, pos[:, j], axis=1)
-        st = np.empty((p, m, n_c), dtype=np.uint16)
-        hand = np.empty((m, n_c), dtype=np.uint64)
-        for q in range(p):
-            np.bitwise_or(hole[idx, q, None], board, out=hand)
-            evaluate_masks(hand.reshape(-1), st[q].reshape(-1))
-        if p == 2:
-            a, b = st
-            w0 = np.count_nonzero(a > b, axis=1)
-            t = np.count_nonzero(a == b, axis=1)
-            wins[idx, 0] = w0
-            wins[idx, 1] = n_c - w0 - t
-            ties[idx] = t[:, None]
-            units[idx] = t[:, None] * share[2]
-            return
-        best = st.max(axis=0)
-        win = st == best
-        cnt = win.sum(axis=0, dtype=np.int64)
-        solo = cnt == 1
-        wins[idx] = np.count_nonzero(win & solo, axis=2).T
-        ties[idx] = np.count_nonzero(win & ~solo, axis=2).T
-        units[idx] = (win * share[cnt]).sum(axis=2).T
-
-    run_chunked(len(rows), work, per_chunk)
+    job = spot_counts.SpotJob(hole, b_mask, d_mask, used, left, k, n_boards,
+                              math.lcm(*range(1, p + 1)), cupy_out)
+    return run_here(plan(Request("batch", backend=backend, batch=(job, hands),
+                                 what="equity_batch")))

@@ -1,6 +1,6 @@
 """The board completions of a deck and their suit orbits (cached), for the engines of the
-games beyond hold'em: the NumPy engine (:mod:`gpu_eval.equity_engine.game_equity`) and its CUDA
-twin (:mod:`gpu_eval.cuda.game_equity`) play the same orbit representatives.
+games beyond hold'em: the NumPy engine (:mod:`gpu_eval.equity_engine.omaha_shortdeck`) and its CUDA
+twin (:mod:`gpu_eval.cuda.omaha_shortdeck`) play the same orbit representatives.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from functools import lru_cache
 import numpy as np
 
 from gpu_eval.cards import ID_TO_MASK
-from gpu_eval.equity_engine import enumerate_boards
+from gpu_eval.suit_symmetry import orbit_sizes
 
 __all__ = ["subsets", "deck_ids", "or_rows", "completions", "orbits", "orbit_lists", "orbit_parts"]
 
@@ -22,8 +22,6 @@ def or_rows(ids: np.ndarray) -> np.ndarray:
     for j in range(ids.shape[1]):
         m |= np.take(ID_TO_MASK, ids[:, j])
     return m
-
-
 
 
 @lru_cache(maxsize=8)
@@ -58,14 +56,7 @@ def completions(deck_mask: int, k: int) -> tuple[np.ndarray, np.ndarray]:
 def orbits(deck_mask: int, k: int, group: tuple[tuple[int, ...], ...]) -> np.ndarray:
     """Per completion, the size of its orbit under ``group`` when it is the orbit's smallest
     mask (the one board played for the whole orbit), else 0; ``uint8``, cached."""
-    masks = completions(deck_mask, k)[1]
-    keep = np.ones(len(masks), dtype=bool)
-    fixed_by = np.zeros(len(masks), dtype=np.uint8)
-    for perm in group:
-        image = enumerate_boards.permute_suits(masks, perm)
-        keep &= image >= masks
-        fixed_by += image == masks
-    out = np.where(keep, len(group) // np.maximum(fixed_by, 1), 0).astype(np.uint8)
+    out = orbit_sizes(completions(deck_mask, k)[1], group)
     out.flags.writeable = False
     return out
 

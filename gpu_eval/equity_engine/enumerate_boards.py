@@ -9,15 +9,20 @@ the same boards on the NumPy and CUDA paths (a kernel unranks ``i`` instead of r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from functools import lru_cache
-from itertools import permutations
 from math import comb
 
 import numpy as np
 
 from gpu_eval import combinatorics
 from gpu_eval.cards import ID_TO_MASK
+from gpu_eval.suit_symmetry import (  # noqa: F401 -- re-exported: the engines' names
+    SUIT_PERMS,
+    keeping_range,
+    orbit_representatives,
+    permute_suits,
+    stabilizer,
+)
 
 FULL_DECK = int(np.bitwise_or.reduce(ID_TO_MASK))
 
@@ -201,45 +206,6 @@ def _sample_by_card(rng: np.random.Generator, vals: np.ndarray, k: int, taken: n
 # known card set (each player's hand, the board, the dead cards) unchanged, give the same result.
 # ---------------------------------------------------------------------------------------------
 
-SUIT_PERMS: tuple[tuple[int, int, int, int], ...] = tuple(permutations(range(4)))
-_LANE = np.uint64(0x1FFF)
-
-
-def permute_suits(masks: np.ndarray, perm: Sequence[int]) -> np.ndarray:
-    """Hand masks with suit ``s`` replaced by ``perm[s]`` (the 16-bit lanes moved).
-
-    Examples
-    --------
-    >>> from gpu_eval import cards
-    >>> cards.format(permute_suits(cards.to_mask("AhKd"), (0, 2, 1, 3)))  # d <-> h
-    'KhAd'
-    """
-    m = np.asarray(masks, dtype=np.uint64)
-    out = np.zeros_like(m)
-    for s in range(4):
-        lane = (m >> np.uint64(16 * s)) & _LANE
-        out |= lane << np.uint64(16 * perm[s])
-    return out
-
-
-def stabilizer(card_sets: Sequence[int]) -> tuple[tuple[int, ...], ...]:
-    """The suit permutations that map each of ``card_sets`` (masks) onto itself.
-
-    Examples
-    --------
-    >>> from gpu_eval import cards
-    >>> stabilizer([int(cards.to_mask("AhKh")), int(cards.to_mask("QsQd"))])
-    ((0, 1, 2, 3), (0, 3, 2, 1))
-    """
-    return _stabilizer(tuple(int(c) for c in card_sets))
-
-
-@lru_cache(maxsize=256)
-def _stabilizer(card_sets: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    sets = np.array(card_sets, dtype=np.uint64)
-    return tuple(p for p in SUIT_PERMS if np.array_equal(permute_suits(sets, p), sets))
-
-
 @lru_cache(maxsize=4)
 def symmetric_completions(deck_mask: int, k: int, group: tuple[tuple[int, ...], ...]
                           ) -> tuple[tuple[np.ndarray, int], ...]:
@@ -262,43 +228,7 @@ def symmetric_completions(deck_mask: int, k: int, group: tuple[tuple[int, ...], 
     full = completions(deck_mask, k)
     if len(group) <= 1:
         return ((full, 1),)
-    keep = np.ones(len(full), dtype=bool)
-    fixed_by = np.zeros(len(full), dtype=np.uint8)
-    for perm in group:
-        image = permute_suits(full, perm)
-        keep &= image >= full
-        fixed_by += image == full
-    orbit = len(group) // fixed_by[keep]
-    boards = full[keep]
-    parts = []
-    for m in np.unique(orbit):
-        b = np.ascontiguousarray(boards[orbit == m])
+    parts = orbit_representatives(full, group)
+    for b, _ in parts:
         b.flags.writeable = False
-        parts.append((b, int(m)))
     return tuple(parts)
-
-
-def keeping_range(group: tuple[tuple[int, ...], ...], masks: np.ndarray, weights: np.ndarray
-                  ) -> tuple[tuple[int, ...], ...]:
-    """The suit permutations of ``group`` that map a weighted range onto itself: every combo
-    mask goes to a combo of the range with the same weight (so its equity is unchanged).
-
-    Examples
-    --------
-    >>> from gpu_eval import cards
-    >>> group = stabilizer([])                       # all 24 suit permutations
-    >>> aks = cards.to_mask(["AsKs", "AhKh", "AdKd", "AcKc"])
-    >>> len(keeping_range(group, aks, np.ones(4)))   # suited AK is symmetric in every suit
-    24
-    >>> len(keeping_range(group, aks[:1], np.ones(1)))   # AsKs: the other three suits move
-    6
-    """
-    order = np.argsort(masks)
-    keep = []
-    for perm in group:
-        image = permute_suits(masks, perm)
-        back = np.argsort(image)
-        if np.array_equal(image[back], masks[order]) and \
-                np.array_equal(weights[back], weights[order]):
-            keep.append(perm)
-    return tuple(keep)

@@ -32,7 +32,8 @@ from math import lcm
 
 import numpy as np
 
-from gpu_eval.equity_engine import enumerate_boards, outer_counts, rank_outer, rank_share
+from gpu_eval.equity_engine import enumerate_boards
+from gpu_eval.equity_engine.shortcuts import combo_pair_grid, flush_free_pairs, flush_free_ranks
 from gpu_eval.evaluator.bitmask import evaluate_masks
 from gpu_eval.evaluator.numpy_path import run_chunked
 from gpu_eval.progress import Progress
@@ -160,9 +161,9 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
     chunk = min(chunk, max(8192, -(-n_boards // 8)))  # several chunks per core, for balance
     lock = threading.Lock()
     bas = np.uint64(base)
-    dense = outer_counts.plan(matchups) if n == 2 else None  # range vs range heads-up
-    pairs = rank_share.rank_pairs(pool) if dense is not None else None  # once, not per chunk
-    by_ranks = dense is not None and rank_outer.pays(pool, pairs)  # many combos per rank pair
+    dense = combo_pair_grid.plan(matchups) if n == 2 else None  # range vs range heads-up
+    pairs = flush_free_ranks.rank_pairs(pool) if dense is not None else None  # once, not per chunk
+    by_ranks = dense is not None and flush_free_pairs.pays(pool, pairs)  # many combos per rank pair
     if dense is not None:  # a matchup's cell of the (A combos, B combos) results
         cell = dense[1] * len(dense[2]) + dense[3]
 
@@ -181,18 +182,18 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
         b = boards[s:e] | bas if base else boards[s:e]
         c = e - s
         if by_ranks:  # compare rank pairs on flush-free boards, combos on the others
-            gt, eq, ok = rank_outer.heads_up(pool, b, dense[0], dense[2], pairs=pairs)
+            gt, eq, ok = flush_free_pairs.heads_up(pool, b, dense[0], dense[2], pairs=pairs)
             w0, t, v = np.take(gt, cell), np.take(eq, cell), np.take(ok, cell)
             add_heads_up(w0, t, v)
             return
         # Combos with the same ranks share work (looked up here, so tests can wrap it).
-        st = rank_share.strengths(pool, b, evaluate=evaluate_masks)
+        st = flush_free_ranks.strengths(pool, b, evaluate=evaluate_masks)
         if any_collision:
             hit = (pool[colliding, None] & b[None, :]) != 0
             st[colliding] = np.where(hit, 0, st[colliding])
         if dense is not None:  # every (A combo, B combo) pair at once, then the matchups
             ra, pa, rb, pb = dense
-            gt, eq, ok = outer_counts.heads_up(st[ra], st[rb], any_collision)
+            gt, eq, ok = combo_pair_grid.heads_up(st[ra], st[rb], any_collision)
             w0, t = gt[pa, pb], eq[pa, pb]
             v = ok[pa, pb] if ok is not None else np.full(m_count, c, dtype=np.int64)
             add_heads_up(w0, t, v)
@@ -263,7 +264,7 @@ def _multiway(s: np.ndarray, check: bool, share: np.ndarray, w: np.ndarray, t: n
 
 def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray | None],
                   deck_mask: int, base: int, k: int, n_samples: int, entropy: int, *,
-                  dealt: Sequence[bool] | None = None,
+                  dealt: Sequence[bool] | None = None, first: int = 0,
                   progress: Progress | None = None) -> tuple[np.ndarray, ...]:
     """Monte Carlo showdowns: sampled matchups on sampled board completions.
 
@@ -289,6 +290,11 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
         weighted ranges are drawn. That is exact, because every choice of the other combos
         leaves the same number of hands for them, and it avoids the whole-tuple rejection
         that makes many "random" players slow.
+    first : int
+        The run's number of the first showdown, a multiple of :data:`SAMPLE_BLOCK`: block
+        ``b`` of a run is showdowns ``[b * SAMPLE_BLOCK, (b + 1) * SAMPLE_BLOCK)``, drawn
+        from ``SeedSequence(entropy, spawn_key=(b,))``, so a run cut into aligned spans
+        (a cluster's tasks) sums to the same integers as one call.
     progress : Progress, optional
 
     Returns
@@ -308,6 +314,8 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
     >>> int(u.sum()) == 2 * 1000
     True
     """
+    if first % SAMPLE_BLOCK:
+        raise ValueError(f"first={first} is not a multiple of SAMPLE_BLOCK={SAMPLE_BLOCK}")
     n = len(holes)
     scale = pot_units(n)
     share = np.zeros(n + 1, dtype=np.int64)
@@ -322,7 +330,7 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
     def block(s: int, e: int) -> None:  # one block: [s, e) is one SAMPLE_BLOCK span
         size = e - s
         rng = np.random.default_rng(np.random.SeedSequence(entropy,
-                                                           spawn_key=(s // SAMPLE_BLOCK,)))
+                                                           spawn_key=((first + s) // SAMPLE_BLOCK,)))
         hole = _sample_matchups(rng, size, holes, cum_weights, ranged)
         used = np.zeros(size, dtype=np.uint64)
         for p in ranged:
@@ -354,7 +362,8 @@ def _sample_totals(st: np.ndarray, share: np.ndarray) -> np.ndarray:
 
 
 #: What one matchup costs when exact preflop equity counts boards by rank class
-#: (:mod:`gpu_eval.equity_engine.rank_classes`), in the work units of board enumeration (an evaluation or a
+#: (:mod:`gpu_eval.equity_engine.shortcuts.board_rank_classes`), in the work units of board
+#: enumeration (an evaluation or a
 #: comparison; 1 to 2.5 ms against 10 to 17 ns here). :func:`gpu_eval.equity` takes the cheaper
 #: way: few matchups favour classes, ranges that suit symmetry shrinks favour boards.
 PREFLOP_CLASS_WORK = 100_000
@@ -366,7 +375,8 @@ def preflop_counts(pool: np.ndarray, matchups: np.ndarray, deck_mask: int, *,
 
     The same integers as ``showdown_counts(pool, matchups, completions(deck_mask, 5))``, from
     table lookups over about 41,000 board classes per matchup instead of 1.7 million board
-    evaluations per player (see :mod:`gpu_eval.equity_engine.rank_classes`); worth it for a few matchups
+    evaluations per player (see :mod:`gpu_eval.equity_engine.shortcuts.board_rank_classes`); worth
+    it for a few matchups
     (``PREFLOP_CLASS_WORK``).
 
     Examples
@@ -378,7 +388,7 @@ def preflop_counts(pool: np.ndarray, matchups: np.ndarray, deck_mask: int, *,
     >>> c.wins.tolist(), c.ties.tolist(), c.valid.tolist()
     ([[787966, 917606]], [[6732, 6732]], [1712304])
     """
-    from gpu_eval.equity_engine import rank_classes  # noqa: PLC0415 -- only this path needs its tables
+    from gpu_eval.equity_engine.shortcuts import board_rank_classes  # noqa: PLC0415 -- only this path needs its tables
 
     matchups = np.asarray(matchups, dtype=np.intp)
     m_count, n = matchups.shape
@@ -389,7 +399,7 @@ def preflop_counts(pool: np.ndarray, matchups: np.ndarray, deck_mask: int, *,
         deck = deck_mask
         for h in holes:
             deck &= ~h
-        wins[m], ties[m], units[m], valid[m] = rank_classes.matchup_counts(holes, deck)
+        wins[m], ties[m], units[m], valid[m] = board_rank_classes.matchup_counts(holes, deck)
         if progress is not None:
             progress.update(1)
     return Counts(wins, ties, units, valid, pot_units(n))

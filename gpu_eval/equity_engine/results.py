@@ -72,6 +72,11 @@ class EquityResult:
     high, low, scoop : numpy.ndarray or None
         Hi/lo games only (None otherwise): the pot share won through the high and the low
         half (``equity == high + low``) and the probability of scooping the whole pot.
+    strategy : str
+        The planner's strategy that ran (:mod:`gpu_eval.equity_engine.planner`):
+        ``"shipped table"``, ``"known hands"``, ``"two ranges"``, ``"board enumeration"``,
+        ``"rank classes"``, ``"monte carlo"``, ``"game board enumeration"``,
+        ``"game monte carlo"``.
     """
 
     labels: tuple[str, ...]
@@ -95,6 +100,7 @@ class EquityResult:
     high: np.ndarray | None = None
     low: np.ndarray | None = None
     scoop: np.ndarray | None = None
+    strategy: str = ""
 
     def __str__(self) -> str:
         """A table: one row per player with equity, win and tie (split-pot) probabilities.
@@ -292,6 +298,8 @@ class MatrixResult:
     dead: str = ""
     win: np.ndarray | None = None
     tie: np.ndarray | None = None
+    #: The planner's strategy that counted the pairs (see :class:`EquityResult`).
+    strategy: str = ""
 
     def __str__(self) -> str:
         """Overall equity and each A combo's equity against range B.
@@ -403,6 +411,8 @@ class PreflopTable:
     method: str
     seed: int | None = None
     _index: dict = field(default_factory=dict, repr=False)
+    #: The planner's strategy that counted the pairs (see :class:`EquityResult`).
+    strategy: str = ""
 
     def __post_init__(self) -> None:
         self._index.update({name: i for i, name in enumerate(self.labels)})

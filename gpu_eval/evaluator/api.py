@@ -11,7 +11,7 @@ from gpu_eval.evaluator import inputs, numpy_path
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK
 
-__all__ = ["evaluate", "evaluate_omaha", "evaluate_low", "ALGORITHMS"]
+__all__ = ["evaluate", "evaluate_omaha", "evaluate_low", "ALGORITHMS", "FAMILY_EVALUATORS"]
 
 ALGORITHMS = ("bitmask", "perfect-hash")
 
@@ -95,7 +95,7 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
                          f"gpu_eval.evaluate_omaha(hole, board, game={game!r})")
     if wild is not None and record.family != HOLDEM:
         raise ValueError(f"wild cards are supported with game={HOLDEM!r} only, not {game!r}")
-    if record.family not in (HOLDEM, SHORTDECK):
+    if record.family not in FAMILY_EVALUATORS:
         raise ValueError(f"game {game!r} is not supported by evaluate()")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm={algorithm!r}: expected one of {', '.join(ALGORITHMS)}")
@@ -104,11 +104,16 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
                          f"{'wild cards' if wild is not None else repr(game)}; use 'bitmask'")
     inputs.check_invalid_mode(invalid)
     on_cuda = backend_choice.resolve(backend, hands) == "cuda"
-    if wild is not None or record.family == SHORTDECK:
-        return _evaluate_variant(hands, game, invalid, encoding, wild, on_cuda)
+    evaluator = _evaluate_variant if wild is not None else FAMILY_EVALUATORS[record.family]
+    return evaluator(hands, record, invalid, encoding, algorithm, wild, on_cuda)
+
+
+def _evaluate_holdem(hands, record, invalid: str, encoding: str, algorithm: str, wild,
+                     on_cuda: bool):
+    """Hold'em's bitmask (or perfect-hash) evaluator, on CUDA or NumPy."""
     if on_cuda:
         from gpu_eval.cuda import holdem  # deferred: imports CuPy
-        return holdem.evaluate(hands, game=game, invalid=invalid, encoding=encoding,
+        return holdem.evaluate(hands, game=record.name, invalid=invalid, encoding=encoding,
                                algorithm=algorithm)
     lo, hi = record.hand_cards
     h = inputs.coerce(hands, encoding=encoding, invalid=invalid)
@@ -117,8 +122,10 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
     return out[0] if h.scalar else out
 
 
-def _evaluate_variant(hands, game: str, invalid: str, encoding: str, wild, on_cuda: bool):
-    """Short deck (``game``) or wild cards (``wild``), on CUDA or NumPy."""
+def _evaluate_variant(hands, record, invalid: str, encoding: str, algorithm: str, wild,
+                      on_cuda: bool):
+    """Short deck (``record``) or wild cards (``wild``), on CUDA or NumPy."""
+    game = record.name
     if on_cuda:
         from gpu_eval.cuda import variants as cuda_variants  # deferred: imports CuPy
         return cuda_variants.evaluate(hands, game=game, invalid=invalid, encoding=encoding,
@@ -128,6 +135,12 @@ def _evaluate_variant(hands, game: str, invalid: str, encoding: str, wild, on_cu
         return wild_cards.evaluate_hands(hands, wild=wild, invalid=invalid, encoding=encoding)
     from gpu_eval.games import shortdeck  # deferred: its tables load on demand
     return shortdeck.evaluate_hands(hands, game=game, invalid=invalid, encoding=encoding)
+
+
+#: Which evaluator plays each family in :func:`evaluate` (a new family: one entry here and
+#: its evaluator in ``games/``). Omaha is missing on purpose: two hole plus three board
+#: cards cannot be told apart in one hand (:func:`evaluate_omaha`).
+FAMILY_EVALUATORS = {HOLDEM: _evaluate_holdem, SHORTDECK: _evaluate_variant}
 
 
 @accepts_arrays("hole", "board")
@@ -241,8 +254,8 @@ def evaluate_low(hands, board=None, *, game: str | None = None, backend: str = "
                          f"{', '.join(backend_choice.BACKENDS)}")
     if backend == "cuda":  # "auto" stays on NumPy: a lookup is cheaper than the transfer
         backend_choice.resolve("cuda")  # a clear error without a device
-        from gpu_eval.cuda import game_equity as cuda_game_equity  # deferred: imports CuPy
-        out = cuda_game_equity.low_cuda(hm, bm, table)
+        from gpu_eval.cuda import games_module  # deferred: imports CuPy
+        out = games_module.low_cuda(hm, bm, table)
     else:
         out = lowball.lookup(table, hm, bm)
     return out[0] if scalar else out

@@ -74,7 +74,6 @@ import hashlib
 import os
 import struct
 import tempfile
-import threading
 import zlib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -868,34 +867,6 @@ def _walk_numpy(ids: np.ndarray, data: np.ndarray, check: bool) -> np.ndarray:
     return out
 
 
-_FSM_STATES: dict = {}  # (device, sources hash) -> (kernel, blocks that fill the device)
-_FSM_LOCK = threading.Lock()
-
-
-def _cuda_kernel(device_id: int) -> tuple[Any, int]:
-    """The fsm kernel of a device and its full grid, built once through the per-device module
-    cache every CUDA module of the package shares (gpu_eval.cuda.modules.cached_device_state)."""
-    from gpu_eval.cuda.modules import (
-        THREADS_PER_BLOCK,
-        cached_device_state,
-        module_options,
-        resident_blocks_per_sm,
-    )
-    from gpu_eval.cuda.nvrtc import source_hash  # noqa: PLC0415
-
-    def build(cupy, dev: int) -> tuple[Any, int]:
-        # The hash makes CuPy's on-disk cache notice edits to included headers.
-        module = cupy.RawModule(code=f"// gpu_eval fsm, sources sha256 {source_hash()}\n"
-                                     f'#include "fsm.cu"\n', options=module_options())
-        kernel = module.get_function("ge_fsm_eval_ids")
-        props = cupy.cuda.runtime.getDeviceProperties(dev)
-        full = int(props["multiProcessorCount"]) * resident_blocks_per_sm(kernel, props)
-        assert THREADS_PER_BLOCK == 256  # the launch below
-        return kernel, full
-
-    return cached_device_state(_FSM_STATES, _FSM_LOCK, build, device_id)
-
-
 def _evaluate_cuda(ids: Any, table: FsmTable, check: bool) -> Any:
     from gpu_eval.cuda.availability import require_cuda  # noqa: PLC0415
 
@@ -924,8 +895,7 @@ def _evaluate_cuda(ids: Any, table: FsmTable, check: bool) -> Any:
     out = cupy.empty(n, dtype=cupy.uint16)
     if n == 0:
         return out
-    kernel, full = _cuda_kernel(cupy.cuda.runtime.getDevice())
-    threads = 256
-    blocks = max(1, min(full, -(-n // threads)))
-    kernel((blocks,), (threads,), (table.device_array(), ids8, np.int32(k), np.int64(n), out))
+    from gpu_eval.cuda import fsm  # noqa: PLC0415 -- the launcher; CuPy only when asked for
+
+    fsm.launch(table.device_array(), ids8, k, out)
     return out

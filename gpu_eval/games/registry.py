@@ -67,6 +67,16 @@ class Game:
         A-6-7-8-9 is a straight (short deck).
     hilo : bool
         The pot is split between the best high hand and the best 8-or-better low.
+    draws : int
+        Draws in the hand (the draw games: 1); a player's cards are the cards kept, drawn
+        up to ``hand_size``. A deal without a shared board (stud, draw) has
+        ``board_sizes=(0,)``: every card is a player's, dead cards are folded or discarded.
+    hand_size : int
+        Cards of a finished hand (5 in every game so far).
+    equity_engine : str
+        Which equity path plans the game; empty: the family's (``"holdem"`` for the
+        hold'em family, ``"games"`` -- :mod:`gpu_eval.equity_engine.omaha_shortdeck` -- for the
+        others), see :attr:`equity_family`.
     """
 
     name: str
@@ -80,6 +90,42 @@ class Game:
     trips_beat_straight: bool = False
     ace_six_straight: bool = False
     hilo: bool = False
+    # Added later, with defaults (older records and positional uses stay valid).
+    draws: int = 0
+    hand_size: int = 5
+    equity_engine: str = ""
+
+    @property
+    def full_board(self) -> int:
+        """Board cards of a finished deal (0 without a shared board).
+
+        Examples
+        --------
+        >>> get("omaha").full_board, Game("stud-like", "x", HOLDEM, board_sizes=(0,)).full_board
+        (5, 0)
+        """
+        return max(self.board_sizes) if self.board_sizes else 0
+
+    @property
+    def equity_family(self) -> str:
+        """The equity path: ``"holdem"`` or ``"games"`` (see ``equity_engine``).
+
+        Examples
+        --------
+        >>> get("holdem").equity_family, get("shortdeck").equity_family
+        ('holdem', 'games')
+        """
+        return self.equity_engine or (HOLDEM if self.family == HOLDEM else "games")
+
+    def cards_to_come(self, n_board: int) -> int:
+        """Board cards still to be dealt after ``n_board`` known ones.
+
+        Examples
+        --------
+        >>> get("holdem").cards_to_come(3)
+        2
+        """
+        return self.full_board - n_board
 
     @property
     def deck_size(self) -> int:

@@ -596,7 +596,7 @@ class RawModule:
         if code is not None and '#include "variants.cu"' in code:
             return _VariantModule(code, options)  # gpu_eval.cuda.variants' module
         if code is not None and '#include "equity_games.cu"' in code:
-            return _GamesModule(code, options)  # gpu_eval.cuda.game_equity' module
+            return _GamesModule(code, options)  # gpu_eval.cuda.games_module's module
         if code is not None and '#include "equity_batch.cu"' in code:
             return _BatchModule(code, options)  # gpu_eval.cuda.batch's module
         return super().__new__(cls)
@@ -780,7 +780,7 @@ class _GamesKernel:
 
 
 class _GamesModule:
-    """The RawModule of gpu_eval.cuda.game_equity: table structs and kernels of the host build."""
+    """The RawModule of gpu_eval.cuda.omaha_shortdeck: table structs and kernels of the host build."""
 
     def __init__(self, code, options):
         from emulation import games_host

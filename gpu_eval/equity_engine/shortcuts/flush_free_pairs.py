@@ -1,13 +1,14 @@
 """Heads-up range against range, counted per hole-rank pair on flush-free boards.
 
-On a board where nobody can make a flush (:mod:`gpu_eval.equity_engine.rank_share`) every combo of a hole
+On a board where nobody can make a flush (:mod:`gpu_eval.equity_engine.shortcuts.flush_free_ranks`)
+every combo of a hole
 rank pair has the same strength, so A's pairs are compared with B's pairs once per board:
 ``QQ+,AKs`` (22 combos) has 4 rank pairs and ``22+,A2s+,KTs+`` (about 110 combos) 28, a
 twentieth of the comparisons. What remains per combo pair is which boards count for it (those
 sharing no card with either combo); with the comparisons and the validities packed eight boards
 to a byte, a combo pair's wins are ``popcount(GT[rank pair a, rank pair b] & valid_a &
 valid_b)``. Boards where a flush is possible are compared combo by combo
-(:func:`gpu_eval.equity_engine.outer_counts.heads_up`).
+(:func:`gpu_eval.equity_engine.shortcuts.combo_pair_grid.heads_up`).
 
 The counts are the same integers as comparing every combo's strength (the tests check).
 """
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpu_eval.equity_engine import outer_counts, rank_share
+from gpu_eval.equity_engine.shortcuts import combo_pair_grid, flush_free_ranks
 
 __all__ = ["heads_up", "pays"]
 
@@ -44,7 +45,7 @@ def pays(pool: np.ndarray, pairs: tuple | None = None) -> bool:
     (True, False)
     """
     if pairs is None:
-        pairs = rank_share.rank_pairs(np.asarray(pool, dtype=np.uint64))
+        pairs = flush_free_ranks.rank_pairs(np.asarray(pool, dtype=np.uint64))
     return 3 * len(pairs[1]) <= len(pool)
 
 
@@ -53,8 +54,8 @@ def heads_up(pool: np.ndarray, boards: np.ndarray, ra: np.ndarray, rb: np.ndarra
     """Wins of A, ties and valid boards, ``(len(ra), len(rb))`` int64 each, of every pair of
     the combos ``pool[ra]`` (player 1) and ``pool[rb]`` (player 2) over five-card ``boards``.
     No hand is evaluated: every strength is read from
-    :func:`gpu_eval.equity_engine.rank_share.lookup_strengths` or ``plain_by_key``.
-    ``pairs``: ``rank_share.rank_pairs(pool)`` when the caller has it (chunks share it).
+    :func:`gpu_eval.equity_engine.shortcuts.flush_free_ranks.lookup_strengths` or ``plain_by_key``.
+    ``pairs``: ``flush_free_ranks.rank_pairs(pool)`` when the caller has it (chunks share it).
 
     Examples
     --------
@@ -73,22 +74,22 @@ def heads_up(pool: np.ndarray, boards: np.ndarray, ra: np.ndarray, rb: np.ndarra
     gt = np.zeros((na, nb), dtype=np.int64)
     eq = np.zeros((na, nb), dtype=np.int64)
     ok = np.zeros((na, nb), dtype=np.int64)
-    free = rank_share.flush_free(boards)
+    free = flush_free_ranks.flush_free(boards)
     fl = np.flatnonzero(~free)
     nf = np.flatnonzero(free)
     bf, bn = boards[fl], boards[nf]
-    rp, r1, r2 = rank_share.rank_pairs(pool) if pairs is None else pairs
+    rp, r1, r2 = flush_free_ranks.rank_pairs(pool) if pairs is None else pairs
     if fl.size:  # flushes possible: combo by combo (looked up, not evaluated)
-        st = rank_share.lookup_strengths(pool, bf, rp, r1, r2)
+        st = flush_free_ranks.lookup_strengths(pool, bf, rp, r1, r2)
         st[(pool[:, None] & bf[None, :]) != 0] = 0  # a shared card: the board does not count
-        g, e, v = outer_counts.heads_up(st[ra], st[rb], True)
+        g, e, v = combo_pair_grid.heads_up(st[ra], st[rb], True)
         gt += g
         eq += e
         ok += v
     if nf.size:
-        plain = rank_share.plain_by_key(r1, r2, bn)  # (pairs, boards), looked up
-        ua, ia = rank_share.small_unique(rp[ra], len(r1))
-        ub, ib = rank_share.small_unique(rp[rb], len(r1))
+        plain = flush_free_ranks.plain_by_key(r1, r2, bn)  # (pairs, boards), looked up
+        ua, ia = flush_free_ranks.small_unique(rp[ra], len(r1))
+        ub, ib = flush_free_ranks.small_unique(rp[rb], len(r1))
         pa, pb = plain[ua], plain[ub]
         gt_bits = _words(pa[:, None, :] > pb[None, :, :])  # (|ua|, |ub|, words)
         eq_bits = _words(pa[:, None, :] == pb[None, :, :])

@@ -1,12 +1,12 @@
-"""equity() of two ranges on the turn or river (gpu_eval.equity_engine.range_spot) equals the
+"""equity() of two ranges on the turn or river (gpu_eval.equity_engine.shortcuts.two_ranges) equals the
 general path, and per matchup equals the evaluator."""
 
 import numpy as np
 import pytest
 
 from gpu_eval import cards
-from gpu_eval.equity_engine import range_spot
 from gpu_eval.equity_engine.api import equity
+from gpu_eval.equity_engine.shortcuts import two_ranges
 from gpu_eval.evaluator.bitmask import evaluate_masks
 from gpu_eval.ranges import Range
 
@@ -42,7 +42,7 @@ def _spots(seed: int, n_board: int, n: int):
             deal = rng.permutation(52)
         board, dead = _text(deal[:n_board]), _text(deal[n_board:n_board + int(rng.integers(3))])
         players = [_random_range(rng), _random_range(rng)]
-        if range_spot.counts(players, board, dead) is not None:
+        if two_ranges.counts(players, board, dead) is not None:
             out.append((players, board, dead))
     return out
 
@@ -51,7 +51,7 @@ def _spots(seed: int, n_board: int, n: int):
 def test_range_spot_equals_general(monkeypatch, n_board, seed):
     spots = _spots(seed, n_board, 6)
     fast = [equity(p, board=b, dead=d, exact=True) for p, b, d in spots]
-    monkeypatch.setattr(range_spot, "counts", lambda *a: None)  # the general path
+    monkeypatch.setattr(two_ranges, "counts", lambda *a: None)  # the general path
     for (p, b, d), f in zip(spots, fast):
         ref = equity(p, board=b, dead=d, exact=True)
         assert f.method == ref.method and f.board == ref.board and f.dead == ref.dead
@@ -68,7 +68,7 @@ def test_range_spot_equals_general(monkeypatch, n_board, seed):
 def test_range_spot_matchups_equal_the_evaluator(n_board):
     # Every matchup's counts against evaluate_masks on every remaining board, flush board.
     (players, board, dead), = _spots(10 + n_board, n_board, 1)
-    wins, ties, units, valid, scale, w, per, labels, b, d = range_spot.counts(players, board,
+    wins, ties, units, valid, scale, w, per, labels, b, d = two_ranges.counts(players, board,
                                                                               dead)
     bm = int(cards.to_mask(board))
     known = bm | (int(cards.to_mask(dead)) if dead else 0)
@@ -91,11 +91,11 @@ def test_range_spot_matchups_equal_the_evaluator(n_board):
 
 def test_range_spot_declines():
     board = "2c7d9hKs"
-    assert range_spot.counts(["AhKh", "QQ+"], board, "") is None        # a known hand
-    assert range_spot.counts(["AA", "QQ+"], "2c7d9h", "") is None        # the flop
-    assert range_spot.counts(["AA", "QQ+", "KK"], board, "") is None     # three players
-    assert range_spot.counts(["AA", "QQ+"], board, "2c") is None         # 2c on the board too
-    assert range_spot.counts(["AA", "QX+"], board, "") is None           # bad text
+    assert two_ranges.counts(["AhKh", "QQ+"], board, "") is None        # a known hand
+    assert two_ranges.counts(["AA", "QQ+"], "2c7d9h", "") is None        # the flop
+    assert two_ranges.counts(["AA", "QQ+", "KK"], board, "") is None     # three players
+    assert two_ranges.counts(["AA", "QQ+"], board, "2c") is None         # 2c on the board too
+    assert two_ranges.counts(["AA", "QX+"], board, "") is None           # bad text
     with pytest.raises(ValueError, match="player 2"):                    # named by the general path
         equity(["AA", "QX+"], board=board, exact=True)
     with pytest.raises(ValueError, match="both on the board"):

@@ -1,10 +1,12 @@
-"""Shared rank work (gpu_eval.equity_engine.rank_share) gives every combo's strength on every board."""
+"""Shared rank work (gpu_eval.equity_engine.shortcuts.flush_free_ranks) gives every combo's
+strength on every board."""
 
 import numpy as np
 import pytest
 
 from gpu_eval import cards
-from gpu_eval.equity_engine import enumerate_boards, rank_share
+from gpu_eval.equity_engine import enumerate_boards
+from gpu_eval.equity_engine.shortcuts import flush_free_ranks
 from gpu_eval.evaluator.bitmask import evaluate_masks
 from gpu_eval.ranges import Range
 
@@ -12,7 +14,7 @@ from gpu_eval.ranges import Range
 def _check(pool, boards):
     direct = evaluate_masks((pool[:, None] | boards[None, :]).reshape(-1)).reshape(
         len(pool), len(boards))
-    got = rank_share.strengths(pool, boards)
+    got = flush_free_ranks.strengths(pool, boards)
     ok = (pool[:, None] & boards[None, :]) == 0
     np.testing.assert_array_equal(got[ok], direct[ok])
 

@@ -32,10 +32,10 @@ from math import comb, lcm
 
 import numpy as np
 
+from gpu_eval.card_spelling import RANK_POW5
 from gpu_eval.evaluator.bitmask import evaluate_masks
 from gpu_eval.evaluator.tables import bitmask_tables
 
-_POW5 = (5 ** np.arange(13)).astype(np.int64)            # a rank multiset's key: sum m_r 5^r
 _BINOM = np.array([[comb(a, m) for m in range(6)] for a in range(5)], dtype=np.int64)
 _RANK_BITS = np.arange(13, dtype=np.uint64)
 
@@ -74,7 +74,7 @@ def _stand_in_masks(counts: np.ndarray) -> np.ndarray:
 def _rank_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The 5-card rank multisets, their keys, and the order that sorts the keys."""
     ranks5 = _multisets(5)
-    keys = ranks5 @ _POW5
+    keys = ranks5 @ RANK_POW5
     order = np.argsort(keys)
     return ranks5, keys[order], order
 
@@ -92,7 +92,7 @@ def _suited_subsets(lane: int, j: int) -> tuple[np.ndarray, np.ndarray]:
     ranks = [r for r in range(13) if lane >> r & 1]
     subsets = np.array(list(combinations(ranks, j)), dtype=np.intp).reshape(-1, j)
     masks = np.bitwise_or.reduce(np.left_shift(1, subsets), axis=1)  # intp: fast to index with
-    keys = _POW5[subsets].sum(axis=1)[:, None] + (_multisets(5 - j) @ _POW5)[None, :]
+    keys = RANK_POW5[subsets].sum(axis=1)[:, None] + (_multisets(5 - j) @ RANK_POW5)[None, :]
     classes = _class_of(keys.ravel()).reshape(keys.shape)
     masks.flags.writeable = classes.flags.writeable = False
     return masks, classes

@@ -1,11 +1,12 @@
-"""equity() of known hands after the flop (gpu_eval.equity_engine.fast_spot) equals the general path."""
+"""equity() of known hands after the flop (gpu_eval.equity_engine.shortcuts.known_hands) equals the
+general path."""
 
 import numpy as np
 import pytest
 
 from gpu_eval import cards
-from gpu_eval.equity_engine import fast_spot
 from gpu_eval.equity_engine.api import equity
+from gpu_eval.equity_engine.shortcuts import known_hands
 
 
 def _text(ids):
@@ -23,7 +24,7 @@ def test_fast_equals_general(monkeypatch, players, board, dead):
                       _text(deal[2 * players:2 * players + board]),
                       _text(deal[2 * players + board:])))
     fast = [equity(*s) for s in spots]
-    monkeypatch.setattr(fast_spot, "counts", lambda *a: None)
+    monkeypatch.setattr(known_hands, "counts", lambda *a: None)
     for s, f in zip(spots, fast):
         ref = equity(*s)
         assert f.method == ref.method and f.board == ref.board and f.dead == ref.dead
@@ -49,7 +50,7 @@ def test_flush_heavy_spots_equal_the_evaluator(board):
         deal = [deal[i] for i in rng.permutation(2 * n + board)]
         players = [_text(deal[2 * i:2 * i + 2]) for i in range(n)]
         text = _text(deal[2 * n:])
-        c = fast_spot.counts(players, text, "")
+        c = known_hands.counts(players, text, "")
         pool = cards.to_mask(players)
         known = int(np.bitwise_or.reduce(pool)) | int(cards.to_mask(text))
         k = 5 - board
@@ -63,10 +64,10 @@ def test_flush_heavy_spots_equal_the_evaluator(board):
 
 
 def test_other_input_goes_the_general_way():
-    assert fast_spot.counts(["AhKh", "QQ"], "2c7d9h", "") is None
-    assert fast_spot.counts(["AhKh", "QsQd"], "", "") is None
-    assert fast_spot.counts(["AhKh", "QsQd"], "2c7d9x", "") is None
-    assert fast_spot.counts(["AhKh", "QsQd"], "2c7dKh", "") is None  # Kh twice
+    assert known_hands.counts(["AhKh", "QQ"], "2c7d9h", "") is None
+    assert known_hands.counts(["AhKh", "QsQd"], "", "") is None
+    assert known_hands.counts(["AhKh", "QsQd"], "2c7d9x", "") is None
+    assert known_hands.counts(["AhKh", "QsQd"], "2c7dKh", "") is None  # Kh twice
     with pytest.raises(ValueError, match="card Kh is used twice"):
         equity(["AhKh", "QsQd"], board="2c7dKh")
     with pytest.raises(ValueError, match="unknown card"):

@@ -1,6 +1,7 @@
 """Equity for the games beside hold'em: Omaha 4/5/6 high and hi/lo, short deck (both orders).
 
-:func:`gpu_eval.equity` hands every ``game`` other than ``"holdem"`` to :func:`equity` here.
+:func:`gpu_eval.equity` plans every ``game`` outside the hold'em family with :func:`plan` here
+(:mod:`gpu_eval.equity_engine.planner` runs its tasks).
 The games:
 
 =====================  ==========  ============================================================
@@ -44,19 +45,15 @@ Monte Carlo draws a matchup by weight (redrawing when two players' hands share a
 result on any number of threads. Standard errors are those of the per-sample pot share.
 
 Backends: NumPy, or with ``backend="cuda"`` (or ``"auto"`` and a usable device) the GPU
-(:mod:`gpu_eval.cuda.game_equity`): exact counts are the same integers; Monte Carlo draws from the
+(:mod:`gpu_eval.cuda.omaha_shortdeck`): exact counts are the same integers; Monte Carlo draws from the
 device's own Philox streams, so a seed reproduces a CUDA result but not NumPy's digits.
 """
 
 from __future__ import annotations
 
 import math
-import os
-import threading
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -64,13 +61,13 @@ import numpy as np
 from gpu_eval import cards
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.equity_engine import board_orbits, enumerate_boards
+from gpu_eval.equity_engine import problem as equity_problem
 from gpu_eval.equity_engine import results as equity_results
-from gpu_eval.equity_engine import setup as equity_setup
 from gpu_eval.equity_engine.numpy_engine import pot_units
 from gpu_eval.games import lowball, registry
 from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK
 
-__all__ = ["equity", "plan", "exact_task", "sample_task", "ExactPlan", "SamplePlan", "GAMES",
+__all__ = ["plan", "exact_task", "sample_task", "ExactPlan", "SamplePlan", "GAMES",
            "HOLE_CARDS", "HILO_GAMES", "SHORT_DECK", "SAMPLE_BLOCK", "check_game"]
 
 #: The games handled here: every game of the registry outside the hold'em family.
@@ -92,23 +89,6 @@ _ROWS = 1 << 16
 # matchup-board comparison costs 1 heads-up, 3 per player multiway, twice that for hi/lo
 # (measured: three-way hi/lo pots take about 15 times a heads-up comparison).
 _EVAL_COST = {2: 1.0, 4: 1.5, 5: 3.0, 6: 4.5}
-
-
-@lru_cache(maxsize=1)
-def _threads() -> ThreadPoolExecutor:
-    # Our own pool: the evaluators may use the package's pool inside a chunk, and a chunk
-    # waiting on the pool it runs in could deadlock.
-    return ThreadPoolExecutor(max_workers=os.cpu_count() or 1,
-                              thread_name_prefix="gpu_eval-games")
-
-
-def _run(spans: Sequence[tuple[int, int]], work) -> None:
-    if len(spans) <= 1:
-        for s, e in spans:
-            work(s, e)
-        return
-    for f in [_threads().submit(work, s, e) for s, e in spans]:
-        f.result()
 
 
 def _text(ids) -> str:
@@ -143,7 +123,7 @@ def check_game(game: str) -> None:
 def _card_list(x, what: str, game: str) -> list[int]:
     """Card ids of a board or dead-card argument (text, ids or masks); no repeats; in the
     game's deck."""
-    ids = equity_setup.card_set(x, what)
+    ids = equity_problem.card_set(x, what)
     if game in SHORTDECK_GAMES:
         low = [c for c in ids if c < 16]
         if low:
@@ -237,7 +217,7 @@ def _as_side(spec: Any, who: str, game: str) -> _Side:
     h = HOLE_CARDS[game]
     range_game = _RANGE_GAME[game]
     if hasattr(spec, "combos") and hasattr(spec, "weights") and hasattr(spec, "masks"):
-        return _range_side(spec, who, equity_setup.range_label(spec), game)
+        return _range_side(spec, who, equity_problem.range_label(spec), game)
     if isinstance(spec, str):
         text = spec.strip()
         if not text:
@@ -302,22 +282,23 @@ def _prepare(players: Any, board: Any, dead: Any, game: str) -> _Problem:
         raise TypeError("players must be a list of hands or ranges, such as "
                         "['AsAhKdQc', 'JhTc9s8d']")
     n = len(players)
-    if not 2 <= n <= equity_setup.MAX_PLAYERS:
-        raise ValueError(f"equity needs 2 to {equity_setup.MAX_PLAYERS} players, got {n}")
-    h = HOLE_CARDS[game]
+    if not 2 <= n <= equity_problem.MAX_PLAYERS:
+        raise ValueError(f"equity needs 2 to {equity_problem.MAX_PLAYERS} players, got {n}")
+    record = registry.get(game)
+    h = record.hole_cards
     b = _card_list(board, "the board", game)
-    if len(b) not in (0, 3, 4, 5):
+    if len(b) not in record.board_sizes:
         raise ValueError(f"the board has {len(b)} card{'s' * (len(b) != 1)} ({_text(b)}); a "
-                         f"board has 0, 3, 4 or 5 cards")
+                         f"board has {equity_problem.sizes_text(record.board_sizes)} cards")
     d = _card_list(dead, "the dead cards", game)
     both = sorted(set(b) & set(d))
     if both:
         raise ValueError(f"card {_text(both[:1])} is both on the board and in the dead cards")
-    deck_size = registry.GAMES[game].deck_size
-    need = h * n + 5 + len(d)
+    deck_size, full = record.deck_size, record.full_board
+    need = h * n + full + len(d)
     if need > deck_size:
         raise ValueError(f"too many players for the deck: {n} players of {game!r} need {h * n} "
-                         f"hole cards, plus 5 board cards and {len(d)} dead cards: {need} > "
+                         f"hole cards, plus {full} board cards and {len(d)} dead cards: {need} > "
                          f"{deck_size}")
     sides = [_as_side(spec, f"player {i + 1}", game) for i, spec in enumerate(players)]
     owner = {c: "the board" for c in b}
@@ -353,7 +334,7 @@ def _prepare(players: Any, board: Any, dead: Any, game: str) -> _Problem:
     bm = int(board_orbits.or_rows(np.array([b], dtype=np.uint8))[0]) if b else 0
     dm = int(board_orbits.or_rows(np.array([d], dtype=np.uint8))[0]) if d else 0
     deck = full & ~(bm | dm | fixed)
-    return _Problem(game, sides, b, d, deck, 5 - len(b))
+    return _Problem(game, sides, b, d, deck, record.cards_to_come(len(b)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -430,92 +411,17 @@ def _group(prob: _Problem) -> tuple[tuple[int, ...], ...]:
 # ---------------------------------------------------------------------------------------------
 # equity()
 # ---------------------------------------------------------------------------------------------
-def equity(players: Sequence[Any], board: Any = "", dead: Any = "", exact: bool | None = None,
-           samples: int | None = None, seed: int | None = None, game: str = OMAHA,
-           backend: str = "auto", progress: bool | None = None) -> equity_results.EquityResult:
-    """Equity in Omaha (4/5/6 cards, high or hi/lo) or short deck; what ``ge.equity`` runs
-    for those games (same arguments and result as :func:`gpu_eval.equity`).
-
-    Parameters
-    ----------
-    players : list
-        2 to 10 players (as the deck allows), each a hand (``"AsAhKdQc"``, card ids of shape
-        ``(h,)``), range text (``"AA$ds, KKQQ"`` for Omaha, see
-        :class:`gpu_eval.omaha_ranges.OmahaRange`; hold'em syntax on ranks 6..A for short
-        deck), or a range object.
-    board, dead : str or array_like, optional
-        0, 3, 4 or 5 board cards; dead cards.
-    exact, samples, seed
-        As for :func:`gpu_eval.equity`.
-    game : str
-        One of :data:`GAMES`.
-    backend : {"auto", "numpy", "cuda"}
-        ``"cuda"`` (and ``"auto"`` when CuPy sees a device) runs kernels/equity_games.cu:
-        exact counts are the same integers as NumPy's; Monte Carlo uses the device's own
-        random streams (a seed reproduces a CUDA run, not NumPy's digits).
-    progress : bool or None
-        Accepted for compatibility; no progress bar is drawn for these games yet.
-
-    Returns
-    -------
-    EquityResult
-        As for hold'em; for hi/lo games also ``high``, ``low`` and ``scoop`` per player.
-
-    Raises
-    ------
-    ValueError
-        An unknown game (listing the known ones); the wrong number of hole cards, a card
-        not in the short deck, a card used twice, too many players, bad range text: each
-        naming the player and the reason.
-
-    Examples
-    --------
-    >>> r = equity(["AsAhKdQc", "JhTc9s8d"], board="Ac2h3s", game="omaha")
-    >>> r.method, [round(float(x), 8) for x in r.equity]
-    ('exact: 820 boards', [0.98902439, 0.01097561])
-    >>> r = equity(["4c3sKhQd", "4h5cQhKs"], board="Ac2d6cKcJs", game="omaha-hilo")
-    >>> r.equity.tolist(), r.high.tolist(), r.low.tolist(), r.scoop.tolist()
-    ([0.75, 0.25], [0.25, 0.25], [0.5, 0.0], [0.0, 0.0])
-    """
-    job = plan(players, board, dead, exact=exact, samples=samples, seed=seed, game=game,
-               backend=backend)
-    if isinstance(job, ExactPlan):
-        step = job.n_boards if job.backend == "cuda" else job.chunk  # the device chunks itself
-        spans = [(s, min(s + step, job.n_boards)) for s in range(0, job.n_boards, step)]
-        return job.finish(_sum_tasks(exact_task, job, spans))
-    step = job.n_samples if job.backend == "cuda" else SAMPLE_BLOCK
-    blocks = [(s, min(s + step, job.n_samples)) for s in range(0, job.n_samples, step)]
-    return job.finish(_sum_tasks(sample_task, job, blocks))
-
-
-def _sum_tasks(fn, job: Any, spans: Sequence[tuple[int, int]]) -> tuple[np.ndarray, ...]:
-    """``fn(job, a, b)`` over ``spans`` on our thread pool, summed elementwise."""
-    acc: list[Any] = []
-    lock = threading.Lock()
-
-    def work(a: int, b: int) -> None:
-        part = fn(job, a, b)
-        with lock:
-            if not acc:
-                acc.extend(np.array(x, copy=True) for x in part)
-            else:
-                for x, y in zip(acc, part):
-                    x += y
-
-    _run(list(spans), work)
-    return tuple(acc)
-
-
 def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *,
          exact: bool | None = None, samples: int | None = None,
          seed: int | None = None, game: str = OMAHA, backend: str = "auto"
          ) -> ExactPlan | SamplePlan:
-    """Validate the input and decide exact or Monte Carlo, as :func:`equity` does.
+    """Validate the input and decide exact or Monte Carlo for this family (the planner's
+    ``game board enumeration`` and ``game monte carlo`` strategies apply by its answer).
 
     The plan's tasks (:func:`exact_task` over board spans ``[a, b)`` of
     ``range(plan.n_boards)``, or :func:`sample_task` over blocks of ``SAMPLE_BLOCK`` samples)
     return integer arrays; their elementwise sum, passed to ``plan.finish``, is the result.
-    :func:`gpu_eval.distributed.equity` runs the same tasks on a cluster.
+    :mod:`gpu_eval.equity_engine.planner` runs them in this process or on a cluster.
 
     Examples
     --------
@@ -530,7 +436,7 @@ def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *,
 
     if backend not in backend_choice.BACKENDS:
         raise ValueError(f"backend={backend!r}: expected one of {', '.join(backend_choice.BACKENDS)}")
-    samples = equity_setup.check_options(exact, samples, seed)
+    samples = equity_problem.check_options(exact, samples, seed)
     prob = _prepare(players, board, dead, game)
     sides = prob.sides
     h = HOLE_CARDS[game]
@@ -539,16 +445,16 @@ def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *,
     ranged = [i for i, s in enumerate(sides) if not s.fixed]
     per_matchup = math.comb(r_deck - h * len(ranged), prob.k)
     upper = math.prod(s.size(prob.deck_mask) for s in sides)
-    limit = equity_setup.EXACT_WORK_LIMIT
+    limit = equity_problem.EXACT_WORK_LIMIT
     matchups = None
     if exact is not False and (exact or upper * per_matchup <= 20 * limit):
         if _materialize(prob):
-            matchups = _matchups(sides, equity_setup.MAX_MATCHUPS)
+            matchups = _matchups(sides, equity_problem.MAX_MATCHUPS)
         if matchups is None and exact:
-            raise ValueError(f"exact=True: more than {equity_setup.MAX_MATCHUPS:,} matchups to "
+            raise ValueError(f"exact=True: more than {equity_problem.MAX_MATCHUPS:,} matchups to "
                              f"enumerate; pass exact=False for Monte Carlo")
     elif upper <= 2_000_000 and _materialize(prob):
-        matchups = _matchups(sides, equity_setup.MAX_MATCHUPS)
+        matchups = _matchups(sides, equity_problem.MAX_MATCHUPS)
     if matchups is not None and len(matchups[0]) == 0:
         labels = ", ".join(repr(s.label) for s in sides)
         raise ValueError(f"no matchup is possible: the players' hands ({labels}) cannot all "
@@ -565,9 +471,9 @@ def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *,
             if exact or work / len(group) <= limit:
                 common["backend"] = backend_choice.resolve(backend)
                 return ExactPlan.build(prob, matchups, per_matchup, group, common)
-    n_samples = samples if samples is not None else equity_setup.DEFAULT_SAMPLES
+    n_samples = samples if samples is not None else equity_problem.DEFAULT_SAMPLES
     common["backend"] = backend_choice.resolve(backend)
-    return SamplePlan.build(prob, n_samples, equity_setup.entropy_of(seed), common)
+    return SamplePlan.build(prob, n_samples, equity_problem.entropy_of(seed), common)
 
 
 def _matchups(sides: list[_Side], cap: int) -> tuple[np.ndarray, np.ndarray] | None:
@@ -635,6 +541,15 @@ class ExactPlan:
         """Where the exact tasks run: ``"numpy"`` or ``"cuda"``."""
         return self.common["backend"]
 
+    #: An exact job (the planner's ``game board enumeration``).
+    exact = True
+
+    @property
+    def work(self) -> float:
+        """Evaluations plus comparisons over the suit symmetry (how a cluster sizes tasks)."""
+        return (len(self.pool) * self.n_boards + len(self.weights) * self.per_matchup) \
+            / len(self.group)
+
     def finish(self, totals: Sequence[np.ndarray]) -> equity_results.EquityResult:
         """The result of the summed task arrays ``(wins, ties, units, valid, high, low)``."""
         wins, ties, units, valid, hu, lu = totals
@@ -651,12 +566,12 @@ def exact_task(job: ExactPlan, start: int, stop: int) -> tuple[np.ndarray, ...]:
     """Integer counts of every matchup over completions ``[start, stop)`` (colex order of the
     deck's k-subsets), one board per suit-symmetry orbit, weighted by the orbit's size:
     ``(wins, ties, units, valid, high units, low units)``, each ``(M, n)`` but ``valid``
-    ``(M,)``. On the plan's backend: NumPy here, or :func:`gpu_eval.cuda.game_equity.exact_task`
+    ``(M,)``. On the plan's backend: NumPy here, or :func:`gpu_eval.cuda.omaha_shortdeck.exact_task`
     (the same integers)."""
     if job.backend == "cuda":
-        from gpu_eval.cuda import game_equity as cuda_game_equity  # noqa: PLC0415 -- imports CuPy
+        from gpu_eval.cuda import omaha_shortdeck as cuda_omaha_shortdeck  # noqa: PLC0415 -- imports CuPy
 
-        return cuda_game_equity.exact_task(job, start, stop)
+        return cuda_omaha_shortdeck.exact_task(job, start, stop)
     m_count, n = job.pool_idx.shape
     out = [np.zeros((m_count, n), dtype=np.int64) for _ in range(3)] + \
         [np.zeros(m_count, dtype=np.int64)] + \
@@ -821,6 +736,10 @@ class SamplePlan:
         return cls(prob.game, sides, dealt, ranged, cum, uniform, avail, tuple(prob.board),
                    prob.board_mask, prob.k, _scale(prob.game, n), n_samples, entropy, common)
 
+    #: A sampled job (the planner's ``game monte carlo``), in blocks of this many samples.
+    exact = False
+    block = SAMPLE_BLOCK
+
     @property
     def backend(self) -> str:
         """Where the samples are drawn: ``"numpy"`` or ``"cuda"``."""
@@ -841,11 +760,11 @@ def sample_task(job: SamplePlan, start: int, stop: int) -> tuple[np.ndarray, ...
     """Monte Carlo samples ``[start, stop)`` (within one block of ``SAMPLE_BLOCK``, whose
     random stream is ``SeedSequence(entropy, spawn_key=(start // SAMPLE_BLOCK,))``):
     ``(wins, ties, units, units squared, high units, low units)`` per player. With the CUDA
-    backend, :func:`gpu_eval.cuda.game_equity.sample_counts` (its own random streams; any range)."""
+    backend, :func:`gpu_eval.cuda.omaha_shortdeck.sample_counts` (its own random streams; any range)."""
     if job.backend == "cuda":
-        from gpu_eval.cuda import game_equity as cuda_game_equity  # noqa: PLC0415 -- imports CuPy
+        from gpu_eval.cuda import omaha_shortdeck as cuda_omaha_shortdeck  # noqa: PLC0415 -- imports CuPy
 
-        return cuda_game_equity.sample_counts(job, start, stop)
+        return cuda_omaha_shortdeck.sample_counts(job, start, stop)
     game, sides = job.game, job.sides
     n = len(sides)
     h = HOLE_CARDS[game]

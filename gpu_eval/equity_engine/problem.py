@@ -187,11 +187,22 @@ def check_equity_game(game: str) -> None:
                                   f"{', '.join(map(repr, GAMES))} is supported")
 
 
+def sizes_text(sizes: Sequence[int]) -> str:
+    """``(0, 3, 4, 5)`` as ``"0, 3, 4 or 5"`` (for messages)."""
+    words = [str(s) for s in sizes]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+#: Hold'em's record: its board sizes and hole cards are read from it.
+_HOLDEM = registry.get(HOLDEM)
+
+
 def board_and_dead(board: CardsLike, dead: CardsLike) -> tuple[list[int], list[int]]:
     b = card_set(board, "the board")
-    if len(b) not in (0, 3, 4, 5):
+    if len(b) not in _HOLDEM.board_sizes:
         raise ValueError(f"the board has {len(b)} card{'s' * (len(b) != 1)} "
-                         f"({cards_text(b)}); a hold'em board has 0, 3, 4 or 5 cards")
+                         f"({cards_text(b)}); a hold'em board has "
+                         f"{sizes_text(_HOLDEM.board_sizes)} cards")
     d = card_set(dead, "the dead cards")
     both = sorted(set(b) & set(d))
     if both:
@@ -208,10 +219,12 @@ def prepare(players: Sequence[PlayerLike], board: CardsLike, dead: CardsLike) ->
     if not 2 <= n <= MAX_PLAYERS:
         raise ValueError(f"equity needs 2 to {MAX_PLAYERS} players, got {n}")
     b, d = board_and_dead(board, dead)
-    need = 2 * n + 5 + len(d)
-    if need > 52:
-        raise ValueError(f"too many players for the deck: {n} players need {2 * n} hole cards, "
-                         f"plus 5 board cards and {len(d)} dead cards: {need} > 52")
+    h, full = _HOLDEM.hole_cards, _HOLDEM.full_board
+    need = h * n + full + len(d)
+    if need > _HOLDEM.deck_size:
+        raise ValueError(f"too many players for the deck: {n} players need {h * n} hole cards, "
+                         f"plus {full} board cards and {len(d)} dead cards: {need} > "
+                         f"{_HOLDEM.deck_size}")
     plist = []
     for i, spec in enumerate(players):
         r, label = as_range(spec, f"player {i + 1}")
@@ -253,7 +266,7 @@ def prepare(players: Sequence[PlayerLike], board: CardsLike, dead: CardsLike) ->
         if p.fixed:
             fixed_mask |= int(p.range.masks[0])
     deck = enumerate_boards.FULL_DECK & ~(bm | dm | fixed_mask)
-    return Problem(plist, b, d, bm, dm, deck, 5 - len(b))
+    return Problem(plist, b, d, bm, dm, deck, _HOLDEM.cards_to_come(len(b)))
 
 
 def engine_for(backend: str):

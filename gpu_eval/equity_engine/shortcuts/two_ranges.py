@@ -10,7 +10,7 @@ bad input) returns None, and the general path runs and raises its usual errors.
 
 Per (range text, board, dead cards), cached: the range with the known cards removed, and each
 combo's strength on every river card of the deck (the rank-multiset table
-:func:`gpu_eval.equity_engine.rank_share.plain7`, raised to the flush table where the suit
+:func:`gpu_eval.equity_engine.shortcuts.flush_free_ranks.plain7`, raised to the flush table where the suit
 can reach five cards), 0 on a river that is one of the combo's own cards. Per call: the 2-D
 matchup grid of disjoint combos and one broadcast comparison ``(A, B, rivers)``. A river that
 is one of a valid matchup's four hole cards compares a real strength with 0 (never a tie), so
@@ -24,8 +24,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from gpu_eval.equity_engine import rank_share
-from gpu_eval.equity_engine.fast_spot import plain_card_ids
+from gpu_eval.card_spelling import CARD_BIT, CARD_POW5, RANK_BIT
+from gpu_eval.equity_engine.shortcuts import flush_free_ranks
+from gpu_eval.equity_engine.shortcuts.known_hands import plain_card_ids
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.ranges import Range
 
@@ -34,9 +35,6 @@ __all__ = ["counts", "MAX_GRID"]
 #: The largest comparison grid (combos x combos x rivers) played here at once (memory).
 MAX_GRID = 20_000_000
 
-_BIT = [1 << (16 * (c % 4) + c // 4) for c in range(52)]
-_POW5 = np.array([5 ** (c // 4) for c in range(52)], dtype=np.int64)
-_RANK_BIT = np.array([1 << (c // 4) for c in range(52)], dtype=np.intp)
 _SUIT = np.arange(52) % 4
 _BYTES = np.uint64(0x0101010101010101)
 
@@ -47,21 +45,21 @@ def _strengths(combos: np.ndarray, board: tuple[int, ...], rivers: np.ndarray) -
     """``(M, R)`` ``uint16`` strengths of each combo with the board and each river card (the
     evaluator's integers; with ``R = 1`` and no river card for a full board), 0 where the
     river is one of the combo's cards."""
-    keys7, plain7 = rank_share.plain7()
+    keys7, plain7 = flush_free_ranks.plain7()
     c = combos.astype(np.intp)
     b = np.array(board, dtype=np.intp)
-    key = _POW5[c].sum(axis=1) + int(_POW5[b].sum())                      # (M,)
+    key = CARD_POW5[c].sum(axis=1) + int(CARD_POW5[b].sum())                      # (M,)
     r = rivers.astype(np.intp)
-    key = key[:, None] + (_POW5[r][None, :] if len(r) else np.zeros((1, 1), np.int64))
+    key = key[:, None] + (CARD_POW5[r][None, :] if len(r) else np.zeros((1, 1), np.int64))
     st = plain7[np.searchsorted(keys7, key)]  # uint16: half the bytes to compare
     flush = bitmask_tables().flush
     board_suits = np.bincount(_SUIT[b], minlength=4)
     for s in range(4):
         if board_suits[s] + 2 < len(board):   # 7 - len(board) cards to come cannot make five
             continue
-        lane = sum(int(_RANK_BIT[x]) for x in board if x % 4 == s)
-        hole = ((_SUIT[c] == s) * _RANK_BIT[c]).sum(axis=1)                # (M,)
-        riv = (_SUIT[r] == s) * _RANK_BIT[r] if len(r) else np.zeros(1, np.intp)
+        lane = sum(int(RANK_BIT[x]) for x in board if x % 4 == s)
+        hole = ((_SUIT[c] == s) * RANK_BIT[c]).sum(axis=1)                # (M,)
+        riv = (_SUIT[r] == s) * RANK_BIT[r] if len(r) else np.zeros(1, np.intp)
         np.maximum(st, flush[(hole[:, None] | riv[None, :]) | lane], out=st)
     if len(r):
         st[(c[:, :1] == r[None, :]) | (c[:, 1:] == r[None, :])] = 0
@@ -90,7 +88,7 @@ def _player(text: str, board: tuple[int, ...], dead: tuple[int, ...], side: int
         return None
     known = 0
     for x in board + dead:
-        known |= _BIT[x]
+        known |= CARD_BIT[x]
     if len(r) < 2:
         return None
     r = r.without(np.uint64(known), allow_empty=True)
@@ -112,7 +110,7 @@ def counts(players, board, dead) -> tuple | None:
     matchup, labels, board ids, dead ids)`` of two ranges on a turn or river, or None.
 
     The rows are the matchups in the order of
-    :func:`gpu_eval.equity_engine.setup.enumerate_matchups` (disjoint combo pairs, row-major).
+    :func:`gpu_eval.equity_engine.problem.enumerate_matchups` (disjoint combo pairs, row-major).
 
     Examples
     --------

@@ -15,7 +15,7 @@ without flushes, which depends only on its rank multiset, and its flush (the flu
 suit lane, 0 under five cards). So per deck the completions' rank keys (``sum 5^rank``; at most
 91 distinct ones after a flop) and suit lanes are cached, and per call each player's rank key
 is added to the distinct completion keys, looked up in the table of every 7-card rank multiset
-(:func:`gpu_eval.equity_engine.rank_share.plain7`), spread over the boards, and raised to the
+(:func:`gpu_eval.equity_engine.shortcuts.flush_free_ranks.plain7`), spread over the boards, and raised to the
 flush value where the player's known cards leave a flush possible: the evaluator's integers.
 """
 
@@ -26,18 +26,20 @@ from math import comb, lcm
 
 import numpy as np
 
-from gpu_eval.equity_engine import enumerate_boards, rank_share
+from gpu_eval.card_spelling import CARD_BIT, CARD_POW5_INTS, PLAIN_CARD_ID
+from gpu_eval.equity_engine import enumerate_boards
+from gpu_eval.equity_engine.shortcuts import flush_free_ranks
 from gpu_eval.evaluator.tables import bitmask_tables
+from gpu_eval.games import registry
+from gpu_eval.games.registry import HOLDEM
 
 __all__ = ["counts"]
 
-_CARD = {r + s: 4 * i + j for i, r in enumerate("23456789TJQKA") for j, s in enumerate("cdhs")}
-_CARD.update({k[0].lower() + k[1]: v for k, v in _CARD.items()})
-_CARD.update({k[0] + k[1].upper(): v for k, v in list(_CARD.items())})
-_BIT = [1 << (16 * (c % 4) + c // 4) for c in range(52)]
+#: Hold'em's record: board sizes, hole cards and the deck are read from it.
+_HOLDEM = registry.get(HOLDEM)
 
 
-_POW5 = [5 ** (c // 4) for c in range(52)]     # a card's share of a rank-multiset key
+
 _LANE = np.uint64(0x1FFF)
 
 
@@ -48,7 +50,7 @@ def _deck_tables(deck: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
     completions' suit lanes ``(4, N)`` (``intp``, to index the flush table). Read-only; the
     same spot asked again skips building them."""
     boards = enumerate_boards.completions(deck, k) if k else np.zeros(1, dtype=np.uint64)
-    uniq, inv = np.unique(rank_share.rank_keys(boards), return_inverse=True)
+    uniq, inv = np.unique(flush_free_ranks.rank_keys(boards), return_inverse=True)
     inv = inv.reshape(-1).astype(np.intp)
     lanes = np.stack([((boards >> np.uint64(16 * s)) & _LANE).astype(np.intp)
                       for s in range(4)])
@@ -62,9 +64,9 @@ def _strengths(holes: list[list[int]], board: list[int], deck: int, k: int
     """``(strengths (n, N) uint16, completions (N,))`` of each known hand on each board
     completion: the same integers as :func:`evaluate_masks` on ``hole | board``."""
     boards, inv, uniq, lanes = _deck_tables(deck, k)
-    keys7, plain7 = rank_share.plain7()
+    keys7, plain7 = flush_free_ranks.plain7()
     known = [h + board for h in holes]
-    base = np.array([sum(_POW5[c] for c in cs) for cs in known], dtype=np.int64)
+    base = np.array([sum(CARD_POW5_INTS[c] for c in cs) for cs in known], dtype=np.int64)
     plain = plain7[np.searchsorted(keys7, base[:, None] + uniq[None, :])]
     st = np.take(plain, inv, axis=1)  # a quarter of the time of plain[:, inv]
     flush = bitmask_tables().flush
@@ -91,7 +93,7 @@ def plain_card_ids(text: str) -> list[int] | None:
         return None
     out = []
     for i in range(0, len(t), 2):
-        c = _CARD.get(t[i:i + 2])
+        c = PLAIN_CARD_ID.get(t[i:i + 2])
         if c is None:
             return None
         out.append(c)
@@ -123,15 +125,16 @@ def counts(players, board, dead) -> tuple | None:
         holes.append(h)
     b = plain_card_ids(board)
     d = plain_card_ids(dead or "")
-    if b is None or d is None or len(b) not in (3, 4, 5):
+    if b is None or d is None or len(b) == 0 or len(b) not in _HOLDEM.board_sizes:
         return None
     every = [c for h in holes for c in h] + b + d
-    if len(set(every)) != len(every) or 2 * len(holes) + 5 + len(d) > 52:
+    if len(set(every)) != len(every) or _HOLDEM.hole_cards * len(holes) \
+            + _HOLDEM.full_board + len(d) > _HOLDEM.deck_size:
         return None  # the general path names the card used twice
     used = 0
     for c in every:
-        used |= _BIT[c]
-    k = 5 - len(b)
+        used |= CARD_BIT[c]
+    k = _HOLDEM.cards_to_come(len(b))
     deck = enumerate_boards.FULL_DECK & ~used
     n = len(holes)
     st, boards = _strengths(holes, b, deck, k)

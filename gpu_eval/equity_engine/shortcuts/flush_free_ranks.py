@@ -20,6 +20,7 @@ from itertools import combinations_with_replacement
 
 import numpy as np
 
+from gpu_eval.card_spelling import RANK_POW5
 from gpu_eval.evaluator.bitmask import evaluate_masks
 from gpu_eval.evaluator.tables import bitmask_tables
 
@@ -28,7 +29,6 @@ __all__ = ["strengths", "rank_pairs", "flush_free", "plain_strengths", "stand_in
            "small_unique"]
 
 _LANE = np.uint64(0x1FFF)
-_POW5 = 5 ** np.arange(13, dtype=np.int64)
 # Lowest set bit of a 4-bit suit set (3 for none: the stand-in then collides, and every real
 # combo with that rank collides with the board too, so its value is never used).
 _LOW = np.array([3, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0], dtype=np.int64)
@@ -118,7 +118,7 @@ def plain_by_key(r1: np.ndarray, r2: np.ndarray, boards: np.ndarray) -> np.ndarr
     """
     keys7, plain = plain7()
     uniq, inv = np.unique(rank_keys(boards), return_inverse=True)
-    held = _POW5[np.asarray(r1, dtype=np.intp)] + _POW5[np.asarray(r2, dtype=np.intp)]
+    held = RANK_POW5[np.asarray(r1, dtype=np.intp)] + RANK_POW5[np.asarray(r2, dtype=np.intp)]
     pos = np.searchsorted(keys7, held[:, None] + uniq[None, :])
     np.minimum(pos, len(keys7) - 1, out=pos)
     return np.take(plain[pos], inv.reshape(-1), axis=1)

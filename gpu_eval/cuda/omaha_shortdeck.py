@@ -1,6 +1,6 @@
 """The CUDA path of exact equity for Omaha, Omaha hi/lo and short deck (kernels/equity_games.cu).
 
-:func:`exact_task` is :func:`gpu_eval.equity_engine.game_equity.exact_task` on the device, with the same
+:func:`exact_task` is :func:`gpu_eval.equity_engine.omaha_shortdeck.exact_task` on the device, with the same
 integers: the same completions in the same colex order, one board per suit-symmetry orbit
 with its orbit's size, then per chunk of boards ``ge_games_strengths`` (every pool hand on
 every board: high strength, and the Omaha low for hi/lo) and ``ge_games_showdown_N`` (the
@@ -10,83 +10,31 @@ seed (kernels/equity.cuh, as for hold'em), so a seed reproduces a CUDA result ex
 the samples are split, but not the NumPy engine's digits. CuPy is imported lazily, as in
 :mod:`gpu_eval.cuda.holdem`.
 
-The module: per device, ``kernels/equity_games.cu`` compiled once by NVRTC through
-``cupy.RawModule`` (the sources' hash in the code), with ``ge_shortdeck_tables[2]`` and
-``ge_omaha_tables`` uploaded from the tables the NumPy path uses
-(:func:`gpu_eval.cuda.variants.family_tables`) and the Omaha low table
-(:func:`gpu_eval.games.lowball.low_tables`) as a device array.
+The module (kernels/equity_games.cu compiled once per device, tables uploaded) is
+:mod:`gpu_eval.cuda.games_module`'s, shared with the device lows of ``evaluate_low``.
 """
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from gpu_eval import cards
-from gpu_eval.cuda import modules
 from gpu_eval.cuda.availability import require_cuda
-from gpu_eval.cuda.nvrtc import source_hash
+from gpu_eval.cuda.games_module import get_module
 from gpu_eval.equity_engine import board_orbits
-from gpu_eval.games import lowball, registry
-from gpu_eval.games.registry import OMAHA, SHORTDECK
+from gpu_eval.games import registry
+from gpu_eval.games.registry import SHORTDECK
 
-__all__ = ["exact_task", "sample_counts", "low_cuda", "get_module", "module_source", "KERNELS",
-           "MODULE_FILES"]
+__all__ = ["exact_task", "sample_counts"]
 
-MODULE_FILES: tuple[str, ...] = ("equity_games.cu",)
-KERNELS: tuple[str, ...] = ("ge_games_strengths", "ge_games_sample", "ge_games_low") + tuple(
-    f"ge_games_showdown_{n}" for n in range(2, 11))
 #: Monte Carlo samples per launch (the host waits between launches).
 SAMPLES_PER_LAUNCH = 1 << 24
 #: Cells (boards x pool hands) of the strength array per launch pair.
 MAX_CELLS = 1 << 25
 #: Boards one showdown task (one thread) counts for its matchup.
 PER_TASK = 64
-
-_STATES: dict[tuple[int, str], Any] = {}
-_LOCK = threading.Lock()
-
-
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash."""
-    includes = "".join(f'#include "{f}"\n' for f in MODULE_FILES)
-    return f"// gpu_eval game equity kernels, sources sha256 {source_hash()}\n{includes}"
-
-
-@dataclass
-class _GamesState(modules.DeviceState):
-    low_table: Any = None
-
-
-def _build_state(cupy, dev: int) -> _GamesState:
-    from gpu_eval.cuda.variants import family_tables  # noqa: PLC0415
-
-    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "game equity", dev)
-    arrays = []
-    for family in (SHORTDECK, OMAHA):
-        for symbol, tables, order, dtypes in family_tables(family):
-            arrays += modules.upload_tables(cupy, module, symbol, tables, order, dtypes)
-    low = cupy.asarray(np.ascontiguousarray(lowball.low_tables()["OMAHA"]))
-    cupy.cuda.runtime.deviceSynchronize()  # launches may run on other streams
-    props = cupy.cuda.runtime.getDeviceProperties(dev)
-    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
-    return _GamesState(device_id=dev, module=module, kernels=kernels, tables=arrays,
-                       binom=None, sm_count=int(props["multiProcessorCount"]),
-                       blocks_per_sm=blocks, streams=[], low_table=low)
-
-
-def get_module(device_id: int | None = None) -> _GamesState:
-    """The game equity kernels for a device (compiled and tables uploaded once, then cached).
-
-    Raises
-    ------
-    CudaUnavailableError
-        If CuPy or a device is missing, or the kernels cannot be compiled.
-    """
-    return modules.cached_device_state(_STATES, _LOCK, _build_state, device_id)
 
 
 def _game_args(game: str) -> tuple[bool, int, int]:
@@ -97,7 +45,7 @@ def _game_args(game: str) -> tuple[bool, int, int]:
 
 
 def exact_task(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
-    """:func:`gpu_eval.equity_engine.game_equity.exact_task` on the device: ``(wins, ties, units, valid,
+    """:func:`gpu_eval.equity_engine.omaha_shortdeck.exact_task` on the device: ``(wins, ties, units, valid,
     high units, low units)`` of completions ``[start, stop)``, the same integers."""
     cupy = require_cuda()
     state = get_module()
@@ -140,9 +88,9 @@ def exact_task(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
 
 
 def sample_counts(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
-    """Monte Carlo samples ``[start, stop)`` of a :class:`gpu_eval.equity_engine.game_equity.SamplePlan`
+    """Monte Carlo samples ``[start, stop)`` of a :class:`gpu_eval.equity_engine.omaha_shortdeck.SamplePlan`
     on the device: ``(wins, ties, units, units squared, high units, low units)`` per player,
-    as :func:`gpu_eval.equity_engine.game_equity.sample_task` counts them.
+    as :func:`gpu_eval.equity_engine.omaha_shortdeck.sample_task` counts them.
 
     Raises
     ------
@@ -186,25 +134,3 @@ def sample_counts(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
         raise ValueError("the players' ranges almost never fit together (a sample found no "
                          f"compatible hands in {CE.MAX_TRIES:,} draws)")
     return tuple(out)
-
-
-def low_cuda(hole_masks: Any, board_masks: Any | None, table: np.ndarray) -> Any:
-    """Lows of validated hand masks on the device (``ge_games_low``): Omaha 2 + 3 with
-    ``board_masks`` (one per row, or one for all), else the best five of each hand.
-    CuPy masks in give a CuPy ``uint8`` array out; NumPy in gives NumPy out."""
-    from gpu_eval.cuda.availability import is_cupy_array  # noqa: PLC0415
-
-    cupy = require_cuda()
-    state = get_module()
-    on_device = is_cupy_array(hole_masks) or is_cupy_array(board_masks)
-    h = cupy.ascontiguousarray(cupy.asarray(hole_masks), dtype=cupy.uint64).reshape(-1)
-    n = int(h.size)
-    b = None if board_masks is None else cupy.ascontiguousarray(
-        cupy.asarray(board_masks), dtype=cupy.uint64).reshape(-1)
-    shared = np.int32(b is not None and int(b.size) == 1 and n != 1)
-    d_table = cupy.asarray(np.ascontiguousarray(table, dtype=np.uint8))
-    out = cupy.empty(n, dtype=cupy.uint8)
-    if n:
-        state.launch("ge_games_low", n, (h, np.uint64(0) if b is None else b, shared,
-                                         d_table, out, np.uint64(n)))
-    return out if on_device else out.get()

@@ -1,0 +1,58 @@
+"""The CUDA launcher of the table-walking state-machine evaluator (``kernels/fsm.cu``):
+:func:`gpu_eval.evaluator.statemachine.evaluate_fsm` validates CuPy ids and calls
+:func:`launch` here. CuPy is imported lazily (through the callers' arrays).
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+
+from gpu_eval.cuda.availability import require_cuda
+from gpu_eval.cuda.modules import (
+    THREADS_PER_BLOCK,
+    cached_device_state,
+    module_options,
+    resident_blocks_per_sm,
+)
+from gpu_eval.cuda.nvrtc import source_hash
+
+__all__ = ["fsm_kernel", "launch", "FSM_STATES"]
+
+#: (device, sources hash) -> (kernel, blocks that fill the device)
+FSM_STATES: dict = {}
+_LOCK = threading.Lock()
+
+
+def fsm_kernel(device_id: int) -> tuple[Any, int]:
+    """The fsm kernel of a device and its full grid, built once through the per-device module
+    cache every CUDA module of the package shares (gpu_eval.cuda.modules.cached_device_state)."""
+    def build(cupy, dev: int) -> tuple[Any, int]:
+        # The hash makes CuPy's on-disk cache notice edits to included headers.
+        module = cupy.RawModule(code=f"// gpu_eval fsm, sources sha256 {source_hash()}\n"
+                                     f'#include "fsm.cu"\n', options=module_options())
+        kernel = module.get_function("ge_fsm_eval_ids")
+        props = cupy.cuda.runtime.getDeviceProperties(dev)
+        full = int(props["multiProcessorCount"]) * resident_blocks_per_sm(kernel, props)
+        assert THREADS_PER_BLOCK == 256  # the launch below
+        return kernel, full
+
+    return cached_device_state(FSM_STATES, _LOCK, build, device_id)
+
+
+def launch(device_table: Any, ids8: Any, k: int, out: Any) -> None:
+    """``ge_fsm_eval_ids`` over validated ``(N, k)`` uint8 ids into ``out`` (uint16, N).
+
+    Examples
+    --------
+    >>> launch  # doctest: +ELLIPSIS
+    <function launch at ...>
+    """
+    cupy = require_cuda()
+    n = int(ids8.shape[0])
+    kernel, full = fsm_kernel(cupy.cuda.runtime.getDevice())
+    threads = THREADS_PER_BLOCK
+    blocks = max(1, min(full, -(-n // threads)))
+    kernel((blocks,), (threads,), (device_table, ids8, np.int32(k), np.int64(n), out))
