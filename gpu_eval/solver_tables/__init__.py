@@ -1,0 +1,1 @@
+"""Solver-scale tables: hand isomorphism, every board's strengths, river strength, histograms."""
