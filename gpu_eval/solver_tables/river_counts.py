@@ -73,26 +73,31 @@ def count_columns(strengths: np.ndarray, lay: DeckLayout, board_cards: int
 
     # Per card: how many columns through it hold each dense rank, laid out board after board,
     # card after card; a running sum then gives every (board, card, rank) its "weaker" count.
+    # Every card lies in exactly ``deck - 1`` columns, so the running sum at the start of
+    # (board i, card c) is ``(i * deck + c) * (deck - 1)``, no lookup needed.
     low = lay.lowest_card
     ncard = lay.deck_size
-    groups = (dense_sorted[:, -1] + 1).astype(np.int64)                  # distinct ranks
-    board_base = np.concatenate([[0], np.cumsum(groups * ncard)[:-1]])
-    card_base = board_base[:, None] + np.arange(ncard)[None, :] * groups[:, None]   # (B, n)
+    groups = dense_sorted[:, -1] + 1                                     # distinct ranks
+    board_base = np.zeros(nb, dtype=np.int32)
+    np.cumsum(groups[:-1] * ncard, out=board_base[1:])
     through = lay.card_columns[low:]                                     # (n, n - 1)
-    keys = card_base[:, :, None] + dense[:, through]                     # (B, n, n - 1)
-    total = int(board_base[-1] + groups[-1] * ncard)
-    hist = np.bincount(keys.ravel(), minlength=total)
-    below = np.cumsum(hist) - hist                                       # exclusive running sum
-    out_w = np.zeros((nb, nc), dtype=np.int32)
-    out_t = np.zeros((nb, nc), dtype=np.int32)
-    for k in range(2):
-        cb = card_base[rows, lay.pairs[None, :, k].astype(np.intp) - low]   # (B, C)
-        at = cb + dense
-        out_w -= below[at] - below[cb]
-        out_t -= hist[at]
+    keys = np.take(dense, through.ravel(), axis=1).reshape(nb, ncard, ncard - 1)
+    keys += board_base[:, None, None]
+    keys += (np.arange(ncard, dtype=np.int32)[None, :] * groups[:, None])[:, :, None]
+    total = int(board_base[-1]) + int(groups[-1]) * ncard
+    hist = np.bincount(keys.ravel(), minlength=total).astype(np.int32)
+    below = np.cumsum(hist, dtype=np.int32)
+    below -= hist                                                        # exclusive running sum
     # ``less`` counts the blocked columns and each card's row its ``board_cards`` blocked ones.
-    out_w += less - lay.blocked_columns(board_cards) + 2 * board_cards
-    out_t += equal + 1
+    out_w = less - lay.blocked_columns(board_cards) + 2 * board_cards
+    out_t = equal + 1
+    for k in range(2):
+        card = lay.pairs[:, k].astype(np.int32) - low                    # (C,)
+        at = dense + board_base[:, None]
+        at += card[None, :] * groups[:, None]
+        out_w -= np.take(below, at)
+        out_w += (np.arange(nb, dtype=np.int32)[:, None] * ncard + card[None, :]) * (ncard - 1)
+        out_t -= np.take(hist, at)
     valid = dense > 0
     wins = np.where(valid, out_w, 0).astype(np.uint16)
     ties = np.where(valid, out_t, 0).astype(np.uint16)
