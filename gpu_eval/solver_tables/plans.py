@@ -1,0 +1,244 @@
+"""The table builds as plans of independent chunks: what each street computes, chunk by chunk.
+
+A plan splits one table into ``chunks`` pieces of canonical boards (``canonical.py``). Running
+chunk ``i`` returns either rows to *set* (the river, flop and turn tables: ``HandIndexer``
+indices and their values; hands that are equal up to suits get the same values, so a row set
+twice is set to the same thing) or partial sums to *add* (preflop, which weights each canonical
+river board by its orbit). In-process builds, the resumable files of ``gpu-eval tables`` and the
+Dask builds all run these same chunks, so they give the same bytes.
+
+Board-major throughout: a river board's 1,326 hole strengths are computed once
+(``board_strengths``) and counted with card removal (``river_counts``); a flop or turn hand's
+histogram is read off the river counts of every runout board of its canonical board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from math import comb
+
+import numpy as np
+
+from gpu_eval.cards import ID_TO_MASK
+from gpu_eval.combinatorics import unrank
+from gpu_eval.solver_tables import canonical
+from gpu_eval.solver_tables.board_strengths import strengths_of_masks
+from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
+from gpu_eval.solver_tables.results import ROUNDS, STREETS, RiverStrength, StrengthHistograms
+from gpu_eval.solver_tables.river_counts import count_columns, opponents
+
+__all__ = ["Plan", "plan", "board_counts", "bin_of", "runout_positions", "build_in_memory"]
+
+#: River boards counted per NumPy batch (keeps the counting's temporaries in cache).
+COUNT_BATCH = 64
+#: Canonical boards per chunk, per street: chunks of a few seconds each on one core.
+CHUNK_BOARDS = {"river": 2048, "flop": 4, "turn": 64, "preflop": 2048}
+
+
+def board_counts(masks: np.ndarray, lay: DeckLayout) -> tuple[np.ndarray, np.ndarray]:
+    """``(t, valid)``, each ``(B, C)``, of full river boards: ``t = 2 * wins + ties`` (int32)
+    of every column and whether the column is a hand at all (shares no card with the board)."""
+    s = strengths_of_masks(masks, lay)
+    t = np.empty(s.shape, dtype=np.int32)
+    for a in range(0, len(masks), COUNT_BATCH):
+        w, ti = count_columns(s[a:a + COUNT_BATCH], lay, 5)
+        np.multiply(w, 2, out=t[a:a + COUNT_BATCH], dtype=np.int32)
+        t[a:a + COUNT_BATCH] += ti
+    return t, s > 0
+
+
+def bin_of(t: np.ndarray, bins: int, opp: int) -> np.ndarray:
+    """The histogram bin ``min(floor(ehs * bins), bins - 1)`` of ``t = 2 * opp * ehs``, in
+    integers: ``(t * bins) // (2 * opp)``, so no rounding of a float decides a bin.
+
+    Examples
+    --------
+    >>> bin_of(np.array([0, 39, 40, 1979, 1980]), 50, 990).tolist()
+    [0, 0, 1, 49, 49]
+    """
+    return np.minimum((np.asarray(t, dtype=np.int64) * bins) // (2 * opp), bins - 1)
+
+
+@cache
+def runout_positions(left: int, r: int) -> np.ndarray:
+    """Every ``r``-subset of ``left`` remaining cards, as positions (colex order, read-only)."""
+    out = unrank(np.arange(comb(left, r)), r).astype(np.intp)
+    out.flags.writeable = False
+    return out
+
+
+def _masks(ids: np.ndarray) -> np.ndarray:
+    return np.bitwise_or.reduce(ID_TO_MASK[ids], axis=-1)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One table as ``chunks`` independent pieces (see the module docstring)."""
+
+    street: str
+    game: str
+    bins: int
+
+    @property
+    def layout(self) -> DeckLayout:
+        return deck_layout(self.game)
+
+    @property
+    def board_cards(self) -> int:
+        return {"preflop": 5, "flop": 3, "turn": 4, "river": 5}[self.street]
+
+    @property
+    def mode(self) -> str:
+        return "add" if self.street == "preflop" else "set"
+
+    @property
+    def boards(self) -> np.ndarray:
+        return canonical.canonical_boards(self.board_cards, self.game)
+
+    @property
+    def chunks(self) -> int:
+        return -(-len(self.boards) // CHUNK_BOARDS[self.street])
+
+    @property
+    def rows(self) -> int:
+        rounds = ROUNDS[self.street]
+        return canonical.indexer(rounds, self.game).size(len(rounds) - 1)
+
+    @property
+    def opponents(self) -> int:
+        return opponents(self.layout)
+
+    @property
+    def runouts(self) -> int:
+        left = self.layout.deck_size - 2 - (0 if self.street == "preflop" else self.board_cards)
+        return comb(left, 5 - (0 if self.street == "preflop" else self.board_cards))
+
+    def arrays(self) -> dict[str, tuple[np.dtype, tuple[int, ...]]]:
+        """The output arrays: name -> (dtype, shape)."""
+        if self.street == "river":
+            return {"wins": (np.dtype(np.uint16), (self.rows,)),
+                    "ties": (np.dtype(np.uint16), (self.rows,))}
+        count = np.uint32 if self.street == "preflop" else np.uint16
+        return {"counts": (np.dtype(count), (self.rows, self.bins)),
+                "twice_sum": (np.dtype(np.uint64), (self.rows,)),
+                "twice_sumsq": (np.dtype(np.uint64), (self.rows,))}
+
+    def chunk_boards(self, i: int) -> np.ndarray:
+        step = CHUNK_BOARDS[self.street]
+        return self.boards[i * step:(i + 1) * step]
+
+    def run(self, i: int) -> tuple[np.ndarray | None, dict[str, np.ndarray]]:
+        """Chunk ``i``: ``(indices, values)`` to set, or ``(None, partial sums)`` to add."""
+        boards = self.chunk_boards(i)
+        if self.street == "river":
+            return self._river(boards)
+        if self.street == "preflop":
+            return None, self._preflop(boards, canonical.orbit_sizes(5, self.game)[
+                i * CHUNK_BOARDS["preflop"]:(i + 1) * CHUNK_BOARDS["preflop"]])
+        return self._street(boards)
+
+    def _river(self, boards: np.ndarray):
+        lay = self.layout
+        t, valid = board_counts(_masks(boards), lay)
+        rb, col = np.nonzero(valid)
+        hands = np.concatenate([lay.pairs[col], boards[rb]], axis=1)
+        idx = canonical.indexer((2, 5), self.game).index(hands)
+        tv = t[rb, col]
+        return idx, {"wins": (tv >> 1).astype(np.uint16), "ties": (tv & 1).astype(np.uint16)}
+
+    def _street(self, boards: np.ndarray):
+        """Flop or turn: every runout of each canonical board, each column's histogram."""
+        lay, bins, opp = self.layout, self.bins, self.opponents
+        k = self.board_cards
+        deck = np.arange(lay.lowest_card, 52, dtype=np.uint8)
+        pos = runout_positions(lay.deck_size - k, 5 - k)
+        keys = (np.arange(lay.columns, dtype=np.int64) * bins)[None, :]
+        idx_parts, counts, sums, sumsq = [], [], [], []
+        ix = canonical.indexer(ROUNDS[self.street], self.game)
+        for b in boards:
+            left = deck[~np.isin(deck, b)]
+            runs = left[pos]                                          # (R, 5 - k)
+            full = np.concatenate([np.broadcast_to(b, (len(runs), k)), runs], axis=1)
+            t, valid = board_counts(_masks(full), lay)
+            hero = (lay.pair_masks & _masks(b)) == 0                  # columns off this board
+            key = (keys + bin_of(t, bins, opp))[valid]
+            c = np.bincount(key, minlength=lay.columns * bins).reshape(lay.columns, bins)
+            t64 = np.where(valid, t, 0).astype(np.int64)
+            counts.append(c[hero])
+            sums.append(t64.sum(axis=0)[hero])
+            sumsq.append((t64 * t64).sum(axis=0)[hero])
+            cols = np.flatnonzero(hero)
+            hands = np.concatenate([lay.pairs[cols], np.broadcast_to(b, (len(cols), k))], axis=1)
+            idx_parts.append(ix.index(hands))
+        count = self.arrays()["counts"][0]
+        return np.concatenate(idx_parts), {
+            "counts": np.concatenate(counts).astype(count),
+            "twice_sum": np.concatenate(sums).astype(np.uint64),
+            "twice_sumsq": np.concatenate(sumsq).astype(np.uint64)}
+
+    def _preflop(self, boards: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
+        """Per column, sums over the canonical river boards weighted by their orbit sizes."""
+        lay, bins, opp = self.layout, self.bins, self.opponents
+        t, valid = board_counts(_masks(boards), lay)
+        w = np.where(valid, weights[:, None], 0)                       # (B, C) int64
+        keys = np.arange(lay.columns, dtype=np.int64)[None, :] * bins + bin_of(t, bins, opp)
+        c = np.bincount(keys.ravel(), weights=w.ravel().astype(np.float64),
+                        minlength=lay.columns * bins)
+        t64 = t.astype(np.int64)
+        return {"counts": np.rint(c).astype(np.int64).reshape(lay.columns, bins),
+                "twice_sum": (w * t64).sum(axis=0), "twice_sumsq": (w * t64 * t64).sum(axis=0)}
+
+    def finish_sums(self, parts: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Preflop: the per-column sums of every chunk, as per-class rows (each class's sum
+        divided by its pairs: equal hands up to suits have equal histograms, exactly)."""
+        cls, size = canonical.column_classes(self.game)
+        out = {}
+        spec = self.arrays()
+        for name, part in parts.items():
+            total = np.zeros((len(size),) + part.shape[1:], dtype=np.int64)
+            np.add.at(total, cls, part)
+            q, r = np.divmod(total, size.reshape((-1,) + (1,) * (part.ndim - 1)))
+            if r.any():  # the orbit weights make every class sum a multiple of its size
+                raise AssertionError(f"preflop {name}: a class sum is not a multiple of its size")
+            out[name] = q.astype(spec[name][0])
+        return out
+
+    def result(self, arrays: dict[str, np.ndarray]):
+        """The result object over the finished arrays."""
+        if self.street == "river":
+            return RiverStrength(arrays["wins"], arrays["ties"], self.game, self.opponents)
+        return StrengthHistograms(self.street, arrays["counts"], arrays["twice_sum"],
+                                  arrays["twice_sumsq"], self.runouts, self.opponents,
+                                  self.game, self.bins)
+
+
+def plan(street: str, game: str = "holdem", bins: int = 50) -> Plan:
+    """The plan of one table; ``ValueError`` for an unknown street, game or bin count."""
+    if street not in (*STREETS, "river"):
+        raise ValueError(f"street {street!r}: expected one of river, {', '.join(STREETS)}")
+    deck_layout(game)  # validates the game
+    if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or not 1 <= bins <= 1980:
+        raise ValueError(f"bins={bins!r}: expected an integer from 1 to 1980")
+    return Plan(street, game, int(bins))
+
+
+def build_in_memory(p: Plan, progress=None):
+    """Run every chunk of ``p`` in this process and return the result."""
+    from gpu_eval.progress import Progress, wanted
+
+    arrays = {n: np.zeros(shape, dtype=dt) for n, (dt, shape) in p.arrays().items()}
+    sums = None
+    with Progress(p.chunks, f"{p.street} table", unit=" chunks",
+                  enabled=wanted(progress, 10.0 if p.chunks > 4 else 0.0)) as bar:
+        for i in range(p.chunks):
+            idx, vals = p.run(i)
+            if idx is None:
+                sums = vals if sums is None else {n: sums[n] + v for n, v in vals.items()}
+            else:
+                for n, v in vals.items():
+                    arrays[n][idx] = v
+            bar.update(1)
+    if sums is not None:
+        arrays = p.finish_sums(sums)
+    return p.result(arrays)
