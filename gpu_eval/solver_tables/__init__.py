@@ -1,1 +1,1 @@
-"""Solver-scale tables: hand isomorphism, every board's strengths, river strength, histograms."""
+"""Solver-scale tables: the hand-isomorphism indexer and the tables built on it (issue 21)."""
