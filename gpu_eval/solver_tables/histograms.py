@@ -49,7 +49,10 @@ def strength_histograms(street: str, game: str = "holdem", bins: int = 50, indic
     >>> h.counts.tolist(), round(float(h.mean[0]), 4)
     ([[0, 0, 0, 0, 0, 0, 0, 0, 0, 46]], 0.9996)
     """
-    p = plans.plan(street if street in STREETS else f"{street}?", game, bins)
+    if street not in STREETS:
+        raise ValueError(f"street {street!r}: expected one of {', '.join(STREETS)} "
+                         "(river strength: river_strength())")
+    p = plans.plan(street, game, bins)
     if indices is None:
         return plans.build_in_memory(p, progress)
     rounds = ROUNDS[street]

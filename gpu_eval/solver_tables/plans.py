@@ -28,7 +28,7 @@ from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
 from gpu_eval.solver_tables.results import ROUNDS, STREETS, RiverStrength, StrengthHistograms
 from gpu_eval.solver_tables.river_counts import count_columns, opponents
 
-__all__ = ["Plan", "plan", "board_counts", "bin_of", "runout_positions", "build_in_memory"]
+__all__ = ["Plan", "plan", "board_counts", "twice_ehs", "bin_of", "runout_positions", "build_in_memory"]
 
 #: River boards counted per NumPy batch (keeps the counting's temporaries in cache).
 COUNT_BATCH = 64
@@ -36,16 +36,25 @@ COUNT_BATCH = 64
 CHUNK_BOARDS = {"river": 2048, "flop": 4, "turn": 64, "preflop": 2048}
 
 
-def board_counts(masks: np.ndarray, lay: DeckLayout) -> tuple[np.ndarray, np.ndarray]:
-    """``(t, valid)``, each ``(B, C)``, of full river boards: ``t = 2 * wins + ties`` (int32)
-    of every column and whether the column is a hand at all (shares no card with the board)."""
+def board_counts(masks: np.ndarray, lay: DeckLayout
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(wins, ties, valid)``, each ``(B, C)``, of full river boards: every column's wins and
+    ties (uint16) and whether the column is a hand at all (shares no card with the board)."""
     s = strengths_of_masks(masks, lay)
-    t = np.empty(s.shape, dtype=np.int32)
+    wins = np.empty(s.shape, dtype=np.uint16)
+    ties = np.empty(s.shape, dtype=np.uint16)
     for a in range(0, len(masks), COUNT_BATCH):
-        w, ti = count_columns(s[a:a + COUNT_BATCH], lay, 5)
-        np.multiply(w, 2, out=t[a:a + COUNT_BATCH], dtype=np.int32)
-        t[a:a + COUNT_BATCH] += ti
-    return t, s > 0
+        wins[a:a + COUNT_BATCH], ties[a:a + COUNT_BATCH] = count_columns(
+            s[a:a + COUNT_BATCH], lay, 5)
+    return wins, ties, s > 0
+
+
+def twice_ehs(masks: np.ndarray, lay: DeckLayout) -> tuple[np.ndarray, np.ndarray]:
+    """``(t, valid)`` of full river boards: ``t = 2 * wins + ties`` (int32) per column."""
+    w, ti, valid = board_counts(masks, lay)
+    t = 2 * w.astype(np.int32)
+    t += ti
+    return t, valid
 
 
 def bin_of(t: np.ndarray, bins: int, opp: int) -> np.ndarray:
@@ -140,12 +149,11 @@ class Plan:
 
     def _river(self, boards: np.ndarray):
         lay = self.layout
-        t, valid = board_counts(_masks(boards), lay)
+        w, t, valid = board_counts(_masks(boards), lay)
         rb, col = np.nonzero(valid)
         hands = np.concatenate([lay.pairs[col], boards[rb]], axis=1)
         idx = canonical.indexer((2, 5), self.game).index(hands)
-        tv = t[rb, col]
-        return idx, {"wins": (tv >> 1).astype(np.uint16), "ties": (tv & 1).astype(np.uint16)}
+        return idx, {"wins": w[rb, col], "ties": t[rb, col]}
 
     def _street(self, boards: np.ndarray):
         """Flop or turn: every runout of each canonical board, each column's histogram."""
@@ -160,7 +168,7 @@ class Plan:
             left = deck[~np.isin(deck, b)]
             runs = left[pos]                                          # (R, 5 - k)
             full = np.concatenate([np.broadcast_to(b, (len(runs), k)), runs], axis=1)
-            t, valid = board_counts(_masks(full), lay)
+            t, valid = twice_ehs(_masks(full), lay)
             hero = (lay.pair_masks & _masks(b)) == 0                  # columns off this board
             key = (keys + bin_of(t, bins, opp))[valid]
             c = np.bincount(key, minlength=lay.columns * bins).reshape(lay.columns, bins)
@@ -180,7 +188,7 @@ class Plan:
     def _preflop(self, boards: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
         """Per column, sums over the canonical river boards weighted by their orbit sizes."""
         lay, bins, opp = self.layout, self.bins, self.opponents
-        t, valid = board_counts(_masks(boards), lay)
+        t, valid = twice_ehs(_masks(boards), lay)
         w = np.where(valid, weights[:, None], 0)                       # (B, C) int64
         keys = np.arange(lay.columns, dtype=np.int64)[None, :] * bins + bin_of(t, bins, opp)
         c = np.bincount(keys.ravel(), weights=w.ravel().astype(np.float64),
