@@ -420,3 +420,19 @@ def test_cli_preflop_resume(tmp_path, monkeypatch, shortdeck_preflop):
     h = shortdeck_preflop
     assert (t.counts == h.counts).all() and (t.twice_sumsq == h.twice_sumsq).all()
     assert t.counts.dtype == np.uint32 and t.runouts == comb(34, 5)
+
+
+def test_dask_build_identical_bytes(shortdeck_river, shortdeck_preflop):
+    distributed = pytest.importorskip("distributed")
+    from gpu_eval.solver_tables.cluster import build_table
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as lc, distributed.Client(lc) as c:
+        r = build_table(c, "river", game="shortdeck")
+        h = build_table(c, "preflop", game="shortdeck", bins=10)
+    assert r.wins.tobytes() == shortdeck_river.wins.tobytes()
+    assert r.ties.tobytes() == shortdeck_river.ties.tobytes()
+    for name in ("counts", "twice_sum", "twice_sumsq"):
+        assert getattr(h, name).tobytes() == getattr(shortdeck_preflop, name).tobytes()
+    with pytest.raises(TypeError, match="distributed.Client"):
+        build_table("nope", "river", game="shortdeck")
