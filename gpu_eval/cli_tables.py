@@ -23,7 +23,9 @@ def add_parser(sub, count) -> None:
     p.add_argument("--out", required=True, help="folder of the table files (created)")
     p.add_argument("--bins", type=count, default=50, help="histogram bins (default 50)")
     p.add_argument("--game", default=registry.HOLDEM,
-                   choices=registry.names("holdem") + registry.names("shortdeck"))
+                   choices=registry.names(registry.HOLDEM) + registry.names(registry.SHORTDECK))
+    p.add_argument("--backend", default="auto", choices=("auto", "numpy", "cuda"),
+                   help="where river boards are counted (the files are the same)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
@@ -32,6 +34,6 @@ def run(args: argparse.Namespace) -> int:
     from gpu_eval.solver_tables.build import build_files
 
     side = build_files(args.street, args.out, game=args.game, bins=args.bins,
-                       progress=False if args.no_progress else True)
+                       progress=False if args.no_progress else True, backend=args.backend)
     print(side)
     return 0

@@ -17,7 +17,8 @@ import numpy as np
 from gpu_eval import backend_choice, cards
 from gpu_eval.evaluator import inputs
 from gpu_eval.games import registry
-from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
+from gpu_eval.games.registry import HOLDEM
+from gpu_eval.solver_tables.layout import FAMILIES, DeckLayout, deck_layout
 
 __all__ = ["board_strengths", "validate_boards", "strengths_of_masks"]
 
@@ -27,11 +28,11 @@ CHUNK = 2048
 BOARD_CARDS = (3, 5)
 
 
-def validate_boards(boards, game: str = "holdem") -> tuple[np.ndarray, bool]:
+def validate_boards(boards, game: str = HOLDEM) -> tuple[np.ndarray, bool]:
     """``boards`` (text, ids or masks) as validated ``uint64`` masks, and whether one board was
     given; ``ValueError`` naming the row for a repeated card, a wrong card count or (short deck)
     a card below the deck."""
-    g = registry.get(game, where="board_strengths()", families=("holdem", "shortdeck"))
+    g = registry.get(game, where="board_strengths()", families=FAMILIES)
     h = inputs.coerce(boards)
     if h.ids is not None:
         masks = (np.bitwise_or.reduce(cards.ID_TO_MASK[h.ids], axis=1) if h.ids.shape[1]
@@ -134,7 +135,7 @@ def strengths_of_masks(masks: np.ndarray, lay: DeckLayout, out: np.ndarray | Non
     return out
 
 
-def board_strengths(boards, game: str = "holdem", *, backend: str = "auto"):
+def board_strengths(boards, game: str = HOLDEM, *, backend: str = "auto"):
     """The strength of every hole pair with each board.
 
     Parameters
@@ -174,11 +175,17 @@ def board_strengths(boards, game: str = "holdem", *, backend: str = "auto"):
     ...                                & {"Ah", "Kh", "Qh", "Jh", "2c"}])).all())
     True
     """
-    if backend_choice.resolve(backend, boards) == "cuda":
-        from gpu_eval.cuda.solver_tables import board_strengths_cuda  # CuPy only here
-        return board_strengths_cuda(boards, game)
-    masks, scalar = validate_boards(boards, game)
+    on_device = backend_choice.resolve(backend, boards) == "cuda"
+    cupy_in = backend_choice.is_cupy_array(boards)
+    # CuPy boards are validated on the host: 8 bytes a board, against 2.6 KB of strengths.
+    masks, scalar = validate_boards(boards.get() if cupy_in else boards, game)
     lay = deck_layout(game)
+    if on_device:
+        from gpu_eval.cuda.solver_tables import board_strengths_cuda  # CuPy only here
+        out = board_strengths_cuda(masks, lay, cupy_out=cupy_in)
+        if not cupy_in:
+            out = registry.tag(out, game)
+        return out[0] if scalar else out
     out = np.empty((len(masks), lay.columns), dtype=registry.strength_dtype(game))
     raw = out.view(np.uint16)
     counts = np.bitwise_count(masks)

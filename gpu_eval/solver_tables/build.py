@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from gpu_eval.games.registry import HOLDEM
 from gpu_eval.solver_tables import files, plans
 
 __all__ = ["build_files", "BuildStopped", "STOP_ENV", "table_stem"]
@@ -40,8 +41,9 @@ def _params(p: plans.Plan) -> dict:
             "rows": p.rows, "version": files.VERSION}
 
 
-def build_files(street: str, out_dir, game: str = "holdem", bins: int = 50, *,
-                progress: bool | None = None, stop_after: int | None = None) -> Path:
+def build_files(street: str, out_dir, game: str = HOLDEM, bins: int = 50, *,
+                progress: bool | None = None, stop_after: int | None = None,
+                backend: str = "auto") -> Path:
     """Build one table into ``out_dir`` (resuming an interrupted run); return its sidecar.
 
     Parameters
@@ -54,6 +56,8 @@ def build_files(street: str, out_dir, game: str = "holdem", bins: int = 50, *,
         Histogram bins (ignored by the river table).
     progress : bool, optional
         A progress bar on stderr.
+    backend : {"auto", "numpy", "cuda"}
+        Where the river boards are counted (the bytes do not depend on it).
     stop_after : int, optional
         Raise :class:`BuildStopped` after this many chunks of this run (default: the
         ``GPU_EVAL_TABLES_STOP_AFTER`` environment variable, else never).
@@ -69,7 +73,7 @@ def build_files(street: str, out_dir, game: str = "holdem", bins: int = 50, *,
     """
     from gpu_eval.progress import Progress, wanted
 
-    p = plans.plan(street, game, bins)
+    p = plans.plan(street, game, bins, backend)
     if stop_after is None and os.environ.get(STOP_ENV):
         stop_after = int(os.environ[STOP_ENV])
     out = Path(out_dir)

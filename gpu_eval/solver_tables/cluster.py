@@ -13,17 +13,18 @@ from typing import Any
 
 import numpy as np
 
+from gpu_eval.games.registry import HOLDEM
 from gpu_eval.solver_tables import plans
 
 __all__ = ["build_table"]
 
 
-def run_chunk(street: str, game: str, bins: int, i: int):
-    """One chunk of one table (what a worker runs)."""
-    return plans.plan(street, game, bins).run(i)
+def run_chunk(street: str, game: str, bins: int, i: int, backend: str = "auto"):
+    """One chunk of one table (what a worker runs; ``auto``: the worker's GPU if it has one)."""
+    return plans.plan(street, game, bins, backend).run(i)
 
 
-def build_table(client: Any, street: str, game: str = "holdem", bins: int = 50, *,
+def build_table(client: Any, street: str, game: str = HOLDEM, bins: int = 50, *,
                 progress: bool | None = None):
     """Build a whole table (``river``, ``turn``, ``flop`` or ``preflop``) on a Dask cluster.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpu_eval.games.registry import HOLDEM
 from gpu_eval.solver_tables import canonical, plans
 from gpu_eval.solver_tables.direct import hero_counts
 from gpu_eval.solver_tables.layout import deck_layout
@@ -16,8 +17,9 @@ __all__ = ["strength_histograms"]
 QUERY_BATCH = 16
 
 
-def strength_histograms(street: str, game: str = "holdem", bins: int = 50, indices=None, *,
-                        progress: bool | None = None) -> StrengthHistograms:
+def strength_histograms(street: str, game: str = HOLDEM, bins: int = 50, indices=None, *,
+                        progress: bool | None = None, backend: str = "auto"
+                        ) -> StrengthHistograms:
     """Histograms of river strength over every runout, with their mean (EHS) and mean square.
 
     Parameters
@@ -34,6 +36,9 @@ def strength_histograms(street: str, game: str = "holdem", bins: int = 50, indic
         Indices of the street's layout; ``None`` builds the whole table.
     progress : bool, optional
         A progress bar (``None``: when the run looks long).
+    backend : {"auto", "numpy", "cuda"}
+        Where whole tables count their river boards (``auto``: CUDA when a device is
+        usable); the integers are the same. Flop and turn indices are counted with NumPy.
 
     Returns
     -------
@@ -52,7 +57,7 @@ def strength_histograms(street: str, game: str = "holdem", bins: int = 50, indic
     if street not in STREETS:
         raise ValueError(f"street {street!r}: expected one of {', '.join(STREETS)} "
                          "(river strength: river_strength())")
-    p = plans.plan(street, game, bins)
+    p = plans.plan(street, game, bins, backend)
     if indices is None:
         return plans.build_in_memory(p, progress)
     rounds = ROUNDS[street]

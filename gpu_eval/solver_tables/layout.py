@@ -18,11 +18,12 @@ from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.combinatorics import unrank
 from gpu_eval.evaluator.tables import BitmaskTables, bitmask_tables
 from gpu_eval.games import registry
+from gpu_eval.games.registry import HOLDEM
 
 __all__ = ["hole_pairs", "DeckLayout", "deck_layout"]
 
 #: The games the solver tables support (the bitmask evaluator's families).
-FAMILIES = ("holdem", "shortdeck")
+FAMILIES = (registry.HOLDEM, registry.SHORTDECK)
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ def _game(game: str):
 
 
 @cache
-def deck_layout(game: str = "holdem") -> DeckLayout:
+def deck_layout(game: str = HOLDEM) -> DeckLayout:
     """The layout of ``game``'s columns (built once).
 
     Examples
@@ -84,7 +85,7 @@ def deck_layout(game: str = "holdem") -> DeckLayout:
     card_columns = np.full((52, n - 1), -1, dtype=np.intp)
     for c in range(low, 52):
         card_columns[c] = np.flatnonzero((pairs == c).any(axis=1))
-    if g.family == "shortdeck":
+    if g.family == registry.SHORTDECK:
         from gpu_eval.games.shortdeck import shortdeck_tables  # its tables load on demand
         tables = shortdeck_tables(game)
     else:
@@ -97,7 +98,7 @@ def deck_layout(game: str = "holdem") -> DeckLayout:
     return DeckLayout(game=game, lowest_card=low, deck_size=n, tables=tables, **arrays)
 
 
-def hole_pairs(game: str = "holdem") -> np.ndarray:
+def hole_pairs(game: str = HOLDEM) -> np.ndarray:
     """The hole pairs in column order: ``(1326, 2)`` card ids for hold'em (colex order),
     ``(630, 2)`` for short deck (the pairs of its 36 cards, also colex).
 

@@ -22,6 +22,7 @@ import numpy as np
 
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.combinatorics import unrank
+from gpu_eval.games.registry import HOLDEM
 from gpu_eval.solver_tables import canonical
 from gpu_eval.solver_tables.board_strengths import strengths_of_masks
 from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
@@ -36,10 +37,16 @@ COUNT_BATCH = 64
 CHUNK_BOARDS = {"river": 2048, "flop": 4, "turn": 64, "preflop": 2048}
 
 
-def board_counts(masks: np.ndarray, lay: DeckLayout
+def board_counts(masks: np.ndarray, lay: DeckLayout, backend: str = "numpy"
                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(wins, ties, valid)``, each ``(B, C)``, of full river boards: every column's wins and
-    ties (uint16) and whether the column is a hand at all (shares no card with the board)."""
+    ties (uint16) and whether the column is a hand at all (shares no card with the board).
+    ``backend="cuda"`` counts on the GPU (kernels/solver_tables.cu), the same integers."""
+    if backend == "cuda":
+        from gpu_eval.cuda.solver_tables import river_counts_cuda  # CuPy only here
+
+        wins, ties = river_counts_cuda(masks, lay)
+        return wins, ties, (lay.pair_masks[None, :] & masks[:, None]) == 0
     s = strengths_of_masks(masks, lay)
     wins = np.empty(s.shape, dtype=np.uint16)
     ties = np.empty(s.shape, dtype=np.uint16)
@@ -49,9 +56,10 @@ def board_counts(masks: np.ndarray, lay: DeckLayout
     return wins, ties, s > 0
 
 
-def twice_ehs(masks: np.ndarray, lay: DeckLayout) -> tuple[np.ndarray, np.ndarray]:
+def twice_ehs(masks: np.ndarray, lay: DeckLayout, backend: str = "numpy"
+              ) -> tuple[np.ndarray, np.ndarray]:
     """``(t, valid)`` of full river boards: ``t = 2 * wins + ties`` (int32) per column."""
-    w, ti, valid = board_counts(masks, lay)
+    w, ti, valid = board_counts(masks, lay, backend)
     t = 2 * w.astype(np.int32)
     t += ti
     return t, valid
@@ -88,6 +96,7 @@ class Plan:
     street: str
     game: str
     bins: int
+    backend: str = "numpy"     # where the river boards are counted; the bytes do not depend on it
 
     @property
     def layout(self) -> DeckLayout:
@@ -149,7 +158,7 @@ class Plan:
 
     def _river(self, boards: np.ndarray):
         lay = self.layout
-        w, t, valid = board_counts(_masks(boards), lay)
+        w, t, valid = board_counts(_masks(boards), lay, self.backend)
         rb, col = np.nonzero(valid)
         hands = np.concatenate([lay.pairs[col], boards[rb]], axis=1)
         idx = canonical.indexer((2, 5), self.game).index(hands)
@@ -168,7 +177,7 @@ class Plan:
             left = deck[~np.isin(deck, b)]
             runs = left[pos]                                          # (R, 5 - k)
             full = np.concatenate([np.broadcast_to(b, (len(runs), k)), runs], axis=1)
-            t, valid = twice_ehs(_masks(full), lay)
+            t, valid = twice_ehs(_masks(full), lay, self.backend)
             hero = (lay.pair_masks & _masks(b)) == 0                  # columns off this board
             key = (keys + bin_of(t, bins, opp))[valid]
             c = np.bincount(key, minlength=lay.columns * bins).reshape(lay.columns, bins)
@@ -188,7 +197,7 @@ class Plan:
     def _preflop(self, boards: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
         """Per column, sums over the canonical river boards weighted by their orbit sizes."""
         lay, bins, opp = self.layout, self.bins, self.opponents
-        t, valid = twice_ehs(_masks(boards), lay)
+        t, valid = twice_ehs(_masks(boards), lay, self.backend)
         w = np.where(valid, weights[:, None], 0)                       # (B, C) int64
         keys = np.arange(lay.columns, dtype=np.int64)[None, :] * bins + bin_of(t, bins, opp)
         c = np.bincount(keys.ravel(), weights=w.ravel().astype(np.float64),
@@ -221,14 +230,17 @@ class Plan:
                                   self.game, self.bins)
 
 
-def plan(street: str, game: str = "holdem", bins: int = 50) -> Plan:
-    """The plan of one table; ``ValueError`` for an unknown street, game or bin count."""
+def plan(street: str, game: str = HOLDEM, bins: int = 50, backend: str = "numpy") -> Plan:
+    """The plan of one table; ``ValueError`` for an unknown street, game or bin count.
+    ``backend`` (``auto``, ``numpy``, ``cuda``) is resolved here."""
+    from gpu_eval import backend_choice
+
     if street not in (*STREETS, "river"):
         raise ValueError(f"street {street!r}: expected one of river, {', '.join(STREETS)}")
     deck_layout(game)  # validates the game
     if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or not 1 <= bins <= 1980:
         raise ValueError(f"bins={bins!r}: expected an integer from 1 to 1980")
-    return Plan(street, game, int(bins))
+    return Plan(street, game, int(bins), backend_choice.resolve(backend))
 
 
 def build_in_memory(p: Plan, progress=None):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpu_eval.games.registry import HOLDEM
 from gpu_eval.solver_tables import canonical, plans
 from gpu_eval.solver_tables.direct import hero_counts
 from gpu_eval.solver_tables.layout import deck_layout
@@ -28,8 +29,8 @@ def check_indices(indices, size: int, what: str) -> np.ndarray:
     return arr.astype(np.int64)
 
 
-def river_strength(game: str = "holdem", indices=None, *, progress: bool | None = None
-                   ) -> RiverStrength:
+def river_strength(game: str = HOLDEM, indices=None, *, progress: bool | None = None,
+                   backend: str = "auto") -> RiverStrength:
     """Exact river strength (wins and ties against every opponent pair) of canonical hands.
 
     Parameters
@@ -41,6 +42,9 @@ def river_strength(game: str = "holdem", indices=None, *, progress: bool | None 
         cards). ``None`` builds the whole table: 123,156,254 hands in hold'em.
     progress : bool, optional
         A progress bar (``None``: when the run looks long).
+    backend : {"auto", "numpy", "cuda"}
+        Where the whole table's river boards are counted (``auto``: CUDA when a device is
+        usable); the integers are the same. Given indices are counted with NumPy.
 
     Returns
     -------
@@ -65,7 +69,7 @@ def river_strength(game: str = "holdem", indices=None, *, progress: bool | None 
     """
     lay = deck_layout(game)
     if indices is None:
-        return plans.build_in_memory(plans.plan("river", game), progress)
+        return plans.build_in_memory(plans.plan("river", game, backend=backend), progress)
     ix = canonical.indexer((2, 5), game)
     idx = check_indices(indices, ix.size(1), "(2, 5)")
     hands = np.asarray(ix.unindex(1, idx), dtype=np.uint8).reshape(len(idx), 7)
