@@ -481,7 +481,7 @@ class HandIndexer:
                 if bad.any():
                     row, col = (int(v[0]) for v in np.nonzero(bad))
                     v = int(ids[row, col])
-                    what = (f"card {_cards.format(v)} (id {v}) is not in the {self.game} deck"
+                    what = (f"card {_cards.format([v])} (id {v}) is not in the {self.game} deck"
                             if 0 <= v < 52 else f"card id {v} is out of range {lo}..{hi - 1}")
                     raise ValueError(f"row {row}: {what}")
             elif int(ids.max()) >= hi:
@@ -494,7 +494,7 @@ class HandIndexer:
         seen = set()
         for v in ids[row].tolist():
             if v in seen:
-                return ValueError(f"row {row}: card {_cards.format(v)} appears twice")
+                return ValueError(f"row {row}: card {_cards.format([v])} appears twice")
             seen.add(v)
         return ValueError(f"row {row}: a card appears twice")  # not reached
 
