@@ -212,8 +212,12 @@ class LayoutTables:
     pair_key: np.ndarray | None
     #: Code of every round-0 rank set for ``pair_key`` (-1 where the set is too large).
     code0: np.ndarray | None
+    #: ``code0 << nranks`` as intp (0 where the set is too large): the row in ``pair_key``.
+    pair_row: np.ndarray | None
     #: ``T[m * smax + s] = C(s + m, m + 1)`` per round (None where too large: computed).
     terms: tuple[np.ndarray | None, ...]
+    #: The last step's tables per round (None where too large: the terms are computed).
+    finish: tuple[FinishTables | None, ...]
 
 
 def _suit_size(t: tuple[int, ...], nranks: int) -> int:
@@ -320,6 +324,61 @@ def _round_tables(rounds: tuple[int, ...], r: int, nranks: int) -> RoundTables:
     return tables
 
 
+@dataclass(frozen=True)
+class FinishTables:
+    """One round's tables for the last step of indexing, sized for speed.
+
+    A sorted position ``i >= 1`` of configuration ``c`` contributes
+    ``mult[c, i] * C(s + m, m + 1)`` (``m`` its place in its group, ``s`` its suit index):
+    ``terms[base[i - 1][c] + s]``, one lookup. The tables are indexed by the configuration
+    code itself where that is dense (``dense``), else by configuration number.
+    """
+
+    dense: bool
+    offset: np.ndarray
+    base: tuple[np.ndarray, ...]
+    terms: np.ndarray
+    dtype: np.dtype
+
+
+#: The most entries of a round's term segments before the last step computes them instead.
+TERM_TABLE_MAX = 1 << 23
+
+
+def _finish_tables(rt: RoundTables) -> FinishTables | None:
+    n_cfg = len(rt.configs)
+    total = int(rt.suit_size[:, 1:].sum())
+    if total > TERM_TABLE_MAX:
+        return None
+    dtype = np.dtype(np.int32 if rt.size < (1 << 31) else np.int64)
+    terms = np.zeros(total, dtype=np.int64)
+    base = np.zeros((SUITS - 1, n_cfg), dtype=np.int64)
+    at = 0
+    for c in range(n_cfg):
+        for i in range(1, SUITS):
+            size = int(rt.suit_size[c, i])
+            s = np.arange(size, dtype=np.int64)
+            m = int(rt.member[c, i])
+            terms[at:at + size] = rt.mult[c, i] * np.array([comb(v + m, m + 1) for v in
+                                                             range(size)], dtype=np.int64) \
+                if m else rt.mult[c, i] * s
+            base[i - 1, c] = at
+            at += size
+    offset = rt.offsets
+    dense = rt.code_to_config is not None
+    if dense:  # by code: no configuration lookup on the way
+        cfg = rt.code_to_config
+        valid = cfg >= 0
+        offset = np.where(valid, rt.offsets[np.maximum(cfg, 0)], 0)
+        base = np.where(valid[None, :], base[:, np.maximum(cfg, 0)], 0)
+    out = FinishTables(dense, np.ascontiguousarray(offset, dtype=dtype),
+                       tuple(np.ascontiguousarray(b, dtype=dtype) for b in base),
+                       terms.astype(dtype), dtype)
+    for arr in (out.offset, out.terms, *out.base):
+        arr.flags.writeable = False
+    return out
+
+
 def _terms(t: RoundTables) -> np.ndarray | None:
     if SUITS * t.smax > (1 << 21):
         return None
@@ -375,11 +434,16 @@ def layout_tables(rounds: tuple[int, ...], nranks: int = 13) -> LayoutTables:
                 pair_key[c] = np.where(ok, ((t1.qn - 1 - q) << t1.sbits) | si, 0)
             pair_key = pair_key.ravel()
     terms = tuple(_terms(t) for t in per_round)
+    finish = tuple(_finish_tables(t) for t in per_round)
     for a in (binom_free, key0, pair_key, code0):
         if a is not None:
             a.flags.writeable = False
+    pair_row = None
+    if code0 is not None:
+        pair_row = (np.maximum(code0, 0).astype(np.intp) << nranks)
+        pair_row.flags.writeable = False
     return LayoutTables(tuple(rounds), nranks, per_round, binom_free, key0, pair_key, code0,
-                        terms)
+                        pair_row, terms, finish)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -555,15 +619,24 @@ class HandIndexer:
         return self._duplicate_error(ids, row)
 
     def _round_masks(self, ids: np.ndarray) -> list[np.ndarray]:
-        n = ids.shape[0]
+        """Each round's hand mask, two cards a lookup: bytes ``j, j + 1`` of a row read as
+        one little-endian uint16 index a table of card pairs (an odd round's last card
+        pairs with its neighbour again, which OR ignores)."""
+        n, k = ids.shape
         masks = []
         for r, c in enumerate(self.rounds):
             s = self.starts[r]
-            m = np.take(_ID_MASK, ids[:, s])
-            for j in range(s + 1, s + c):
-                m |= np.take(_ID_MASK, ids[:, j])
+            if c == 1:
+                masks.append(np.take(_ID_MASK, ids[:, s]))
+                continue
+            m = None
+            for j in [*range(s, s + c - 1, 2), *([s + c - 2] if c % 2 else [])]:
+                pair = np.ndarray((n,), dtype="<u2", buffer=ids, offset=j, strides=(k,))
+                if m is None:
+                    m = np.take(_PAIR_MASK, pair)
+                else:
+                    m |= np.take(_PAIR_MASK, pair)
             masks.append(m)
-        del n
         return masks
 
     def _index_chunk(self, ids: np.ndarray, all_rounds: bool) -> np.ndarray | None:
@@ -584,13 +657,11 @@ class HandIndexer:
             keys = [np.take(t.key0, lanes[0][:, s]) for s in range(SUITS)]
             return self._finish(nr - 1, keys)
         if not all_rounds and t.pair_key is not None:
-            nb = self.nranks
             keys = []
             for s in range(SUITS):
-                code = np.take(t.code0, lanes[0][:, s]).astype(np.intp)
-                code <<= nb
-                code |= lanes[1][:, s]
-                keys.append(np.take(t.pair_key, code))
+                row = np.take(t.pair_row, lanes[0][:, s])
+                row |= lanes[1][:, s]
+                keys.append(np.take(t.pair_key, row))
             return self._finish(nr - 1, keys)
         return self._index_generic(lanes, all_rounds)
 
@@ -644,8 +715,18 @@ class HandIndexer:
         code += k1 >> sh
         code *= qn
         code += k2 >> sh
-        cfg = rt.config_of(code)
         smask = rt.key_dtype.type((1 << rt.sbits) - 1)
+        ft = self.tables.finish[r]
+        if ft is not None:
+            at = code if ft.dense else rt.config_of(code)
+            idx = np.take(ft.offset, at)
+            idx += k0 & smask
+            for base, k in zip(ft.base, (k1, k2, k3)):
+                b = np.take(base, at)
+                b += k & smask
+                idx += np.take(ft.terms, b)
+            return idx
+        cfg = rt.config_of(code)
         idx = np.take(rt.offsets, cfg)
         idx += (k0 & smask).astype(np.int64)
         terms = self.tables.terms[r]
@@ -777,6 +858,11 @@ class HandIndexer:
 
 
 _ID_MASK = np.ascontiguousarray(_cards.ID_TO_MASK, dtype=np.uint64)
+# The mask of every pair of cards, indexed by first id + 256 * second id.
+_PAIR_MASK = np.zeros(256 * 51 + 52, dtype=np.uint64)
+_PAIR_MASK[(np.arange(52)[:, None] + 256 * np.arange(52)[None, :]).ravel()] = (
+    _ID_MASK[:, None] | _ID_MASK[None, :]).ravel()
+_PAIR_MASK.flags.writeable = False
 
 
 def _term(s: np.ndarray, m: np.ndarray) -> np.ndarray:
