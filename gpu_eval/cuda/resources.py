@@ -47,22 +47,24 @@ def module_sources() -> dict[str, str]:
     Returns
     -------
     dict
-        Module name -> source text (the evaluator, equity, batch equity, variants and
-        state-machine modules).
+        Module name -> source text (the evaluator, equity, batch equity, variants,
+        state-machine and hand-indexer modules).
 
     Examples
     --------
     >>> sorted(module_sources())
-    ['batch', 'equity', 'evaluator', 'fsm', 'variants']
+    ['batch', 'equity', 'evaluator', 'fsm', 'indexer', 'variants']
     """
     from gpu_eval.cuda import batch as cuda_batch
     from gpu_eval.cuda import equity as cuda_equity
     from gpu_eval.cuda import holdem  # noqa: PLC0415 -- light import
+    from gpu_eval.cuda import indexer as cuda_indexer
     from gpu_eval.cuda import variants as cuda_variants
 
     return {"evaluator": holdem.module_source(), "equity": cuda_equity.module_source(),
             "batch": cuda_batch.module_source(),
-            "variants": cuda_variants.module_source(), "fsm": '#include "fsm.cu"\n'}
+            "variants": cuda_variants.module_source(), "fsm": '#include "fsm.cu"\n',
+            "indexer": cuda_indexer.module_source()}
 
 
 _ENTRY = re.compile(r"Compiling entry function '(\w+)' for '(\w+)'")
