@@ -48,22 +48,24 @@ def module_sources() -> dict[str, str]:
     -------
     dict
         Module name -> source text (the evaluator, equity, batch equity, variants,
-        state-machine and solver-table modules).
+        state-machine, hand-indexer and solver-table modules).
 
     Examples
     --------
     >>> sorted(module_sources())
-    ['batch', 'equity', 'evaluator', 'fsm', 'solver_tables', 'variants']
+    ['batch', 'equity', 'evaluator', 'fsm', 'indexer', 'solver_tables', 'variants']
     """
     from gpu_eval.cuda import batch as cuda_batch
     from gpu_eval.cuda import equity as cuda_equity
     from gpu_eval.cuda import holdem  # noqa: PLC0415 -- light import
+    from gpu_eval.cuda import indexer as cuda_indexer
     from gpu_eval.cuda import solver_tables as cuda_tables
     from gpu_eval.cuda import variants as cuda_variants
 
     return {"evaluator": holdem.module_source(), "equity": cuda_equity.module_source(),
             "batch": cuda_batch.module_source(),
             "variants": cuda_variants.module_source(), "fsm": '#include "fsm.cu"\n',
+            "indexer": cuda_indexer.module_source(),
             "solver_tables": cuda_tables.module_source()}
 
 

@@ -37,6 +37,8 @@ from math import comb, prod
 import numpy as np
 
 from gpu_eval import cards as _cards
+from gpu_eval.backend_choice import is_cupy_array, resolve
+from gpu_eval.cuda.availability import import_cupy
 from gpu_eval.evaluator.numpy_path import run_chunked
 from gpu_eval.games import registry
 
@@ -212,8 +214,12 @@ class LayoutTables:
     pair_key: np.ndarray | None
     #: Code of every round-0 rank set for ``pair_key`` (-1 where the set is too large).
     code0: np.ndarray | None
+    #: ``code0 << nranks`` as intp (0 where the set is too large): the row in ``pair_key``.
+    pair_row: np.ndarray | None
     #: ``T[m * smax + s] = C(s + m, m + 1)`` per round (None where too large: computed).
     terms: tuple[np.ndarray | None, ...]
+    #: The last step's tables per round (None where too large: the terms are computed).
+    finish: tuple[FinishTables | None, ...]
 
 
 def _suit_size(t: tuple[int, ...], nranks: int) -> int:
@@ -320,6 +326,61 @@ def _round_tables(rounds: tuple[int, ...], r: int, nranks: int) -> RoundTables:
     return tables
 
 
+@dataclass(frozen=True)
+class FinishTables:
+    """One round's tables for the last step of indexing, sized for speed.
+
+    A sorted position ``i >= 1`` of configuration ``c`` contributes
+    ``mult[c, i] * C(s + m, m + 1)`` (``m`` its place in its group, ``s`` its suit index):
+    ``terms[base[i - 1][c] + s]``, one lookup. The tables are indexed by the configuration
+    code itself where that is dense (``dense``), else by configuration number.
+    """
+
+    dense: bool
+    offset: np.ndarray
+    base: tuple[np.ndarray, ...]
+    terms: np.ndarray
+    dtype: np.dtype
+
+
+#: The most entries of a round's term segments before the last step computes them instead.
+TERM_TABLE_MAX = 1 << 23
+
+
+def _finish_tables(rt: RoundTables) -> FinishTables | None:
+    n_cfg = len(rt.configs)
+    total = int(rt.suit_size[:, 1:].sum())
+    if total > TERM_TABLE_MAX:
+        return None
+    dtype = np.dtype(np.int32 if rt.size < (1 << 31) else np.int64)
+    terms = np.zeros(total, dtype=np.int64)
+    base = np.zeros((SUITS - 1, n_cfg), dtype=np.int64)
+    at = 0
+    for c in range(n_cfg):
+        for i in range(1, SUITS):
+            size = int(rt.suit_size[c, i])
+            s = np.arange(size, dtype=np.int64)
+            m = int(rt.member[c, i])
+            terms[at:at + size] = rt.mult[c, i] * np.array([comb(v + m, m + 1) for v in
+                                                             range(size)], dtype=np.int64) \
+                if m else rt.mult[c, i] * s
+            base[i - 1, c] = at
+            at += size
+    offset = rt.offsets
+    dense = rt.code_to_config is not None
+    if dense:  # by code: no configuration lookup on the way
+        cfg = rt.code_to_config
+        valid = cfg >= 0
+        offset = np.where(valid, rt.offsets[np.maximum(cfg, 0)], 0)
+        base = np.where(valid[None, :], base[:, np.maximum(cfg, 0)], 0)
+    out = FinishTables(dense, np.ascontiguousarray(offset, dtype=dtype),
+                       tuple(np.ascontiguousarray(b, dtype=dtype) for b in base),
+                       terms.astype(dtype), dtype)
+    for arr in (out.offset, out.terms, *out.base):
+        arr.flags.writeable = False
+    return out
+
+
 def _terms(t: RoundTables) -> np.ndarray | None:
     if SUITS * t.smax > (1 << 21):
         return None
@@ -375,11 +436,16 @@ def layout_tables(rounds: tuple[int, ...], nranks: int = 13) -> LayoutTables:
                 pair_key[c] = np.where(ok, ((t1.qn - 1 - q) << t1.sbits) | si, 0)
             pair_key = pair_key.ravel()
     terms = tuple(_terms(t) for t in per_round)
+    finish = tuple(_finish_tables(t) for t in per_round)
     for a in (binom_free, key0, pair_key, code0):
         if a is not None:
             a.flags.writeable = False
+    pair_row = None
+    if code0 is not None:
+        pair_row = (np.maximum(code0, 0).astype(np.intp) << nranks)
+        pair_row.flags.writeable = False
     return LayoutTables(tuple(rounds), nranks, per_round, binom_free, key0, pair_key, code0,
-                        terms)
+                        pair_row, terms, finish)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -457,50 +523,62 @@ class HandIndexer:
 
     # -- input ------------------------------------------------------------------------------
 
+    def _check_shape(self, cards, arr) -> None:
+        if arr.dtype == object or arr.dtype.kind not in "iu":
+            raise TypeError(f"HandIndexer: cards must be integer card ids (or card text), got "
+                            f"dtype {arr.dtype}")
+        if arr.ndim != 2 or arr.shape[1] != self.cards:
+            raise ValueError(f"HandIndexer{self.rounds}: each row must hold {self.cards} cards "
+                             f"(rounds {'+'.join(map(str, self.rounds))}), got an array of "
+                             f"shape {tuple(np.shape(cards))}")
+
     def _coerce(self, cards) -> tuple[np.ndarray, bool]:
-        """``(ids (N, cards) uint8, single)``, validated: shape, dtype, range, duplicates."""
+        """``(ids (N, cards) uint8, single)`` on the host, checked for shape, dtype and range
+        (a card twice is found while indexing)."""
         if isinstance(cards, str) or (isinstance(cards, (list, tuple)) and cards
                                       and isinstance(cards[0], str)):
             ids = _cards.parse(cards)
         else:
             ids = np.asarray(cards)
-        if ids.dtype == object or ids.dtype.kind not in "iu":
-            raise TypeError(f"HandIndexer: cards must be integer card ids (or card text), got "
-                            f"dtype {ids.dtype}")
         single = ids.ndim == 1
         if single:
             ids = ids[None, :]
-        if ids.ndim != 2 or ids.shape[1] != self.cards:
-            raise ValueError(f"HandIndexer{self.rounds}: each row must hold {self.cards} cards "
-                             f"(rounds {'+'.join(map(str, self.rounds))}), got an array of "
-                             f"shape {np.shape(cards)}")
-        lo, hi = 4 * self.lowest_rank, 4 * 13
+        self._check_shape(cards, ids)
+        lo = 4 * self.lowest_rank
         if ids.size:
-            if ids.dtype != np.uint8 or lo:
-                bad = (ids < lo) | (ids >= hi)
-                if bad.any():
-                    row, col = (int(v[0]) for v in np.nonzero(bad))
-                    v = int(ids[row, col])
-                    what = (f"card {_cards.format(v)} (id {v}) is not in the {self.game} deck"
-                            if 0 <= v < 52 else f"card id {v} is out of range {lo}..{hi - 1}")
-                    raise ValueError(f"row {row}: {what}")
-            elif int(ids.max()) >= hi:
-                row, col = (int(v[0]) for v in np.nonzero(ids >= hi))
-                raise ValueError(f"row {row}: card id {int(ids[row, col])} is out of range "
-                                 f"0..51")
+            bad = (ids < lo) | (ids >= 52) if ids.dtype != np.uint8 or lo else None
+            if bad is None and int(ids.max()) >= 52:
+                bad = ids >= 52
+            if bad is not None and bad.any():
+                row = int(np.flatnonzero(bad.any(axis=1))[0])
+                raise self.row_error(ids[row], row)
         return np.ascontiguousarray(ids, dtype=np.uint8), single
 
-    def _duplicate_error(self, ids: np.ndarray, row: int) -> ValueError:
+    def row_error(self, row_ids, row: int) -> ValueError:
+        """The ``ValueError`` naming what is wrong with hand ``row`` (ids ``row_ids``): an id
+        out of range, a card outside the game's deck, or a card twice.
+
+        Examples
+        --------
+        >>> HandIndexer((2,)).row_error([5, 5], 3)
+        ValueError('row 3: card 3d appears twice')
+        """
         seen = set()
-        for v in ids[row].tolist():
+        lo = 4 * self.lowest_rank
+        for v in (int(x) for x in np.asarray(row_ids).tolist()):
+            if not 0 <= v < 52:
+                return ValueError(f"row {row}: card id {v} is out of range {lo}..51")
+            if v < lo:
+                return ValueError(f"row {row}: card {_cards.format([v])} (id {v}) is not in the "
+                                  f"{self.game} deck")
             if v in seen:
-                return ValueError(f"row {row}: card {_cards.format(v)} appears twice")
+                return ValueError(f"row {row}: card {_cards.format([v])} appears twice")
             seen.add(v)
-        return ValueError(f"row {row}: a card appears twice")  # not reached
+        return ValueError(f"row {row}: invalid hand {list(row_ids)}")
 
     # -- indexing ---------------------------------------------------------------------------
 
-    def index(self, cards, all_rounds: bool = False) -> np.ndarray:
+    def index(self, cards, all_rounds: bool = False, *, backend: str = "auto"):
         """The index of each hand on its last round (or on every round).
 
         Parameters
@@ -511,10 +589,14 @@ class HandIndexer:
             strings) is parsed. One hand as a 1-D row gives a 0-d result.
         all_rounds : bool
             Return ``(N, n_rounds)``: the hand's index on every round.
+        backend : {"auto", "numpy", "cuda"}
+            Where to index: ``auto`` takes CUDA for CuPy input (and when a device is usable),
+            NumPy otherwise. CuPy input gives CuPy output, computed by the kernel
+            ``ge_hand_index`` (kernels/hand_index.cu), without a host copy.
 
         Returns
         -------
-        numpy.ndarray
+        numpy.ndarray or cupy.ndarray
             ``int64``: ``(N,)``, or ``(N, n_rounds)`` with ``all_rounds``.
 
         Raises
@@ -532,7 +614,20 @@ class HandIndexer:
         >>> idx.index(cards.parse(["AsAh Kd7c2s 9h 3c"]), all_rounds=True).tolist()
         [[90, 264172, 15010436, 560808104]]
         """
+        choice = resolve(backend, cards)
+        if is_cupy_array(cards):
+            if choice == "cuda":
+                return self._index_device(cards, all_rounds)
+            cards = cards.get()
         ids, single = self._coerce(cards)
+        if choice == "cuda":
+            from gpu_eval.cuda import indexer as cuda_indexer  # noqa: PLC0415 -- CuPy inside
+
+            out, bad = cuda_indexer.index(ids, self.tables, lowest_rank=self.lowest_rank,
+                                          all_rounds=all_rounds)
+            if bad is not None:
+                raise self.row_error(ids[bad], bad)
+            return out[0] if single else out
         n = ids.shape[0]
         nr = self.n_rounds
         out = np.empty((n, nr) if all_rounds else n, dtype=np.int64)
@@ -546,24 +641,54 @@ class HandIndexer:
         run_chunked(n, work, CHUNK)
         return out[0] if single else out
 
+    def _index_device(self, cards, all_rounds: bool):
+        """The CUDA path of a CuPy array: checked and indexed on its device."""
+        from gpu_eval.cuda import indexer as cuda_indexer  # noqa: PLC0415 -- CuPy inside
+
+        cupy = import_cupy()
+        single = cards.ndim == 1
+        arr = cards.reshape(1, -1) if single else cards
+        self._check_shape(cards, arr)
+        if arr.dtype != np.uint8 and arr.size:
+            bad = (arr < 0) | (arr >= 52)  # before the cast to uint8 could hide them
+            rows = cupy.flatnonzero(bad.any(axis=1))
+            if rows.size:
+                row = int(rows[0])
+                raise self.row_error(arr[row].get(), row)
+        ids = cupy.ascontiguousarray(arr.astype(cupy.uint8))
+        out, bad = cuda_indexer.index(ids, self.tables, lowest_rank=self.lowest_rank,
+                                      all_rounds=all_rounds)
+        if bad is not None:
+            raise self.row_error(ids[bad].get(), bad)
+        return out[0] if single else out
+
     def _first_duplicate(self, ids: np.ndarray, lo: int, hi: int) -> ValueError:
         chunk = ids[lo:hi]
         total = np.zeros(hi - lo, dtype=np.uint64)
         for j in range(self.cards):
             total |= _cards.ID_TO_MASK[chunk[:, j]]
         row = lo + int(np.flatnonzero(np.bitwise_count(total) != self.cards)[0])
-        return self._duplicate_error(ids, row)
+        return self.row_error(ids[row], row)
 
     def _round_masks(self, ids: np.ndarray) -> list[np.ndarray]:
-        n = ids.shape[0]
+        """Each round's hand mask, two cards a lookup: bytes ``j, j + 1`` of a row read as
+        one little-endian uint16 index a table of card pairs (an odd round's last card
+        pairs with its neighbour again, which OR ignores)."""
+        n, k = ids.shape
         masks = []
         for r, c in enumerate(self.rounds):
             s = self.starts[r]
-            m = np.take(_ID_MASK, ids[:, s])
-            for j in range(s + 1, s + c):
-                m |= np.take(_ID_MASK, ids[:, j])
+            if c == 1:
+                masks.append(np.take(_ID_MASK, ids[:, s]))
+                continue
+            m = None
+            for j in [*range(s, s + c - 1, 2), *([s + c - 2] if c % 2 else [])]:
+                pair = np.ndarray((n,), dtype="<u2", buffer=ids, offset=j, strides=(k,))
+                if m is None:
+                    m = np.take(_PAIR_MASK, pair)
+                else:
+                    m |= np.take(_PAIR_MASK, pair)
             masks.append(m)
-        del n
         return masks
 
     def _index_chunk(self, ids: np.ndarray, all_rounds: bool) -> np.ndarray | None:
@@ -584,13 +709,11 @@ class HandIndexer:
             keys = [np.take(t.key0, lanes[0][:, s]) for s in range(SUITS)]
             return self._finish(nr - 1, keys)
         if not all_rounds and t.pair_key is not None:
-            nb = self.nranks
             keys = []
             for s in range(SUITS):
-                code = np.take(t.code0, lanes[0][:, s]).astype(np.intp)
-                code <<= nb
-                code |= lanes[1][:, s]
-                keys.append(np.take(t.pair_key, code))
+                row = np.take(t.pair_row, lanes[0][:, s])
+                row |= lanes[1][:, s]
+                keys.append(np.take(t.pair_key, row))
             return self._finish(nr - 1, keys)
         return self._index_generic(lanes, all_rounds)
 
@@ -644,8 +767,18 @@ class HandIndexer:
         code += k1 >> sh
         code *= qn
         code += k2 >> sh
-        cfg = rt.config_of(code)
         smask = rt.key_dtype.type((1 << rt.sbits) - 1)
+        ft = self.tables.finish[r]
+        if ft is not None:
+            at = code if ft.dense else rt.config_of(code)
+            idx = np.take(ft.offset, at)
+            idx += k0 & smask
+            for base, k in zip(ft.base, (k1, k2, k3)):
+                b = np.take(base, at)
+                b += k & smask
+                idx += np.take(ft.terms, b)
+            return idx
+        cfg = rt.config_of(code)
         idx = np.take(rt.offsets, cfg)
         idx += (k0 & smask).astype(np.int64)
         terms = self.tables.terms[r]
@@ -664,7 +797,7 @@ class HandIndexer:
 
     # -- unindexing -------------------------------------------------------------------------
 
-    def unindex(self, r: int, indices) -> np.ndarray:
+    def unindex(self, r: int, indices, *, backend: str = "auto"):
         """The canonical hand of each round-``r`` index, as the C library writes it.
 
         Parameters
@@ -673,10 +806,14 @@ class HandIndexer:
             The round (0-based).
         indices : array_like of int
             Indices ``0 <= i < size(r)``.
+        backend : {"auto", "numpy", "cuda"}
+            Accepted for symmetry with :meth:`index`. Unindexing always runs on the host
+            (NumPy): CuPy indices are copied to the host and the hands copied back, CuPy in,
+            CuPy out.
 
         Returns
         -------
-        numpy.ndarray
+        numpy.ndarray or cupy.ndarray
             ``uint8`` card ids, shape ``indices.shape + (cards through round r,)``: round by
             round, each round's cards by suit and then rank. ``index`` of it gives ``indices``.
 
@@ -694,6 +831,9 @@ class HandIndexer:
         """
         if not 0 <= r < self.n_rounds:
             raise ValueError(f"round {r} of a {self.n_rounds}-round layout")
+        resolve(backend, indices)  # an unknown backend raises
+        if is_cupy_array(indices):
+            return import_cupy().asarray(self.unindex(r, indices.get(), backend="numpy"))
         arr = np.asarray(indices)
         if arr.dtype.kind not in "iu":
             raise TypeError(f"unindex: indices must be integers, got dtype {arr.dtype}")
@@ -777,6 +917,11 @@ class HandIndexer:
 
 
 _ID_MASK = np.ascontiguousarray(_cards.ID_TO_MASK, dtype=np.uint64)
+# The mask of every pair of cards, indexed by first id + 256 * second id.
+_PAIR_MASK = np.zeros(256 * 51 + 52, dtype=np.uint64)
+_PAIR_MASK[(np.arange(52)[:, None] + 256 * np.arange(52)[None, :]).ravel()] = (
+    _ID_MASK[:, None] | _ID_MASK[None, :]).ravel()
+_PAIR_MASK.flags.writeable = False
 
 
 def _term(s: np.ndarray, m: np.ndarray) -> np.ndarray:

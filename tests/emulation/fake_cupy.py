@@ -533,6 +533,10 @@ class RawModule:
             return _BatchModule(code, options)  # gpu_eval.cuda.batch's module
         if code is not None and '#include "solver_tables.cu"' in code:
             return _TablesModule(code, options)  # gpu_eval.cuda.solver_tables' module
+        if code is not None and '#include "hand_index.cu"' in code:
+            from emulation import indexer_host  # gpu_eval.cuda.indexer's module
+
+            return indexer_host.IndexerModule(code, options)
         return super().__new__(cls)
 
     def __init__(self, code=None, *, options=(), **kwargs):
