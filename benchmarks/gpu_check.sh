@@ -3,7 +3,8 @@
 # one call of under 5 minutes (a 290 s budget; every step's timeout is capped by what is left):
 #   1. install the package from this checkout (no network: --no-deps --no-build-isolation);
 #   2. the GPU tests (tests/*_gpu.py) first;
-#   3. the GPU benchmarks (bench_cuda, bench_equity --gpu-only, bench_variants --gpu-only, bench_games --gpu);
+#   3. the GPU benchmarks (bench_cuda, bench_equity --gpu-only, bench_variants --gpu-only, bench_games --gpu,
+#      bench_tables --gpu);
 #   4. compute-sanitizer (memcheck, racecheck, synccheck) on one small launch of every kernel
 #      (benchmarks/gpu_small_launches.py), and Nsight Compute (ncu --clock-control none) on the
 #      evaluation, enumeration and all-pairs kernels; each skipped with a message where the
@@ -79,6 +80,13 @@ if [ -f benchmarks/bench_games.py ]; then
     echo "== benchmarks/bench_games.py --gpu" | log bench
     timeout "$(budget 40)" "$PY" benchmarks/bench_games.py --gpu --repeat 3 --samples 200000 \
         2>&1 | log bench
+fi
+
+if [ -f benchmarks/bench_tables.py ]; then
+    echo "== benchmarks/bench_tables.py --rows none --gpu (hand indexer kernel)" | log bench
+    timeout "$(budget 25)" "$PY" benchmarks/bench_tables.py --rows none --gpu --gpu-n 67108864 \
+        --repeats 3 2>&1 | log bench
+    note_rc "${PIPESTATUS[0]}" "bench_tables"
 fi
 
 # --- 4. compute-sanitizer and Nsight Compute -------------------------------------------------

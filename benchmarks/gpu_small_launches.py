@@ -141,6 +141,11 @@ def every_kernel() -> None:
         _check(f"equity_batch, {n} players, {b}-card boards (ge_batch_{n})",
                ge.equity_batch(sh, sb, backend="cuda").wins,
                ge.equity_batch(sh, sb, backend="numpy").wins)
+    # hand_index.cu: ge_hand_index on hold'em by street, every round's index.
+    hi = ge.HandIndexer((2, 3, 1, 1))
+    deals = np.argsort(rng.random((300, 52)), axis=1)[:, :7].astype(np.uint8)
+    _check("ge_hand_index", hi.index(cupy.asarray(deals), all_rounds=True).get(),
+           hi.index(deals, all_rounds=True, backend="numpy"))
     cupy.cuda.runtime.deviceSynchronize()
 
 

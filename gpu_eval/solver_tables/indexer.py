@@ -51,6 +51,8 @@ MAX_ROUNDS = 8
 MAX_CARDS_PER_ROUND = 15
 #: Hands per chunk of the threaded NumPy loop (keeps every temporary in cache).
 CHUNK = 1 << 14
+#: Indices per chunk of unindexing.
+UNINDEX_CHUNK = 1 << 16
 #: The largest dense code table (entries) before falling back to a sorted search.
 DENSE_CODES = 1 << 20
 #: The largest pair table (entries) of the two-round fast path.
@@ -853,7 +855,7 @@ class HandIndexer:
         def work(lo: int, hi: int) -> None:
             out[lo:hi] = self._unindex_chunk(r, flat[lo:hi])
 
-        run_chunked(len(flat), work, CHUNK)
+        run_chunked(len(flat), work, UNINDEX_CHUNK)
         return out.reshape(*arr.shape, ncards)
 
     def _unindex_chunk(self, r: int, idx: np.ndarray) -> np.ndarray:
@@ -887,19 +889,29 @@ class HandIndexer:
                 si[rows[sel], (i + k[sel] - kk)] = val
         # Each canonical suit's ranks, round by round, into per-round hand masks.
         round_masks = [np.zeros(n, dtype=np.uint64) for _ in range(r + 1)]
+        side = nb + 1
+        binom_flat = self.tables.binom_free.ravel()
+        uncolex_flat = uncolex.ravel()
+        width = uncolex.shape[1]
         for i in range(SUITS):
-            used = np.zeros(n, dtype=np.intp)
-            nused = np.zeros(n, dtype=np.intp)
             s = si[:, i]
+            used = nused = None  # set by round 0
             for j in range(r + 1):
-                cnt = rt.counts[cfg, i, j]
-                radix = self.tables.binom_free[nused, cnt]
-                ridx = s % radix
-                s = s // radix
-                shifted = uncolex[cnt, ridx]
-                ranks = _pdep(shifted, full ^ used)
-                used |= ranks
-                nused += cnt
+                cnt = np.take(np.ascontiguousarray(rt.counts[:, i, j]), cfg)
+                if j == 0:
+                    radix = np.take(binom_flat, cnt)  # C(nranks, cnt)
+                else:
+                    radix = np.take(binom_flat, nused * side + cnt)
+                s, ridx = np.divmod(s, radix)
+                shifted = np.take(uncolex_flat, cnt * width + ridx)
+                if j == 0:  # nothing used yet: the set as it is
+                    ranks = shifted.astype(np.intp)
+                    used = ranks.copy()
+                    nused = cnt
+                else:
+                    ranks = _pdep(shifted, full ^ used)
+                    used |= ranks
+                    nused = nused + cnt
                 round_masks[j] |= (ranks.astype(np.uint64) << np.uint64(self.lowest_rank)) << \
                     np.uint64(16 * i)
         out = np.empty((n, sum(self.rounds[: r + 1])), dtype=np.uint8)
@@ -959,13 +971,19 @@ def _waugh_member(g: np.ndarray, kk: int, i: np.ndarray, j: np.ndarray, suit_siz
         lg = np.log(g.astype(np.float64)) / kk
     lo = np.exp(lg - 1 + np.log(kk)) - j - i
     hi = np.exp(lg + np.log(kk)) - j + i + 1
-    for arr, sign in ((lo, -1.0), (hi, 1.0)):
+    for arr, upper in ((lo, False), (hi, True)):
         near = np.flatnonzero(np.abs(arr - np.rint(arr)) < 1e-9 * (1 + np.abs(arr)))
-        for e in near.tolist():
-            gv = float(g[e])
-            lgv = math.log(gv) / kk if gv > 0 else -math.inf
-            arr[e] = (math.exp(lgv - 1 + math.log(kk)) - j[e] - i[e] if sign < 0
-                      else math.exp(lgv + math.log(kk)) - j[e] + i[e] + 1)
+        if not len(near):
+            continue
+        # libm's rounding decides these: recompute each distinct case once with math
+        cases, inverse = np.unique(np.stack([g[near], i[near], j[near]]), axis=1,
+                                   return_inverse=True)
+        vals = np.empty(cases.shape[1], dtype=np.float64)
+        for c, (gv, iv, jv) in enumerate(cases.T.tolist()):
+            lgv = math.log(float(gv)) / kk if gv > 0 else -math.inf
+            vals[c] = (math.exp(lgv + math.log(kk)) - jv + iv + 1 if upper
+                       else math.exp(lgv - 1 + math.log(kk)) - jv - iv)
+        arr[near] = vals[inverse.reshape(-1)]
     huge = np.iinfo(np.int64).max  # a negative bound, converted to unsigned in C
     low = np.where(lo >= 0, np.floor(np.maximum(lo, 0)), 0).astype(np.int64)
     low[lo < 0] = huge
