@@ -104,8 +104,7 @@ def build_files(street: str, out_dir, game: str = HOLDEM, bins: int = 50, *,
     with Progress(p.chunks, f"{game} {street} table", unit=" chunks",
                   enabled=wanted(progress, 10.0)) as bar:
         bar.update(p.chunks - len(todo))
-        for i in todo:
-            idx, vals = p.run(i)
+        for i, (idx, vals) in plans.run_chunks(p, todo):
             if idx is None:
                 part = work / f"sums-{i}.npz"
                 with open(part.with_name(part.name + ".tmp"), "wb") as f:

@@ -29,7 +29,8 @@ from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
 from gpu_eval.solver_tables.results import ROUNDS, STREETS, RiverStrength, StrengthHistograms
 from gpu_eval.solver_tables.river_counts import count_columns, opponents
 
-__all__ = ["Plan", "plan", "board_counts", "twice_ehs", "bin_of", "runout_positions", "build_in_memory"]
+__all__ = ["Plan", "plan", "board_counts", "twice_ehs", "bin_of", "runout_positions", "build_in_memory",
+           "run_chunks"]
 
 #: River boards counted per NumPy batch (keeps the counting's temporaries in cache).
 COUNT_BATCH = 64
@@ -161,7 +162,7 @@ class Plan:
         w, t, valid = board_counts(_masks(boards), lay, self.backend)
         rb, col = np.nonzero(valid)
         hands = np.concatenate([lay.pairs[col], boards[rb]], axis=1)
-        idx = canonical.indexer((2, 5), self.game).index(hands)
+        idx = canonical.indexer((2, 5), self.game).index(hands, backend=self.backend)
         return idx, {"wins": w[rb, col], "ties": t[rb, col]}
 
     def _street(self, boards: np.ndarray):
@@ -187,7 +188,7 @@ class Plan:
             sumsq.append((t64 * t64).sum(axis=0)[hero])
             cols = np.flatnonzero(hero)
             hands = np.concatenate([lay.pairs[cols], np.broadcast_to(b, (len(cols), k))], axis=1)
-            idx_parts.append(ix.index(hands))
+            idx_parts.append(ix.index(hands, backend=self.backend))
         count = self.arrays()["counts"][0]
         return np.concatenate(idx_parts), {
             "counts": np.concatenate(counts).astype(count),
@@ -243,16 +244,51 @@ def plan(street: str, game: str = HOLDEM, bins: int = 50, backend: str = "numpy"
     return Plan(street, game, int(bins), backend_choice.resolve(backend))
 
 
-def build_in_memory(p: Plan, progress=None):
-    """Run every chunk of ``p`` in this process and return the result."""
+def run_chunks(p: Plan, chunks, workers: int | None = None):
+    """``(i, p.run(i))`` for each chunk ``i`` of ``chunks``, as they finish, on ``workers``
+    threads (default: the usable cores, at most 4; NumPy releases the GIL in the heavy
+    steps). At most two chunks per thread are in flight, so memory stays bounded."""
+    import os
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+    chunks = list(chunks)
+    if workers is None:
+        workers = max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                             else (os.cpu_count() or 1)))
+    if workers == 1 or len(chunks) < 2:
+        for i in chunks:
+            yield i, p.run(i)
+        return
+    with ThreadPoolExecutor(workers) as pool:
+        pending = {}
+        todo = iter(chunks)
+        try:
+            while True:
+                while len(pending) < 2 * workers:
+                    i = next(todo, None)
+                    if i is None:
+                        break
+                    pending[pool.submit(p.run, i)] = i
+                if not pending:
+                    return
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for f in done:
+                    yield pending.pop(f), f.result()
+        finally:
+            for f in pending:
+                f.cancel()
+
+
+def build_in_memory(p: Plan, progress=None, workers: int | None = None):
+    """Run every chunk of ``p`` in this process (on ``workers`` threads) and return the
+    result."""
     from gpu_eval.progress import Progress, wanted
 
     arrays = {n: np.zeros(shape, dtype=dt) for n, (dt, shape) in p.arrays().items()}
     sums = None
     with Progress(p.chunks, f"{p.street} table", unit=" chunks",
                   enabled=wanted(progress, 10.0 if p.chunks > 4 else 0.0)) as bar:
-        for i in range(p.chunks):
-            idx, vals = p.run(i)
+        for _, (idx, vals) in run_chunks(p, range(p.chunks), workers):
             if idx is None:
                 sums = vals if sums is None else {n: sums[n] + v for n, v in vals.items()}
             else:
