@@ -157,11 +157,12 @@ def _naive_seconds(k: int, spots: int, seed: int) -> tuple[float, int]:
 
 def bench_river(naive_spots: int, backend: str = "numpy") -> None:
     print(f"\nriver: the whole river table, {backend} (timed once), and the naive way")
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     r = ge.river_strength(progress=False, backend=backend)
-    sec = time.perf_counter() - t0
+    sec, cpu = time.perf_counter() - t0, time.process_time() - c0
     trow(f"gpu_eval {backend} river_strength() (123,156,254)", sec,
-         f"{len(r) / sec / 1e6:.2f} M hands/s")
+         f"{len(r) / sec / 1e6:.2f} M hands/s; CPU time {cpu:.1f} s; load average "
+         f"{os.getloadavg()[0]:.1f}")
     del r
     if backend == "numpy":
         per, failed = _naive_seconds(5, naive_spots, 5)
@@ -176,27 +177,29 @@ def bench_streets(chunks: int, naive_spots: int, full: bool) -> None:
     print("\nstreets: flop and turn histogram tables (NumPy), preflop whole, naive EHS loops")
     for street, k in (("flop", 3), ("turn", 4)):
         p = plans.plan(street, "holdem", 50)
+        t0, c0 = time.perf_counter(), time.process_time()
         if full:
-            t0 = time.perf_counter()
             ge.strength_histograms(street, progress=False, backend="numpy")
-            sec, how = time.perf_counter() - t0, "whole table, timed"
+            scale, how = 1.0, "whole table, timed"
         else:
             picked = list(range(0, p.chunks, max(1, p.chunks // chunks)))[:chunks]
-            t0 = time.perf_counter()
             for _ in plans.run_chunks(p, picked):
                 pass
-            sec = (time.perf_counter() - t0) / len(picked) * p.chunks
+            scale = p.chunks / len(picked)
             how = f"{len(picked)} of {p.chunks} chunks timed, scaled"
+        sec = (time.perf_counter() - t0) * scale
+        how += (f"; CPU time {(time.process_time() - c0) * scale:.0f} s; load average "
+                f"{os.getloadavg()[0]:.1f}")
         trow(f"gpu_eval numpy {street} histograms ({p.rows:,})", sec, how)
         per, failed = _naive_seconds(k, max(3, naive_spots // (20 if k == 3 else 4)), k)
         trow(f"naive: ge.equity {street} loop (EHS only), scaled", per * p.rows,
              f"{per * 1e3:.1f} ms a hand ({failed} failed); ratio {per * p.rows / sec:,.0f}x")
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     h = ge.strength_histograms("preflop", progress=False, backend="numpy")
-    sec = time.perf_counter() - t0
+    sec, cpu = time.perf_counter() - t0, time.process_time() - c0
     aa = int(ge.HandIndexer((2,)).index(ge.cards.parse("AsAh").reshape(1, 2))[0])
     trow("gpu_eval numpy preflop histograms (169)", sec,
-         f"AA: EHS {h.mean[aa]:.4f}, EHS^2 {h.mean_sq[aa]:.4f}")
+         f"AA: EHS {h.mean[aa]:.4f}, EHS^2 {h.mean_sq[aa]:.4f}; CPU time {cpu:.1f} s")
 
 
 def bench_gpu_tables(n_boards: int, repeats: int) -> None:

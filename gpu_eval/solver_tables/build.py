@@ -83,19 +83,19 @@ def build_files(street: str, out_dir, game: str = HOLDEM, bins: int = 50, *,
     work = stem.with_name(stem.name + ".partial")
     params = _params(p)
     plan_file = work / "plan.json"
-    if work.exists() and (not plan_file.exists() or json.loads(plan_file.read_text()) != params):
+    names = {n: stem.with_name(f"{stem.name}.{n}.npy") for n in p.arrays()}
+    if work.exists() and (not plan_file.exists() or json.loads(plan_file.read_text()) != params
+                          or (p.mode == "set" and not all(f.exists() for f in names.values()))):
         shutil.rmtree(work)                    # another table's leftovers: start over
     fresh = not work.exists()
     work.mkdir(exist_ok=True)
+    sidecar.unlink(missing_ok=True)            # an older table stops loading from here on
     if fresh:
-        sidecar.unlink(missing_ok=True)        # the old table stops loading from here on
         plan_file.write_text(json.dumps(params))
-    sidecar.unlink(missing_ok=True)
-    names = {n: stem.with_name(f"{stem.name}.{n}.npy") for n in p.arrays()}
     maps = {}
     if p.mode == "set":
         for n, (dt, shape) in p.arrays().items():
-            if fresh or not names[n].exists():
+            if fresh:
                 maps[n] = np.lib.format.open_memmap(names[n], mode="w+", dtype=dt, shape=shape)
             else:
                 maps[n] = np.lib.format.open_memmap(names[n], mode="r+")

@@ -75,7 +75,9 @@ def bin_of(t: np.ndarray, bins: int, opp: int) -> np.ndarray:
     >>> bin_of(np.array([0, 39, 40, 1979, 1980]), 50, 990).tolist()
     [0, 0, 1, 49, 49]
     """
-    return np.minimum((np.asarray(t, dtype=np.int64) * bins) // (2 * opp), bins - 1)
+    t = np.asarray(t)
+    wide = np.int64 if int(bins) * 2 * opp >= 2**31 else np.int32   # t * bins never overflows
+    return np.minimum((t.astype(wide, copy=False) * bins) // (2 * opp), bins - 1)
 
 
 @cache
@@ -171,7 +173,7 @@ class Plan:
         k = self.board_cards
         deck = np.arange(lay.lowest_card, 52, dtype=np.uint8)
         pos = runout_positions(lay.deck_size - k, 5 - k)
-        keys = (np.arange(lay.columns, dtype=np.int64) * bins)[None, :]
+        keys = (np.arange(lay.columns, dtype=np.int32) * bins)[None, :]
         idx_parts, counts, sums, sumsq = [], [], [], []
         ix = canonical.indexer(ROUNDS[self.street], self.game)
         for b in boards:

@@ -1,8 +1,8 @@
 """kernels/solver_tables.cu built as host C++ and run by the block emulator of
 emulation.equity_host (every thread a fiber, real ``__syncthreads``), for the tests.
 
-The wrapper is equity_host's (its fiber scheduler and launch helper) plus the solver-table
-kernels with their barrier routed through the emulator's, so the kernels run with the very grid
+The wrapper is equity_host's emulator (its fiber scheduler and launch helper) around the
+solver-table kernels, their barrier routed through the emulator's, so the kernels run with the very grid
 and block sizes the launcher uses and a misplaced barrier fails here as it would race on a GPU.
 """
 
@@ -19,9 +19,17 @@ from gpu_eval.cuda.modules import BITMASK_TABLE_ORDER
 
 from emulation import equity_host, hostbuild
 
-_WRAPPER = equity_host._WRAPPER + r"""
-#define GE_TABLES_SYNC() ge_eq_sync()
+# equity_host's fiber scheduler, launch helper and table setters (the part of its wrapper
+# from the system headers to its kernel wrappers), without its kernels: a smaller build.
+_EMULATOR = equity_host._WRAPPER[equity_host._WRAPPER.index("#include <ucontext.h>"):
+                                 equity_host._WRAPPER.index("#define GE_EMU_HEAD")]
+_WRAPPER = r"""
+void ge_eq_emu_sync();
+#define GE_TABLES_SYNC() ge_eq_emu_sync()
 #include "solver_tables.cu"
+#define GE_WARP 32
+""" + _EMULATOR + r"""
+#define GE_EMU_HEAD unsigned gx, unsigned gy, unsigned bx, int nt
 
 extern "C" void emu_ge_tables_board_strengths(GE_EMU_HEAD, const ge_u64* boards, ge_u32 n,
                                               const ge_u64* pairs, ge_u32 c, ge_u16* out) {
