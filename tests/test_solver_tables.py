@@ -273,7 +273,7 @@ def _slow_histograms(hands, k, bins, game="holdem"):
     return np.array(counts), np.array(sums), np.array(sumsq)
 
 
-@pytest.mark.parametrize("street, k, chunk, n", [("flop", 3, 5, 30), ("turn", 4, 7, 300)])
+@pytest.mark.parametrize("street, k, chunk, n", [("flop", 3, 5, 100), ("turn", 4, 7, 300)])
 def test_histogram_chunks_equal_slow_way(street, k, chunk, n):
     p = plans.plan(street, "holdem", 50)
     idx, vals = p.run(chunk)
@@ -294,7 +294,7 @@ def test_histogram_chunks_equal_slow_way(street, k, chunk, n):
 def test_histograms_by_index_random_flops():
     """strength_histograms(indices=...) on random hold'em flop hands against the slow way."""
     rng = np.random.default_rng(11)
-    idx = rng.integers(0, 1_286_792, 40)
+    idx = rng.integers(0, 1_286_792, 100)
     h = ge.strength_histograms("flop", indices=idx, bins=8)
     c, s, sq = _slow_histograms(ge.HandIndexer((2, 3)).unindex(1, idx), 3, 8)
     assert (h.counts == c).all() and (h.twice_sum == s).all() and (h.twice_sumsq == sq).all()
