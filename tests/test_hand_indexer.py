@@ -34,6 +34,7 @@ SHORTDECK_COUNTS = {
     (2,): [81], (3,): [573], (4,): [3663], (7,): [383274],
     (2, 3): [81, 186696], (2, 4): [81, 1340856], (2, 5): [81, 7723728],
     (2, 3, 1, 1): [81, 186696, 5266044, 151065864],
+    (2, 2): [81, 20313], (1, 1, 2): [9, 153, 39825],
 }
 
 
@@ -93,7 +94,7 @@ def all_hands(rounds, deck: np.ndarray) -> np.ndarray:
         pairs = np.stack(np.meshgrid(np.arange(len(rows)), np.arange(len(combos)),
                                      indexing="ij"), -1).reshape(-1, 2)
         new = np.concatenate([rows[pairs[:, 0]], combos[pairs[:, 1]]], axis=1)
-        ok = np.array([True]) if new.shape[1] < 2 else np.ones(len(new), dtype=bool)
+        ok = np.ones(len(new), dtype=bool)
         for a, b in itertools.combinations(range(new.shape[1]), 2):
             ok &= new[:, a] != new[:, b]
         rows = new[ok]
@@ -121,7 +122,8 @@ def test_shortdeck_counts(layout):
 
 @pytest.mark.parametrize("layout, game", [((2,), "holdem"), ((3,), "holdem"), ((4,), "holdem"),
                                           ((2,), "shortdeck"), ((3,), "shortdeck"),
-                                          ((4,), "shortdeck"), ((2, 3), "shortdeck")])
+                                          ((4,), "shortdeck"), ((2, 2), "shortdeck"),
+                                          ((1, 1, 2), "shortdeck")])
 def test_counts_by_brute_force(layout, game):
     """Every deal canonicalised the slow way: as many classes as the indexer has indices,
     and the indexer gives isomorphic deals one index and the others different ones."""
