@@ -310,6 +310,8 @@ def test_bad_layouts_and_rounds():
         HandIndexer((2, 0))
     with pytest.raises(ValueError, match="do not fit"):
         HandIndexer((15, 15, 15, 15), game="shortdeck")
+    with pytest.raises(ValueError, match="Waugh's indexer .* stops below 1,048,573"):
+        HandIndexer((1,) * 6)  # 13 * 12 * ... * 8 rank sets for one suit
     with pytest.raises(ValueError, match="unknown game"):
         HandIndexer((2,), game="stud")
     idx = HandIndexer((2, 3))

@@ -49,6 +49,8 @@ SUITS = 4
 MAX_ROUNDS = 8
 #: Most cards one round may deal (a count fits the library's 4-bit field).
 MAX_CARDS_PER_ROUND = 15
+#: The C library's bound on a suit's rank sets (plus three): its numbering exists below it.
+MAX_GROUP_INDEX = 1 << 20
 #: Hands per chunk of the threaded NumPy loop (keeps every temporary in cache).
 CHUNK = 1 << 14
 #: Indices per chunk of unindexing.
@@ -277,6 +279,12 @@ def _round_tables(rounds: tuple[int, ...], r: int, nranks: int) -> RoundTables:
 
     configs = _configurations(cs, nranks)
     smax = max(_suit_size(t, nranks) for cfg in configs for t in cfg)
+    if qn ** 3 >= 1 << 62:  # configuration codes must fit in int64
+        raise ValueError(f"rounds={rounds}: too many count tuples ({qn:,}) to index")
+    if smax + SUITS - 1 >= MAX_GROUP_INDEX:
+        raise ValueError(f"rounds={rounds}: a suit can hold {smax:,} rank sets through round "
+                         f"{r}; Waugh's indexer (whose numbering this is) stops below "
+                         f"{MAX_GROUP_INDEX - SUITS + 1:,}")
     sbits = max(1, (smax - 1).bit_length())
     n_cfg = len(configs)
     offsets = np.zeros(n_cfg, dtype=np.int64)
