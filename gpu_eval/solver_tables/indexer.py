@@ -211,15 +211,17 @@ class LayoutTables:
     per_round: tuple[RoundTables, ...]
     #: ``int64[nranks + 1, nranks + 1]``: ``C(nranks - used, n)``.
     binom_free: np.ndarray
-    #: Key of every rank set as a one-round hand's suit (single-round layouts), else None.
-    key0: np.ndarray | None
-    #: Round-1 key of every (round-0 set code, round-1 set) of a two-round layout whose first
-    #: round deals at most two cards, ``[code0 << nranks | set1]``; else None.
+    #: Round-0 key of every rank set (a suit's packed key through round 0).
+    key0: np.ndarray
+    #: Round-1 key of every (round-0 set code, round-1 set) of a layout whose first round
+    #: deals at most two cards, ``[code0 << nranks | set1]``; else None.
     pair_key: np.ndarray | None
     #: Code of every round-0 rank set for ``pair_key`` (-1 where the set is too large).
     code0: np.ndarray | None
     #: ``code0 << nranks`` as intp (0 where the set is too large): the row in ``pair_key``.
     pair_row: np.ndarray | None
+    #: A suit's multiplier after round 1 by its count code (with ``pair_key``), else None.
+    mult1: np.ndarray | None
     #: ``T[m * smax + s] = C(s + m, m + 1)`` per round (None where too large: computed).
     terms: tuple[np.ndarray | None, ...]
     #: The last step's tables per round (None where too large: the terms are computed).
@@ -422,14 +424,13 @@ def layout_tables(rounds: tuple[int, ...], nranks: int = 13) -> LayoutTables:
                           dtype=np.int64)
     colex, pop, _ = _rank_tables(nranks)
     full = (1 << nranks) - 1
-    key0 = pair_key = code0 = None
-    if len(rounds) == 1:
-        t0 = per_round[0]
-        q = pop.astype(np.int64)
-        ok = q <= min(rounds[0], nranks)
-        key0 = np.where(ok, ((t0.qn - 1 - np.minimum(q, t0.qn - 1)) << t0.sbits) | colex, 0)
-        key0 = key0.astype(t0.key_dtype)
-    elif len(rounds) == 2:
+    pair_key = code0 = mult1 = None
+    t0 = per_round[0]
+    q = pop.astype(np.int64)
+    ok = q <= min(rounds[0], nranks)
+    key0 = np.where(ok, ((t0.qn - 1 - np.minimum(q, t0.qn - 1)) << t0.sbits) | colex, 0)
+    key0 = key0.astype(t0.key_dtype)
+    if len(rounds) >= 2:
         small = np.flatnonzero(pop <= rounds[0])
         if len(small) << nranks <= PAIR_TABLE_MAX:
             t1 = per_round[1]
@@ -445,9 +446,13 @@ def layout_tables(rounds: tuple[int, ...], nranks: int = 13) -> LayoutTables:
                 q = n0 * t1.radix[1] + np.minimum(n1, rounds[1])
                 pair_key[c] = np.where(ok, ((t1.qn - 1 - q) << t1.sbits) | si, 0)
             pair_key = pair_key.ravel()
+            # a suit's multiplier after round 1, by its count code q = n0 * radix + n1
+            mult1 = np.array([comb(nranks, q // t1.radix[1]) *
+                              comb(max(nranks - q // t1.radix[1], 0), q % t1.radix[1])
+                              for q in range(t1.qn)], dtype=np.int64)
     terms = tuple(_terms(t) for t in per_round)
     finish = tuple(_finish_tables(t) for t in per_round)
-    for a in (binom_free, key0, pair_key, code0):
+    for a in (binom_free, key0, pair_key, code0, mult1):
         if a is not None:
             a.flags.writeable = False
     pair_row = None
@@ -455,7 +460,7 @@ def layout_tables(rounds: tuple[int, ...], nranks: int = 13) -> LayoutTables:
         pair_row = (np.maximum(code0, 0).astype(np.intp) << nranks)
         pair_row.flags.writeable = False
     return LayoutTables(tuple(rounds), nranks, per_round, binom_free, key0, pair_key, code0,
-                        pair_row, terms, finish)
+                        pair_row, mult1, terms, finish)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -715,31 +720,62 @@ class HandIndexer:
         if shift:
             lanes = [lane >> shift for lane in lanes]
         nr = self.n_rounds
-        if not all_rounds and t.key0 is not None:
-            keys = [np.take(t.key0, lanes[0][:, s]) for s in range(SUITS)]
-            return self._finish(nr - 1, keys)
-        if not all_rounds and t.pair_key is not None:
-            keys = []
-            for s in range(SUITS):
-                row = np.take(t.pair_row, lanes[0][:, s])
-                row |= lanes[1][:, s]
-                keys.append(np.take(t.pair_key, row))
-            return self._finish(nr - 1, keys)
-        return self._index_generic(lanes, all_rounds)
+        n = len(ids)
+        out = np.empty((n, nr), dtype=np.int64) if all_rounds else None
+        if all_rounds or nr == 1:
+            keys0 = [np.take(t.key0, lanes[0][:, s]) for s in range(SUITS)]
+            if nr == 1:
+                res = self._finish(0, keys0)
+                return res[:, None] if all_rounds else res
+            out[:, 0] = self._finish(0, keys0)
+        if t.pair_key is None:
+            return self._index_generic(lanes, out, 0, None)
+        keys1 = []
+        for s in range(SUITS):
+            row = np.take(t.pair_row, lanes[0][:, s])
+            row |= lanes[1][:, s]
+            keys1.append(np.take(t.pair_key, row))
+        if all_rounds or nr == 2:
+            res = self._finish(1, keys1)
+            if nr == 2:
+                if not all_rounds:
+                    return res
+                out[:, 1] = res
+                return out
+            out[:, 1] = res
+        # later rounds: each suit's state after round 1, from its key
+        t1 = t.per_round[1]
+        sh = t1.key_dtype.type(t1.sbits)
+        smask = t1.key_dtype.type((1 << t1.sbits) - 1)
+        _, pop, _ = _rank_tables(self.nranks)
+        state = []
+        for s, k in enumerate(keys1):
+            q = (t1.qn - 1) - (k >> sh).astype(np.int64)
+            used = (lanes[0][:, s] | lanes[1][:, s]).astype(np.intp)
+            state.append(((k & smask).astype(np.int64), np.take(t.mult1, q), q, used,
+                          pop[used].astype(np.intp)))
+        return self._index_generic(lanes, out, 2, state)
 
-    def _index_generic(self, lanes: list[np.ndarray], all_rounds: bool) -> np.ndarray:
+    def _index_generic(self, lanes: list[np.ndarray], out: np.ndarray | None, start: int,
+                       state: list | None) -> np.ndarray:
+        """Rounds ``start..`` suit by suit (``state``: each suit's suit index, multiplier,
+        count code, used ranks and their number after round ``start - 1``); ``out`` holds
+        every round's index (all_rounds) or is None (the last round's is returned)."""
         t = self.tables
         colex, pop, _ = _rank_tables(self.nranks)
         full = (1 << self.nranks) - 1
         n = lanes[0].shape[0]
         nr = self.n_rounds
-        out = np.empty((n, nr), dtype=np.int64) if all_rounds else None
-        si = [np.zeros(n, dtype=np.int64) for _ in range(SUITS)]
-        mult = [np.ones(n, dtype=np.int64) for _ in range(SUITS)]
-        q = [np.zeros(n, dtype=np.int64) for _ in range(SUITS)]
-        used = [np.zeros(n, dtype=np.intp) for _ in range(SUITS)]
-        nused = [np.zeros(n, dtype=np.intp) for _ in range(SUITS)]
-        for r in range(nr):
+        all_rounds = out is not None
+        if state is None:
+            si = [np.zeros(n, dtype=np.int64) for _ in range(SUITS)]
+            mult = [np.ones(n, dtype=np.int64) for _ in range(SUITS)]
+            q = [np.zeros(n, dtype=np.int64) for _ in range(SUITS)]
+            used = [np.zeros(n, dtype=np.intp) for _ in range(SUITS)]
+            nused = [np.zeros(n, dtype=np.intp) for _ in range(SUITS)]
+        else:
+            si, mult, q, used, nused = (list(x) for x in zip(*state))
+        for r in range(start, nr):
             rt = t.per_round[r]
             for s in range(SUITS):
                 a = lanes[r][:, s].astype(np.intp)
