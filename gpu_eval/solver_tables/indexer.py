@@ -191,12 +191,25 @@ class RoundTables:
 
     @property
     def key_dtype(self) -> np.dtype:
-        """uint32 where a packed key fits, else uint64."""
+        """uint32 where a packed key fits, else uint64.
+
+        Examples
+        --------
+        >>> layout_tables((2, 5)).per_round[1].key_dtype
+        dtype('uint32')
+        """
         bits = self.sbits + max(1, (self.qn - 1).bit_length())
         return np.dtype(np.uint32 if bits <= 32 else np.uint64)
 
     def config_of(self, code: np.ndarray) -> np.ndarray:
-        """Configuration numbers of configuration codes (valid codes only)."""
+        """Configuration numbers of configuration codes (valid codes only).
+
+        Examples
+        --------
+        >>> rt = layout_tables((2,)).per_round[0]
+        >>> rt.config_of(rt.codes).tolist()
+        [0, 1]
+        """
         if self.code_to_config is not None:
             return np.take(self.code_to_config, code)
         return np.take(self.sorted_configs, np.searchsorted(self.sorted_codes, code))
@@ -521,7 +534,13 @@ class HandIndexer:
 
     @property
     def n_rounds(self) -> int:
-        """Rounds in the layout."""
+        """Rounds in the layout.
+
+        Examples
+        --------
+        >>> HandIndexer((2, 3, 1, 1)).n_rounds
+        4
+        """
         return len(self.rounds)
 
     def size(self, r: int) -> int:
