@@ -57,6 +57,8 @@ CHUNK = 1 << 14
 UNINDEX_CHUNK = 1 << 16
 #: The largest dense code table (entries) before falling back to a sorted search.
 DENSE_CODES = 1 << 20
+#: The largest code table (entries) the last step reads its offsets and bases from directly.
+DENSE_FINISH = 1 << 15
 #: The largest pair table (entries) of the two-round fast path.
 PAIR_TABLE_MAX = 1 << 22
 
@@ -151,7 +153,8 @@ class RoundTables:
         ``int64[n_configs]``: each configuration's code ``(r0 * qn + r1) * qn + r2`` from the
         first three suits' ``r = qn - 1 - q``.
     code_to_config : numpy.ndarray or None
-        ``int32[qn**3]`` (-1 where no configuration): dense lookup, when it is small enough.
+        ``int16[qn**3]`` (int32 past 32,767 configurations; -1 where none): the dense lookup,
+        where it is small enough.
     sorted_codes, sorted_configs : numpy.ndarray or None
         Otherwise the codes sorted, and their configurations: a search.
     mult : numpy.ndarray
@@ -335,8 +338,9 @@ def _round_tables(rounds: tuple[int, ...], r: int, nranks: int) -> RoundTables:
         total += size
     code_to_config = sorted_codes = sorted_configs = None
     if qn ** 3 <= DENSE_CODES:
-        code_to_config = np.full(qn ** 3, -1, dtype=np.int32)
-        code_to_config[codes] = np.arange(n_cfg, dtype=np.int32)
+        small = np.int16 if n_cfg < (1 << 15) else np.int32  # a small table stays in cache
+        code_to_config = np.full(qn ** 3, -1, dtype=small)
+        code_to_config[codes] = np.arange(n_cfg, dtype=small)
     else:  # sparse: search the sorted codes
         sorted_configs = np.argsort(codes).astype(np.int32)
         sorted_codes = codes[sorted_configs]
@@ -392,8 +396,10 @@ def _finish_tables(rt: RoundTables) -> FinishTables | None:
             base[i - 1, c] = at
             at += size
     offset = rt.offsets
-    dense = rt.code_to_config is not None
-    if dense:  # by code: no configuration lookup on the way
+    # By code (no configuration lookup on the way) where those tables stay small enough to
+    # sit in cache; else by configuration, through the code -> configuration lookup.
+    dense = rt.code_to_config is not None and len(rt.code_to_config) <= DENSE_FINISH
+    if dense:
         cfg = rt.code_to_config
         valid = cfg >= 0
         offset = np.where(valid, rt.offsets[np.maximum(cfg, 0)], 0)
@@ -748,7 +754,7 @@ class HandIndexer:
                 return res[:, None] if all_rounds else res
             out[:, 0] = self._finish(0, keys0)
         if t.pair_key is None:
-            return self._index_generic(lanes, out, 0, None)
+            return self._index_generic(ids, lanes, out, 0, None)
         keys1 = []
         for s in range(SUITS):
             row = np.take(t.pair_row, lanes[0][:, s])
@@ -767,19 +773,23 @@ class HandIndexer:
         sh = t1.key_dtype.type(t1.sbits)
         smask = t1.key_dtype.type((1 << t1.sbits) - 1)
         _, pop, _ = _rank_tables(self.nranks)
-        state = []
-        for s, k in enumerate(keys1):
-            q = (t1.qn - 1) - (k >> sh).astype(np.int64)
-            used = (lanes[0][:, s] | lanes[1][:, s]).astype(np.intp)
-            state.append(((k & smask).astype(np.int64), np.take(t.mult1, q), q, used,
-                          pop[used].astype(np.intp)))
-        return self._index_generic(lanes, out, 2, state)
+        k = np.stack(keys1, axis=1)
+        q = (t1.qn - 1) - (k >> sh).astype(np.int64)
+        used = (lanes[0] | lanes[1]).astype(np.intp)
+        state = ((k & smask).astype(np.int64), np.take(t.mult1, q), q, used,
+                 pop[used].astype(np.intp))
+        return self._index_generic(ids, lanes, out, 2, state)
 
-    def _index_generic(self, lanes: list[np.ndarray], out: np.ndarray | None, start: int,
-                       state: list | None) -> np.ndarray:
-        """Rounds ``start..`` suit by suit (``state``: each suit's suit index, multiplier,
-        count code, used ranks and their number after round ``start - 1``); ``out`` holds
-        every round's index (all_rounds) or is None (the last round's is returned)."""
+    def _index_generic(self, ids: np.ndarray, lanes: list[np.ndarray], out: np.ndarray | None,
+                       start: int, state: tuple | None) -> np.ndarray:
+        """Rounds ``start..`` (``state``: each suit's suit index, multiplier, count code, used
+        ranks and their number after round ``start - 1``); ``out`` holds every round's index
+        (all_rounds) or is None (the last round's is returned).
+
+        The state is ``(n, 4)`` arrays, a column a suit. A round of several cards updates
+        every suit (``pext`` of its rank set under the suit's free ranks); a one-card round
+        only the card's suit, through flat indices.
+        """
         t = self.tables
         colex, pop, _ = _rank_tables(self.nranks)
         full = (1 << self.nranks) - 1
@@ -787,29 +797,44 @@ class HandIndexer:
         nr = self.n_rounds
         all_rounds = out is not None
         if state is None:
-            si = [np.zeros(n, dtype=np.int64) for _ in range(SUITS)]
-            mult = [np.ones(n, dtype=np.int64) for _ in range(SUITS)]
-            q = [np.zeros(n, dtype=np.int64) for _ in range(SUITS)]
-            used = [np.zeros(n, dtype=np.intp) for _ in range(SUITS)]
-            nused = [np.zeros(n, dtype=np.intp) for _ in range(SUITS)]
+            si = np.zeros((n, SUITS), dtype=np.int64)
+            mult = np.ones((n, SUITS), dtype=np.int64)
+            q = np.zeros((n, SUITS), dtype=np.int64)
+            used = np.zeros((n, SUITS), dtype=np.intp)
+            nused = np.zeros((n, SUITS), dtype=np.intp)
         else:
-            si, mult, q, used, nused = (list(x) for x in zip(*state))
+            si, mult, q, used, nused = state
+        flat = [a.reshape(-1) for a in (si, mult, used, nused)]
         for r in range(start, nr):
             rt = t.per_round[r]
-            for s in range(SUITS):
-                a = lanes[r][:, s].astype(np.intp)
-                k = pop[a].astype(np.intp)
-                x = a if r == 0 else _pext(a, full ^ used[s])
-                si[s] += mult[s] * colex[x]
-                mult[s] *= t.binom_free[nused[s], k]
-                nused[s] += k
-                used[s] |= a
-                q[s] = q[s] * rt.radix[r] + k
+            if self.rounds[r] == 1:
+                card = ids[:, self.starts[r]].astype(np.intp)
+                rank = (card >> 2) - self.lowest_rank
+                at = np.arange(0, SUITS * n, SUITS, dtype=np.intp) + (card & 3)
+                u = np.take(flat[2], at)
+                m = np.take(flat[1], at)
+                nu = np.take(flat[3], at)
+                below = u & ((1 << rank) - 1)
+                shifted = rank - np.bitwise_count(below).astype(np.intp)
+                np.put(flat[0], at, np.take(flat[0], at) + m * shifted)
+                np.put(flat[1], at, m * (self.nranks - nu))
+                np.put(flat[3], at, nu + 1)
+                np.put(flat[2], at, u | (1 << rank))
+                q *= rt.radix[r]
+                np.put(q.reshape(-1), at, np.take(q.reshape(-1), at) + 1)
+            else:
+                for s in range(SUITS):
+                    a = lanes[r][:, s].astype(np.intp)
+                    k = pop[a].astype(np.intp)
+                    x = a if r == 0 else _pext(a, full ^ used[:, s])
+                    si[:, s] += mult[:, s] * colex[x]
+                    mult[:, s] *= t.binom_free[nused[:, s], k]
+                    nused[:, s] += k
+                    used[:, s] |= a
+                    q[:, s] = q[:, s] * rt.radix[r] + k
             if all_rounds or r == nr - 1:
-                dt = rt.key_dtype
-                keys = [(((rt.qn - 1 - q[s]) << rt.sbits) | si[s]).astype(dt)
-                        for s in range(SUITS)]
-                res = self._finish(r, keys)
+                keys = (((rt.qn - 1 - q) << rt.sbits) | si).astype(rt.key_dtype)
+                res = self._finish(r, [keys[:, s] for s in range(SUITS)])
                 if not all_rounds:
                     return res
                 out[:, r] = res
@@ -835,7 +860,7 @@ class HandIndexer:
         smask = rt.key_dtype.type((1 << rt.sbits) - 1)
         ft = self.tables.finish[r]
         if ft is not None:
-            at = code if ft.dense else rt.config_of(code)
+            at = code if ft.dense else rt.config_of(code).astype(np.intp)  # converted once
             idx = np.take(ft.offset, at)
             idx += k0 & smask
             for base, k in zip(ft.base, (k1, k2, k3)):
