@@ -22,6 +22,8 @@ from gpu_eval.solver_tables.indexer import HandIndexer, layout_tables
 FIXTURES = Path(__file__).resolve().parent / "data" / "hand_index_fixtures.npz"
 PERMS = np.array(list(itertools.permutations(range(4))), dtype=np.uint8)
 LAYOUTS = [(2,), (3,), (4,), (7,), (2, 3), (2, 4), (2, 5), (2, 3, 1, 1)]
+# In the fixtures too: 64-bit sizes, more rounds, the sparse configuration lookup (10, 10).
+ODD_LAYOUTS = [(13,), (2, 2, 2), (1, 2, 1, 2), (3, 3, 1), (6, 6), (8, 1), (10, 10)]
 
 HOLDEM_COUNTS = {
     (2,): [169], (3,): [1755], (4,): [16432], (7,): [6009159],
@@ -144,7 +146,7 @@ def test_counts_by_brute_force(layout, game):
 # -- the C library's numbering ----------------------------------------------------------------
 
 @pytest.mark.parametrize("game", ["holdem", "shortdeck"])
-@pytest.mark.parametrize("layout", LAYOUTS, ids=_key)
+@pytest.mark.parametrize("layout", LAYOUTS + ODD_LAYOUTS, ids=_key)
 def test_matches_the_c_library(fixtures, game, layout):
     key = f"{game}_{_key(layout)}"
     idx = ge.HandIndexer(layout, game=game)
@@ -312,6 +314,8 @@ def test_bad_layouts_and_rounds():
         HandIndexer((15, 15, 15, 15), game="shortdeck")
     with pytest.raises(ValueError, match="Waugh's indexer .* stops below 1,048,573"):
         HandIndexer((1,) * 6)  # 13 * 12 * ... * 8 rank sets for one suit
+    with pytest.raises(ValueError, match="more indices than int64 holds"):
+        HandIndexer((15, 15))
     with pytest.raises(ValueError, match="unknown game"):
         HandIndexer((2,), game="stud")
     idx = HandIndexer((2, 3))

@@ -315,6 +315,8 @@ def _round_tables(rounds: tuple[int, ...], r: int, nranks: int) -> RoundTables:
     suit_size = np.zeros((n_cfg, SUITS), dtype=np.int64)
     total = 0
     for c, cfg in enumerate(configs):
+        if total >= 1 << 63:
+            raise ValueError(f"rounds={rounds}: round {r} has more indices than int64 holds")
         offsets[c] = total
         rs = [qn - 1 - q_of(t) for t in cfg]
         codes[c] = (rs[0] * qn + rs[1]) * qn + rs[2]
@@ -336,6 +338,8 @@ def _round_tables(rounds: tuple[int, ...], r: int, nranks: int) -> RoundTables:
             size *= gsize
             i = j
         total += size
+    if total >= 1 << 63:
+        raise ValueError(f"rounds={rounds}: round {r} has {total:,} indices, more than int64 holds")
     code_to_config = sorted_codes = sorted_configs = None
     if qn ** 3 <= DENSE_CODES:
         small = np.int16 if n_cfg < (1 << 15) else np.int32  # a small table stays in cache
