@@ -238,8 +238,6 @@ class LayoutTables:
     pair_row: np.ndarray | None
     #: A suit's multiplier after round 1 by its count code (with ``pair_key``), else None.
     mult1: np.ndarray | None
-    #: ``T[m * smax + s] = C(s + m, m + 1)`` per round (None where too large: computed).
-    terms: tuple[np.ndarray | None, ...]
     #: The last step's tables per round (None where too large: the terms are computed).
     finish: tuple[FinishTables | None, ...]
 
@@ -416,19 +414,6 @@ def _finish_tables(rt: RoundTables) -> FinishTables | None:
     return out
 
 
-def _terms(t: RoundTables) -> np.ndarray | None:
-    if SUITS * t.smax > (1 << 21):
-        return None
-    s = np.arange(t.smax, dtype=np.int64)
-    out = np.empty((SUITS, t.smax), dtype=np.int64)
-    out[0] = s
-    for m in range(1, SUITS):  # C(s + m, m + 1) = C(s + m - 1, m) * (s + m) / (m + 1)
-        out[m] = out[m - 1] * (s + m) // (m + 1)
-    out = out.ravel()
-    out.flags.writeable = False
-    return out
-
-
 @lru_cache(maxsize=32)
 def layout_tables(rounds: tuple[int, ...], nranks: int = 13) -> LayoutTables:
     """The tables of layout ``rounds`` on a deck of ``nranks`` ranks (built once, cached).
@@ -473,7 +458,6 @@ def layout_tables(rounds: tuple[int, ...], nranks: int = 13) -> LayoutTables:
             mult1 = np.array([comb(nranks, q // t1.radix[1]) *
                               comb(max(nranks - q // t1.radix[1], 0), q % t1.radix[1])
                               for q in range(t1.qn)], dtype=np.int64)
-    terms = tuple(_terms(t) for t in per_round)
     finish = tuple(_finish_tables(t) for t in per_round)
     for a in (binom_free, key0, pair_key, code0, mult1):
         if a is not None:
@@ -483,7 +467,7 @@ def layout_tables(rounds: tuple[int, ...], nranks: int = 13) -> LayoutTables:
         pair_row = (np.maximum(code0, 0).astype(np.intp) << nranks)
         pair_row.flags.writeable = False
     return LayoutTables(tuple(rounds), nranks, per_round, binom_free, key0, pair_key, code0,
-                        pair_row, mult1, terms, finish)
+                        pair_row, mult1, finish)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -875,16 +859,8 @@ class HandIndexer:
         cfg = rt.config_of(code)
         idx = np.take(rt.offsets, cfg)
         idx += (k0 & smask).astype(np.int64)
-        terms = self.tables.terms[r]
-        for i, k in ((1, k1), (2, k2), (3, k3)):
-            s = (k & smask).astype(np.int64)
-            m = np.take(rt.member[:, i], cfg)
-            if terms is not None:
-                m *= rt.smax
-                m += s
-                term = np.take(terms, m)
-            else:
-                term = _term(s, m)
+        for i, k in ((1, k1), (2, k2), (3, k3)):  # the terms computed (big layouts only)
+            term = _term((k & smask).astype(np.int64), np.take(rt.member[:, i], cfg))
             term *= np.take(rt.mult[:, i], cfg)
             idx += term
         return idx
