@@ -29,7 +29,8 @@
 #define GE_HI_SUITS 4
 #define GE_HI_MAX_ROUNDS 8
 #define GE_HI_BINOM 17
-// Bits of a suit index in a sort key (a suit index stays below 2^30 on any layout).
+// Bits of a suit index in a sort key (a suit index stays below 2^20: the C library's bound,
+// which gpu_eval.solver_tables.indexer.layout_tables enforces).
 #define GE_HI_SHIFT 30
 
 GE_DEVICE ge_u64 ge_hi_binom(const ge_u64* binom, int n, int k) {

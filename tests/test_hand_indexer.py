@@ -22,6 +22,8 @@ from gpu_eval.solver_tables.indexer import HandIndexer, layout_tables
 FIXTURES = Path(__file__).resolve().parent / "data" / "hand_index_fixtures.npz"
 PERMS = np.array(list(itertools.permutations(range(4))), dtype=np.uint8)
 LAYOUTS = [(2,), (3,), (4,), (7,), (2, 3), (2, 4), (2, 5), (2, 3, 1, 1)]
+# In the fixtures too: 64-bit sizes, more rounds, the sparse configuration lookup (10, 10).
+ODD_LAYOUTS = [(13,), (2, 2, 2), (1, 2, 1, 2), (3, 3, 1), (6, 6), (8, 1), (10, 10)]
 
 HOLDEM_COUNTS = {
     (2,): [169], (3,): [1755], (4,): [16432], (7,): [6009159],
@@ -34,6 +36,7 @@ SHORTDECK_COUNTS = {
     (2,): [81], (3,): [573], (4,): [3663], (7,): [383274],
     (2, 3): [81, 186696], (2, 4): [81, 1340856], (2, 5): [81, 7723728],
     (2, 3, 1, 1): [81, 186696, 5266044, 151065864],
+    (2, 2): [81, 20313], (1, 1, 2): [9, 153, 39825],
 }
 
 
@@ -93,7 +96,7 @@ def all_hands(rounds, deck: np.ndarray) -> np.ndarray:
         pairs = np.stack(np.meshgrid(np.arange(len(rows)), np.arange(len(combos)),
                                      indexing="ij"), -1).reshape(-1, 2)
         new = np.concatenate([rows[pairs[:, 0]], combos[pairs[:, 1]]], axis=1)
-        ok = np.array([True]) if new.shape[1] < 2 else np.ones(len(new), dtype=bool)
+        ok = np.ones(len(new), dtype=bool)
         for a, b in itertools.combinations(range(new.shape[1]), 2):
             ok &= new[:, a] != new[:, b]
         rows = new[ok]
@@ -121,7 +124,8 @@ def test_shortdeck_counts(layout):
 
 @pytest.mark.parametrize("layout, game", [((2,), "holdem"), ((3,), "holdem"), ((4,), "holdem"),
                                           ((2,), "shortdeck"), ((3,), "shortdeck"),
-                                          ((4,), "shortdeck"), ((2, 3), "shortdeck")])
+                                          ((4,), "shortdeck"), ((2, 2), "shortdeck"),
+                                          ((1, 1, 2), "shortdeck")])
 def test_counts_by_brute_force(layout, game):
     """Every deal canonicalised the slow way: as many classes as the indexer has indices,
     and the indexer gives isomorphic deals one index and the others different ones."""
@@ -142,7 +146,7 @@ def test_counts_by_brute_force(layout, game):
 # -- the C library's numbering ----------------------------------------------------------------
 
 @pytest.mark.parametrize("game", ["holdem", "shortdeck"])
-@pytest.mark.parametrize("layout", LAYOUTS, ids=_key)
+@pytest.mark.parametrize("layout", LAYOUTS + ODD_LAYOUTS, ids=_key)
 def test_matches_the_c_library(fixtures, game, layout):
     key = f"{game}_{_key(layout)}"
     idx = ge.HandIndexer(layout, game=game)
@@ -308,6 +312,10 @@ def test_bad_layouts_and_rounds():
         HandIndexer((2, 0))
     with pytest.raises(ValueError, match="do not fit"):
         HandIndexer((15, 15, 15, 15), game="shortdeck")
+    with pytest.raises(ValueError, match="Waugh's indexer .* stops below 1,048,573"):
+        HandIndexer((1,) * 6)  # 13 * 12 * ... * 8 rank sets for one suit
+    with pytest.raises(ValueError, match="more indices than int64 holds"):
+        HandIndexer((15, 15))
     with pytest.raises(ValueError, match="unknown game"):
         HandIndexer((2,), game="stud")
     idx = HandIndexer((2, 3))

@@ -18,7 +18,8 @@ from emulation import hostbuild
 
 LAYOUTS = [((2,), "holdem"), ((7,), "holdem"), ((2, 3), "holdem"), ((2, 4), "holdem"),
            ((2, 5), "holdem"), ((2, 3, 1, 1), "holdem"), ((1, 1, 1, 1), "holdem"),
-           ((3, 3), "holdem"), ((2, 5), "shortdeck"), ((2, 3, 1, 1), "shortdeck")]
+           ((3, 3), "holdem"), ((10, 10), "holdem"), ((2, 5), "shortdeck"),
+           ((2, 3, 1, 1), "shortdeck")]
 
 
 @pytest.fixture(scope="module")

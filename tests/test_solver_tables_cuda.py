@@ -150,10 +150,12 @@ def test_river_counts_through_the_launcher(fake):
         assert isinstance(dw, fake.ndarray) and (np.asarray(dt) == want[1]).all()
 
 
-def test_table_build_on_the_device_equals_numpy(fake):
-    """A chunk of the short-deck river plan counted through the CUDA path: the same rows."""
+def test_table_build_on_the_device_equals_numpy(fake, monkeypatch):
+    """A (small) chunk of the short-deck river plan counted through the CUDA path: the same
+    rows."""
     from gpu_eval.solver_tables import plans
 
+    monkeypatch.setitem(plans.CHUNK_BOARDS, "river", 24)
     cpu = plans.plan("river", "shortdeck", backend="numpy")
     dev = plans.plan("river", "shortdeck", backend="cuda")
     assert dev.backend == "cuda"

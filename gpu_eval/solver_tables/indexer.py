@@ -49,12 +49,16 @@ SUITS = 4
 MAX_ROUNDS = 8
 #: Most cards one round may deal (a count fits the library's 4-bit field).
 MAX_CARDS_PER_ROUND = 15
+#: The C library's bound on a suit's rank sets (plus three): its numbering exists below it.
+MAX_GROUP_INDEX = 1 << 20
 #: Hands per chunk of the threaded NumPy loop (keeps every temporary in cache).
 CHUNK = 1 << 14
 #: Indices per chunk of unindexing.
 UNINDEX_CHUNK = 1 << 16
 #: The largest dense code table (entries) before falling back to a sorted search.
 DENSE_CODES = 1 << 20
+#: The largest code table (entries) the last step reads its offsets and bases from directly.
+DENSE_FINISH = 1 << 15
 #: The largest pair table (entries) of the two-round fast path.
 PAIR_TABLE_MAX = 1 << 22
 
@@ -149,7 +153,8 @@ class RoundTables:
         ``int64[n_configs]``: each configuration's code ``(r0 * qn + r1) * qn + r2`` from the
         first three suits' ``r = qn - 1 - q``.
     code_to_config : numpy.ndarray or None
-        ``int32[qn**3]`` (-1 where no configuration): dense lookup, when it is small enough.
+        ``int16[qn**3]`` (int32 past 32,767 configurations; -1 where none): the dense lookup,
+        where it is small enough.
     sorted_codes, sorted_configs : numpy.ndarray or None
         Otherwise the codes sorted, and their configurations: a search.
     mult : numpy.ndarray
@@ -189,12 +194,25 @@ class RoundTables:
 
     @property
     def key_dtype(self) -> np.dtype:
-        """uint32 where a packed key fits, else uint64."""
+        """uint32 where a packed key fits, else uint64.
+
+        Examples
+        --------
+        >>> layout_tables((2, 5)).per_round[1].key_dtype
+        dtype('uint32')
+        """
         bits = self.sbits + max(1, (self.qn - 1).bit_length())
         return np.dtype(np.uint32 if bits <= 32 else np.uint64)
 
     def config_of(self, code: np.ndarray) -> np.ndarray:
-        """Configuration numbers of configuration codes (valid codes only)."""
+        """Configuration numbers of configuration codes (valid codes only).
+
+        Examples
+        --------
+        >>> rt = layout_tables((2,)).per_round[0]
+        >>> rt.config_of(rt.codes).tolist()
+        [0, 1]
+        """
         if self.code_to_config is not None:
             return np.take(self.code_to_config, code)
         return np.take(self.sorted_configs, np.searchsorted(self.sorted_codes, code))
@@ -209,17 +227,17 @@ class LayoutTables:
     per_round: tuple[RoundTables, ...]
     #: ``int64[nranks + 1, nranks + 1]``: ``C(nranks - used, n)``.
     binom_free: np.ndarray
-    #: Key of every rank set as a one-round hand's suit (single-round layouts), else None.
-    key0: np.ndarray | None
-    #: Round-1 key of every (round-0 set code, round-1 set) of a two-round layout whose first
-    #: round deals at most two cards, ``[code0 << nranks | set1]``; else None.
+    #: Round-0 key of every rank set (a suit's packed key through round 0).
+    key0: np.ndarray
+    #: Round-1 key of every (round-0 set code, round-1 set) of a layout whose first round
+    #: deals at most two cards, ``[code0 << nranks | set1]``; else None.
     pair_key: np.ndarray | None
     #: Code of every round-0 rank set for ``pair_key`` (-1 where the set is too large).
     code0: np.ndarray | None
     #: ``code0 << nranks`` as intp (0 where the set is too large): the row in ``pair_key``.
     pair_row: np.ndarray | None
-    #: ``T[m * smax + s] = C(s + m, m + 1)`` per round (None where too large: computed).
-    terms: tuple[np.ndarray | None, ...]
+    #: A suit's multiplier after round 1 by its count code (with ``pair_key``), else None.
+    mult1: np.ndarray | None
     #: The last step's tables per round (None where too large: the terms are computed).
     finish: tuple[FinishTables | None, ...]
 
@@ -277,6 +295,12 @@ def _round_tables(rounds: tuple[int, ...], r: int, nranks: int) -> RoundTables:
 
     configs = _configurations(cs, nranks)
     smax = max(_suit_size(t, nranks) for cfg in configs for t in cfg)
+    if qn ** 3 >= 1 << 62:  # configuration codes must fit in int64
+        raise ValueError(f"rounds={rounds}: too many count tuples ({qn:,}) to index")
+    if smax + SUITS - 1 >= MAX_GROUP_INDEX:
+        raise ValueError(f"rounds={rounds}: a suit can hold {smax:,} rank sets through round "
+                         f"{r}; Waugh's indexer (whose numbering this is) stops below "
+                         f"{MAX_GROUP_INDEX - SUITS + 1:,}")
     sbits = max(1, (smax - 1).bit_length())
     n_cfg = len(configs)
     offsets = np.zeros(n_cfg, dtype=np.int64)
@@ -289,6 +313,8 @@ def _round_tables(rounds: tuple[int, ...], r: int, nranks: int) -> RoundTables:
     suit_size = np.zeros((n_cfg, SUITS), dtype=np.int64)
     total = 0
     for c, cfg in enumerate(configs):
+        if total >= 1 << 63:
+            raise ValueError(f"rounds={rounds}: round {r} has more indices than int64 holds")
         offsets[c] = total
         rs = [qn - 1 - q_of(t) for t in cfg]
         codes[c] = (rs[0] * qn + rs[1]) * qn + rs[2]
@@ -310,10 +336,13 @@ def _round_tables(rounds: tuple[int, ...], r: int, nranks: int) -> RoundTables:
             size *= gsize
             i = j
         total += size
+    if total >= 1 << 63:
+        raise ValueError(f"rounds={rounds}: round {r} has {total:,} indices, more than int64 holds")
     code_to_config = sorted_codes = sorted_configs = None
     if qn ** 3 <= DENSE_CODES:
-        code_to_config = np.full(qn ** 3, -1, dtype=np.int32)
-        code_to_config[codes] = np.arange(n_cfg, dtype=np.int32)
+        small = np.int16 if n_cfg < (1 << 15) else np.int32  # a small table stays in cache
+        code_to_config = np.full(qn ** 3, -1, dtype=small)
+        code_to_config[codes] = np.arange(n_cfg, dtype=small)
     else:  # sparse: search the sorted codes
         sorted_configs = np.argsort(codes).astype(np.int32)
         sorted_codes = codes[sorted_configs]
@@ -369,8 +398,10 @@ def _finish_tables(rt: RoundTables) -> FinishTables | None:
             base[i - 1, c] = at
             at += size
     offset = rt.offsets
-    dense = rt.code_to_config is not None
-    if dense:  # by code: no configuration lookup on the way
+    # By code (no configuration lookup on the way) where those tables stay small enough to
+    # sit in cache; else by configuration, through the code -> configuration lookup.
+    dense = rt.code_to_config is not None and len(rt.code_to_config) <= DENSE_FINISH
+    if dense:
         cfg = rt.code_to_config
         valid = cfg >= 0
         offset = np.where(valid, rt.offsets[np.maximum(cfg, 0)], 0)
@@ -380,19 +411,6 @@ def _finish_tables(rt: RoundTables) -> FinishTables | None:
                        terms.astype(dtype), dtype)
     for arr in (out.offset, out.terms, *out.base):
         arr.flags.writeable = False
-    return out
-
-
-def _terms(t: RoundTables) -> np.ndarray | None:
-    if SUITS * t.smax > (1 << 21):
-        return None
-    s = np.arange(t.smax, dtype=np.int64)
-    out = np.empty((SUITS, t.smax), dtype=np.int64)
-    out[0] = s
-    for m in range(1, SUITS):  # C(s + m, m + 1) = C(s + m - 1, m) * (s + m) / (m + 1)
-        out[m] = out[m - 1] * (s + m) // (m + 1)
-    out = out.ravel()
-    out.flags.writeable = False
     return out
 
 
@@ -414,14 +432,13 @@ def layout_tables(rounds: tuple[int, ...], nranks: int = 13) -> LayoutTables:
                           dtype=np.int64)
     colex, pop, _ = _rank_tables(nranks)
     full = (1 << nranks) - 1
-    key0 = pair_key = code0 = None
-    if len(rounds) == 1:
-        t0 = per_round[0]
-        q = pop.astype(np.int64)
-        ok = q <= min(rounds[0], nranks)
-        key0 = np.where(ok, ((t0.qn - 1 - np.minimum(q, t0.qn - 1)) << t0.sbits) | colex, 0)
-        key0 = key0.astype(t0.key_dtype)
-    elif len(rounds) == 2:
+    pair_key = code0 = mult1 = None
+    t0 = per_round[0]
+    q = pop.astype(np.int64)
+    ok = q <= min(rounds[0], nranks)
+    key0 = np.where(ok, ((t0.qn - 1 - np.minimum(q, t0.qn - 1)) << t0.sbits) | colex, 0)
+    key0 = key0.astype(t0.key_dtype)
+    if len(rounds) >= 2:
         small = np.flatnonzero(pop <= rounds[0])
         if len(small) << nranks <= PAIR_TABLE_MAX:
             t1 = per_round[1]
@@ -437,9 +454,12 @@ def layout_tables(rounds: tuple[int, ...], nranks: int = 13) -> LayoutTables:
                 q = n0 * t1.radix[1] + np.minimum(n1, rounds[1])
                 pair_key[c] = np.where(ok, ((t1.qn - 1 - q) << t1.sbits) | si, 0)
             pair_key = pair_key.ravel()
-    terms = tuple(_terms(t) for t in per_round)
+            # a suit's multiplier after round 1, by its count code q = n0 * radix + n1
+            mult1 = np.array([comb(nranks, q // t1.radix[1]) *
+                              comb(max(nranks - q // t1.radix[1], 0), q % t1.radix[1])
+                              for q in range(t1.qn)], dtype=np.int64)
     finish = tuple(_finish_tables(t) for t in per_round)
-    for a in (binom_free, key0, pair_key, code0):
+    for a in (binom_free, key0, pair_key, code0, mult1):
         if a is not None:
             a.flags.writeable = False
     pair_row = None
@@ -447,7 +467,7 @@ def layout_tables(rounds: tuple[int, ...], nranks: int = 13) -> LayoutTables:
         pair_row = (np.maximum(code0, 0).astype(np.intp) << nranks)
         pair_row.flags.writeable = False
     return LayoutTables(tuple(rounds), nranks, per_round, binom_free, key0, pair_key, code0,
-                        pair_row, terms, finish)
+                        pair_row, mult1, finish)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -508,7 +528,13 @@ class HandIndexer:
 
     @property
     def n_rounds(self) -> int:
-        """Rounds in the layout."""
+        """Rounds in the layout.
+
+        Examples
+        --------
+        >>> HandIndexer((2, 3, 1, 1)).n_rounds
+        4
+        """
         return len(self.rounds)
 
     def size(self, r: int) -> int:
@@ -707,46 +733,96 @@ class HandIndexer:
         if shift:
             lanes = [lane >> shift for lane in lanes]
         nr = self.n_rounds
-        if not all_rounds and t.key0 is not None:
-            keys = [np.take(t.key0, lanes[0][:, s]) for s in range(SUITS)]
-            return self._finish(nr - 1, keys)
-        if not all_rounds and t.pair_key is not None:
-            keys = []
-            for s in range(SUITS):
-                row = np.take(t.pair_row, lanes[0][:, s])
-                row |= lanes[1][:, s]
-                keys.append(np.take(t.pair_key, row))
-            return self._finish(nr - 1, keys)
-        return self._index_generic(lanes, all_rounds)
+        n = len(ids)
+        out = np.empty((n, nr), dtype=np.int64) if all_rounds else None
+        if all_rounds or nr == 1:
+            keys0 = [np.take(t.key0, lanes[0][:, s]) for s in range(SUITS)]
+            if nr == 1:
+                res = self._finish(0, keys0)
+                return res[:, None] if all_rounds else res
+            out[:, 0] = self._finish(0, keys0)
+        if t.pair_key is None:
+            return self._index_generic(ids, lanes, out, 0, None)
+        keys1 = []
+        for s in range(SUITS):
+            row = np.take(t.pair_row, lanes[0][:, s])
+            row |= lanes[1][:, s]
+            keys1.append(np.take(t.pair_key, row))
+        if all_rounds or nr == 2:
+            res = self._finish(1, keys1)
+            if nr == 2:
+                if not all_rounds:
+                    return res
+                out[:, 1] = res
+                return out
+            out[:, 1] = res
+        # later rounds: each suit's state after round 1, from its key
+        t1 = t.per_round[1]
+        sh = t1.key_dtype.type(t1.sbits)
+        smask = t1.key_dtype.type((1 << t1.sbits) - 1)
+        _, pop, _ = _rank_tables(self.nranks)
+        k = np.stack(keys1, axis=1)
+        q = (t1.qn - 1) - (k >> sh).astype(np.int64)
+        used = (lanes[0] | lanes[1]).astype(np.intp)
+        state = ((k & smask).astype(np.int64), np.take(t.mult1, q), q, used,
+                 pop[used].astype(np.intp))
+        return self._index_generic(ids, lanes, out, 2, state)
 
-    def _index_generic(self, lanes: list[np.ndarray], all_rounds: bool) -> np.ndarray:
+    def _index_generic(self, ids: np.ndarray, lanes: list[np.ndarray], out: np.ndarray | None,
+                       start: int, state: tuple | None) -> np.ndarray:
+        """Rounds ``start..`` (``state``: each suit's suit index, multiplier, count code, used
+        ranks and their number after round ``start - 1``); ``out`` holds every round's index
+        (all_rounds) or is None (the last round's is returned).
+
+        The state is ``(n, 4)`` arrays, a column a suit. A round of several cards updates
+        every suit (``pext`` of its rank set under the suit's free ranks); a one-card round
+        only the card's suit, through flat indices.
+        """
         t = self.tables
         colex, pop, _ = _rank_tables(self.nranks)
         full = (1 << self.nranks) - 1
         n = lanes[0].shape[0]
         nr = self.n_rounds
-        out = np.empty((n, nr), dtype=np.int64) if all_rounds else None
-        si = [np.zeros(n, dtype=np.int64) for _ in range(SUITS)]
-        mult = [np.ones(n, dtype=np.int64) for _ in range(SUITS)]
-        q = [np.zeros(n, dtype=np.int64) for _ in range(SUITS)]
-        used = [np.zeros(n, dtype=np.intp) for _ in range(SUITS)]
-        nused = [np.zeros(n, dtype=np.intp) for _ in range(SUITS)]
-        for r in range(nr):
+        all_rounds = out is not None
+        if state is None:
+            si = np.zeros((n, SUITS), dtype=np.int64)
+            mult = np.ones((n, SUITS), dtype=np.int64)
+            q = np.zeros((n, SUITS), dtype=np.int64)
+            used = np.zeros((n, SUITS), dtype=np.intp)
+            nused = np.zeros((n, SUITS), dtype=np.intp)
+        else:
+            si, mult, q, used, nused = state
+        flat = [a.reshape(-1) for a in (si, mult, used, nused)]
+        for r in range(start, nr):
             rt = t.per_round[r]
-            for s in range(SUITS):
-                a = lanes[r][:, s].astype(np.intp)
-                k = pop[a].astype(np.intp)
-                x = a if r == 0 else _pext(a, full ^ used[s])
-                si[s] += mult[s] * colex[x]
-                mult[s] *= t.binom_free[nused[s], k]
-                nused[s] += k
-                used[s] |= a
-                q[s] = q[s] * rt.radix[r] + k
+            if self.rounds[r] == 1:
+                card = ids[:, self.starts[r]].astype(np.intp)
+                rank = (card >> 2) - self.lowest_rank
+                at = np.arange(0, SUITS * n, SUITS, dtype=np.intp) + (card & 3)
+                u = np.take(flat[2], at)
+                m = np.take(flat[1], at)
+                nu = np.take(flat[3], at)
+                below = u & ((1 << rank) - 1)
+                shifted = rank - np.bitwise_count(below).astype(np.intp)
+                np.put(flat[0], at, np.take(flat[0], at) + m * shifted)
+                np.put(flat[1], at, m * (self.nranks - nu))
+                np.put(flat[3], at, nu + 1)
+                np.put(flat[2], at, u | (1 << rank))
+                q *= rt.radix[r]
+                np.put(q.reshape(-1), at, np.take(q.reshape(-1), at) + 1)
+            else:
+                for s in range(SUITS):
+                    a = lanes[r][:, s].astype(np.intp)
+                    k = pop[a].astype(np.intp)
+                    x = a if r == 0 else _pext(a, full ^ used[:, s])
+                    si[:, s] += mult[:, s] * colex[x]
+                    mult[:, s] *= t.binom_free[nused[:, s], k]
+                    nused[:, s] += k
+                    used[:, s] |= a
+                    q[:, s] = q[:, s] * rt.radix[r] + k
             if all_rounds or r == nr - 1:
-                dt = rt.key_dtype
-                keys = [(((rt.qn - 1 - q[s]) << rt.sbits) | si[s]).astype(dt)
-                        for s in range(SUITS)]
-                res = self._finish(r, keys)
+                keys = (((rt.qn - 1 - q) << rt.sbits) | si).astype(rt.key_dtype)
+                res = self._finish(r, [keys[:, s] for s in range(SUITS)])
                 if not all_rounds:
                     return res
                 out[:, r] = res
@@ -772,7 +848,7 @@ class HandIndexer:
         smask = rt.key_dtype.type((1 << rt.sbits) - 1)
         ft = self.tables.finish[r]
         if ft is not None:
-            at = code if ft.dense else rt.config_of(code)
+            at = code if ft.dense else rt.config_of(code).astype(np.intp)  # converted once
             idx = np.take(ft.offset, at)
             idx += k0 & smask
             for base, k in zip(ft.base, (k1, k2, k3)):
@@ -783,16 +859,8 @@ class HandIndexer:
         cfg = rt.config_of(code)
         idx = np.take(rt.offsets, cfg)
         idx += (k0 & smask).astype(np.int64)
-        terms = self.tables.terms[r]
-        for i, k in ((1, k1), (2, k2), (3, k3)):
-            s = (k & smask).astype(np.int64)
-            m = np.take(rt.member[:, i], cfg)
-            if terms is not None:
-                m *= rt.smax
-                m += s
-                term = np.take(terms, m)
-            else:
-                term = _term(s, m)
+        for i, k in ((1, k1), (2, k2), (3, k3)):  # the terms computed (big layouts only)
+            term = _term((k & smask).astype(np.int64), np.take(rt.member[:, i], cfg))
             term *= np.take(rt.mult[:, i], cfg)
             idx += term
         return idx

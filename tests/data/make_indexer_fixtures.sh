@@ -31,10 +31,15 @@ for v in src sd; do
         "$tmp/$v/hand_index.c" "$tmp/$v/deck.c" -lm
 done
 layouts=("2" "3" "4" "7" "2 3" "2 4" "2 5" "2 3 1 1")
+# odd layouts: 64-bit sizes, many rounds, the sparse configuration lookup of (10, 10)
+more=("13" "2 2 2" "1 2 1 2" "3 3 1" "6 6" "8 1" "10 10")
 for v in src sd; do
     for l in "${layouts[@]}"; do
         # seed, random hands, canonical hands per round, cards per round
         "$tmp/drv_$v" 2026 2000 250 $l > "$tmp/$v-${l// /_}.txt"
+    done
+    for l in "${more[@]}"; do
+        "$tmp/drv_$v" 2026 400 50 $l > "$tmp/$v-${l// /_}.txt"
     done
 done
 python3 - "$tmp" "$here/hand_index_fixtures.npz" <<'PY'
