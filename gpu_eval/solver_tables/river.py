@@ -18,6 +18,8 @@ def check_indices(indices, size: int, what: str) -> np.ndarray:
     """``indices`` as a 1-D int64 array inside ``[0, size)``; ``ValueError``/``TypeError``
     naming the first bad position otherwise."""
     arr = np.asarray(indices)
+    if arr.size == 0 and arr.dtype.kind == "f":
+        arr = arr.astype(np.int64)     # an empty list is no indices, not a float array
     if arr.dtype == bool or arr.dtype.kind not in "iu":
         raise TypeError(f"indices must be integers ({what} indices), got dtype {arr.dtype}")
     if arr.ndim != 1:
