@@ -436,3 +436,18 @@ def test_dask_build_identical_bytes(shortdeck_river, shortdeck_preflop):
         assert getattr(h, name).tobytes() == getattr(shortdeck_preflop, name).tobytes()
     with pytest.raises(TypeError, match="distributed.Client"):
         build_table("nope", "river", game="shortdeck")
+
+
+@pytest.mark.parametrize("game, street, chunk", [("holdem", "flop", 438), ("holdem", "turn", 256),
+                                                 ("shortdeck", "flop", 0), ("shortdeck", "turn", 0)])
+def test_runouts_counted_once_per_orbit_change_nothing(game, street, chunk, monkeypatch):
+    """Counting one runout per orbit of the board's stabilizer (and permuting the columns)
+    gives the rows of counting every runout."""
+    p = plans.plan(street, game, 50)
+    monkeypatch.setattr(plans, "SYMMETRY", False)
+    want = p.run(chunk)
+    monkeypatch.setattr(plans, "SYMMETRY", True)
+    got = p.run(chunk)
+    assert (want[0] == got[0]).all()
+    for name in want[1]:
+        assert (want[1][name] == got[1][name]).all(), name

@@ -14,6 +14,7 @@ histogram is read off the river counts of every runout board of its canonical bo
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from functools import cache
 from math import comb
@@ -34,6 +35,8 @@ __all__ = ["Plan", "plan", "board_counts", "twice_ehs", "bin_of", "runout_positi
 
 #: River boards counted per NumPy batch (keeps the counting's temporaries in cache).
 COUNT_BATCH = 64
+#: Count a flop's or turn's runouts once per orbit of the board's suit stabilizer.
+SYMMETRY = True
 #: Canonical boards per chunk, per street: chunks of a few seconds each on one core.
 CHUNK_BOARDS = {"river": 2048, "flop": 4, "turn": 64, "preflop": 2048}
 
@@ -78,6 +81,53 @@ def bin_of(t: np.ndarray, bins: int, opp: int) -> np.ndarray:
     t = np.asarray(t)
     wide = np.int64 if int(bins) * 2 * opp >= 2**31 else np.int32   # t * bins never overflows
     return np.minimum((t.astype(wide, copy=False) * bins) // (2 * opp), bins - 1)
+
+
+#: Suit permutations: id ``4 * r + s`` goes to ``4 * r + perm[s]``, mask lane ``s`` to ``perm[s]``.
+SUIT_PERMS: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(4)))
+
+
+def permute_masks(masks: np.ndarray, perm: tuple[int, ...]) -> np.ndarray:
+    """Hand masks with suit ``s`` relabelled ``perm[s]``."""
+    out = np.zeros_like(masks)
+    for s in range(4):
+        out |= ((masks >> np.uint64(16 * s)) & np.uint64(0xFFFF)) << np.uint64(16 * perm[s])
+    return out
+
+
+@cache
+def column_perms(game: str) -> np.ndarray:
+    """``(24, C)``: the column of each column's pair under each suit permutation (read-only)."""
+    lay = deck_layout(game)
+    out = np.empty((len(SUIT_PERMS), lay.columns), dtype=np.intp)
+    for i, perm in enumerate(SUIT_PERMS):
+        ids = ((lay.pairs & ~np.uint8(3)) | np.array(perm, dtype=np.uint8)[lay.pairs & 3])
+        h = ids.astype(np.intp) - lay.lowest_card
+        lo, hi = h.min(axis=1), h.max(axis=1)
+        out[i] = hi * (hi - 1) // 2 + lo
+    out.flags.writeable = False
+    return out
+
+
+def symmetric_runouts(board_mask: np.ndarray, run_masks: np.ndarray, game: str):
+    """The runouts of a board up to the suit permutations that fix the board.
+
+    Returns ``(reps, inv, colmap)``: the representative runout masks, each runout's
+    representative, and ``colmap`` ``(R, C)`` such that column ``h`` on runout ``r`` has the
+    counts of column ``colmap[r, h]`` on runout ``reps[inv[r]]`` (the permutation ``g`` that
+    maps the runout to its representative fixes the board, so ``(h, board + r)`` and
+    ``(g h, board + g r)`` are the same hand up to suits). ``None`` when only the identity
+    fixes the board.
+    """
+    stab = [i for i, perm in enumerate(SUIT_PERMS)
+            if permute_masks(board_mask, perm) == board_mask]
+    if len(stab) == 1:
+        return None
+    cand = np.stack([permute_masks(run_masks, SUIT_PERMS[i]) for i in stab])   # (S, R)
+    which = cand.argmin(axis=0)
+    rep = cand[which, np.arange(len(run_masks))]
+    reps, inv = np.unique(rep, return_inverse=True)
+    return reps, inv, column_perms(game)[np.array(stab)[which]]
 
 
 @cache
@@ -178,10 +228,17 @@ class Plan:
         ix = canonical.indexer(ROUNDS[self.street], self.game)
         for b in boards:
             left = deck[~np.isin(deck, b)]
-            runs = left[pos]                                          # (R, 5 - k)
-            full = np.concatenate([np.broadcast_to(b, (len(runs), k)), runs], axis=1)
-            t, valid = twice_ehs(_masks(full), lay, self.backend)
-            hero = (lay.pair_masks & _masks(b)) == 0                  # columns off this board
+            bm = _masks(b)
+            run_masks = _masks(left[pos])                             # (R,)
+            sym = symmetric_runouts(bm, run_masks, self.game) if SYMMETRY else None
+            if sym is None:
+                t, valid = twice_ehs(bm | run_masks, lay, self.backend)
+            else:  # count one runout per orbit of the board's stabilizer, permute the columns
+                reps, inv, colmap = sym
+                t_rep, valid_rep = twice_ehs(bm | reps, lay, self.backend)
+                t = t_rep[inv[:, None], colmap]
+                valid = valid_rep[inv[:, None], colmap]
+            hero = (lay.pair_masks & bm) == 0                         # columns off this board
             key = (keys + bin_of(t, bins, opp))[valid]
             c = np.bincount(key, minlength=lay.columns * bins).reshape(lay.columns, bins)
             t64 = np.where(valid, t, 0).astype(np.int64)
