@@ -4,7 +4,8 @@
 #   1. install the package from this checkout (no network: --no-deps --no-build-isolation);
 #   2. the GPU tests (tests/*_gpu.py) first;
 #   3. the GPU benchmarks (bench_cuda, bench_equity --gpu-only, bench_variants --gpu-only, bench_games --gpu,
-#      gpu_interop: torch / JAX / Numba arrays in and out);
+#      gpu_interop: torch / JAX / Numba arrays in and out;
+#      bench_tables --gpu, and --gpu-tables: board strengths and the whole river table);
 #   4. compute-sanitizer (memcheck, racecheck, synccheck) on one small launch of every kernel
 #      (benchmarks/gpu_small_launches.py), and Nsight Compute (ncu --clock-control none) on the
 #      evaluation, enumeration and all-pairs kernels; each skipped with a message where the
@@ -87,6 +88,17 @@ fi
 echo "== benchmarks/gpu_interop.py" | log bench
 timeout "$(budget 25)" "$PY" benchmarks/gpu_interop.py --n 16777216 --repeats 5 2>&1 | log bench
 note_rc "${PIPESTATUS[0]}" "gpu_interop"
+if [ -f benchmarks/bench_tables.py ]; then
+    echo "== benchmarks/bench_tables.py --rows none --gpu (hand indexer kernel)" | log bench
+    timeout "$(budget 25)" "$PY" benchmarks/bench_tables.py --rows none --gpu --gpu-n 67108864 \
+        --repeats 3 2>&1 | log bench
+    note_rc "${PIPESTATUS[0]}" "bench_tables"
+    echo "== benchmarks/bench_tables.py --rows none --gpu --gpu-tables (board strengths, river" \
+         "table)" | log bench
+    timeout "$(budget 45)" "$PY" benchmarks/bench_tables.py --rows none --gpu --gpu-tables \
+        --gpu-n 1048576 --boards 20000 --repeats 3 2>&1 | log bench
+    note_rc "${PIPESTATUS[0]}" "bench_tables (solver tables)"
+fi
 
 # --- 4. compute-sanitizer and Nsight Compute -------------------------------------------------
 SANITIZER=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)

@@ -141,6 +141,22 @@ def every_kernel() -> None:
         _check(f"equity_batch, {n} players, {b}-card boards (ge_batch_{n})",
                ge.equity_batch(sh, sb, backend="cuda").wins,
                ge.equity_batch(sh, sb, backend="numpy").wins)
+    # hand_index.cu: ge_hand_index on hold'em by street, every round's index.
+    hi = ge.HandIndexer((2, 3, 1, 1))
+    deals = np.argsort(rng.random((300, 52)), axis=1)[:, :7].astype(np.uint8)
+    _check("ge_hand_index", hi.index(cupy.asarray(deals), all_rounds=True).get(),
+           hi.index(deals, all_rounds=True, backend="numpy"))
+    # solver_tables.cu: ge_tables_board_strengths and ge_tables_river_counts.
+    from gpu_eval.cuda.solver_tables import river_counts_cuda
+    from gpu_eval.solver_tables.layout import deck_layout
+    from gpu_eval.solver_tables.river_counts import count_columns
+
+    boards = np.argsort(rng.random((64, 52)), axis=1)[:, :5].astype(np.uint8)
+    _check("ge_tables_board_strengths", ge.board_strengths(cupy.asarray(boards)).get(),
+           ge.board_strengths(boards, backend="numpy"))
+    masks = np.bitwise_or.reduce(ge.cards.ID_TO_MASK[boards], axis=1)
+    _check("ge_tables_river_counts", river_counts_cuda(masks, deck_layout())[0],
+           count_columns(ge.board_strengths(boards, backend="numpy"), deck_layout(), 5)[0])
     cupy.cuda.runtime.deviceSynchronize()
 
 

@@ -29,7 +29,8 @@ __all__ = ["cards", "evaluate", "category", "describe", "to_cactus_kev", "from_c
            "to_value", "from_value", "Range", "equity", "equity_batch", "equity_matrix",
            "preflop_table", "EquityResult", "MatrixResult", "PreflopTable", "BatchResult",
            "evaluate_omaha", "compare", "to_rating", "from_rating", "hand_type", "evaluate_low",
-           "describe_low", "__version__"]
+           "describe_low", "HandIndexer", "hole_pairs", "board_strengths", "river_strength",
+           "strength_histograms", "save_table", "load_table", "__version__"]
 
 # Names served lazily from their modules, so `import gpu_eval` stays quick.
 _LAZY = {
@@ -48,6 +49,13 @@ _LAZY = {
     "hand_type": "gpu_eval.rating",
     "evaluate_low": "gpu_eval.evaluator.api",
     "describe_low": "gpu_eval.games.lowball",
+    "HandIndexer": "gpu_eval.solver_tables.indexer",
+    "hole_pairs": "gpu_eval.solver_tables.layout",
+    "board_strengths": "gpu_eval.solver_tables.board_strengths",
+    "river_strength": "gpu_eval.solver_tables.river",
+    "strength_histograms": "gpu_eval.solver_tables.histograms",
+    "save_table": "gpu_eval.solver_tables.files",
+    "load_table": "gpu_eval.solver_tables.files",
 }
 
 

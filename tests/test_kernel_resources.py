@@ -11,6 +11,7 @@ import pytest
 from gpu_eval.cuda import batch as cuda_batch
 from gpu_eval.cuda import equity as cuda_equity
 from gpu_eval.cuda import holdem, nvrtc
+from gpu_eval.cuda import indexer as cuda_indexer
 from gpu_eval.cuda import resources as KR
 from gpu_eval.cuda import variants as cuda_variants
 
@@ -33,7 +34,8 @@ def test_every_kernel_is_reported(report):
     expected = ({("evaluator", k) for k in holdem.KERNELS}
                 | {("equity", k) for k in cuda_equity.KERNELS}
                 | {("batch", k) for k in cuda_batch.KERNELS}
-                | {("fsm", "ge_fsm_eval_ids")})
+                | {("fsm", "ge_fsm_eval_ids")}
+                | {("indexer", k) for k in cuda_indexer.KERNELS})
     assert expected <= names
     assert {k for m, k in names if m == "variants"} >= {"ge_omaha_eval_ids",
                                                          "ge_wild_eval_masks"}

@@ -48,21 +48,25 @@ def module_sources() -> dict[str, str]:
     -------
     dict
         Module name -> source text (the evaluator, equity, batch equity, other games'
-        equity, variants and state-machine modules).
+        equity, variants, state-machine, hand-indexer and solver-table modules).
 
     Examples
     --------
     >>> sorted(module_sources())
-    ['batch', 'equity', 'evaluator', 'fsm', 'games', 'variants']
+    ['batch', 'equity', 'evaluator', 'fsm', 'games', 'indexer', 'solver_tables', 'variants']
     """
     from gpu_eval.cuda import batch as cuda_batch
     from gpu_eval.cuda import equity as cuda_equity
     from gpu_eval.cuda import games_module, holdem  # noqa: PLC0415 -- light imports
+    from gpu_eval.cuda import indexer as cuda_indexer
+    from gpu_eval.cuda import solver_tables as cuda_tables
     from gpu_eval.cuda import variants as cuda_variants
 
     return {"evaluator": holdem.module_source(), "equity": cuda_equity.module_source(),
             "batch": cuda_batch.module_source(), "games": games_module.module_source(),
-            "variants": cuda_variants.module_source(), "fsm": '#include "fsm.cu"\n'}
+            "variants": cuda_variants.module_source(), "fsm": '#include "fsm.cu"\n',
+            "indexer": cuda_indexer.module_source(),
+            "solver_tables": cuda_tables.module_source()}
 
 
 _ENTRY = re.compile(r"Compiling entry function '(\w+)' for '(\w+)'")

@@ -10,6 +10,7 @@ single-process counterpart in :mod:`gpu_eval`::
     ged.equity(client, ["QQ+,AKs", "22+,A2s+"], exact=True)
     ged.flop_sweep(client, "AK", "QQ").overall             # 1,755 flops, exact
     ged.evaluation_counts(client, k=7).category_counts()
+    ged.build_table(client, "river")                     # 123,156,254 canonical river hands
 
 Install with ``pip install "gpu-eval[distributed]"``; Dask is imported only inside these
 functions, so ``import gpu_eval`` stays light. ``client=None`` runs the same tasks one after
@@ -44,7 +45,9 @@ resolves ``backend="auto"`` on its own worker.
 Modules: :mod:`~gpu_eval.distributed.runner` (tasks on a client, cancel on interrupt,
 malloc tuning), :mod:`~gpu_eval.distributed.equity` (equity, matrices, the preflop table),
 :mod:`~gpu_eval.distributed.sweeps` (:func:`flop_sweep`),
-:mod:`~gpu_eval.distributed.counts` (:func:`evaluation_counts`).
+:mod:`~gpu_eval.distributed.counts` (:func:`evaluation_counts`); the solver tables'
+:func:`build_table` (river, turn, flop, preflop; identical bytes to one process) comes from
+:mod:`gpu_eval.solver_tables.cluster`.
 
 Progress and interruption
 -------------------------
@@ -68,7 +71,8 @@ from gpu_eval.distributed.counts import EvaluationCounts, evaluation_counts
 from gpu_eval.distributed.equity import equity, equity_matrix, preflop_table
 from gpu_eval.distributed.runner import BOARD_BLOCK, MC_BLOCK, TASK_WORK, block_seed
 from gpu_eval.distributed.sweeps import FlopSweep, flop_sweep
+from gpu_eval.solver_tables.cluster import build_table
 
-__all__ = ["equity", "equity_matrix", "preflop_table", "flop_sweep", "evaluation_counts",
+__all__ = ["equity", "equity_matrix", "preflop_table", "flop_sweep", "evaluation_counts", "build_table",
            "FlopSweep", "EvaluationCounts", "block_seed", "colex_masks", "MC_BLOCK",
            "BOARD_BLOCK", "TASK_WORK"]

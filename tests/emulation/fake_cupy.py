@@ -497,6 +497,7 @@ KERNEL_OUTPUTS = {
     "wild_eval_masks": (4,), "check_eval_masks": (7, 8), "check_eval_ids": (8, 9),
     "shortdeck_check_eval_masks": (7, 8), "shortdeck_check_eval_ids": (8, 9),
     **{f"batch_{n}": (5, 6, 7) for n in range(2, 11)},
+    "tables_board_strengths": (4,), "tables_river_counts": (7, 8),
 }
 
 
@@ -599,6 +600,12 @@ class RawModule:
             return _GamesModule(code, options)  # gpu_eval.cuda.games_module's module
         if code is not None and '#include "equity_batch.cu"' in code:
             return _BatchModule(code, options)  # gpu_eval.cuda.batch's module
+        if code is not None and '#include "solver_tables.cu"' in code:
+            return _TablesModule(code, options)  # gpu_eval.cuda.solver_tables' module
+        if code is not None and '#include "hand_index.cu"' in code:
+            from emulation import indexer_host  # gpu_eval.cuda.indexer's module
+
+            return indexer_host.IndexerModule(code, options)
         return super().__new__(cls)
 
     def __init__(self, code=None, *, options=(), **kwargs):
@@ -843,6 +850,22 @@ class _BatchModule:
         assert name == "ge_bitmask_tables", name
         return _MemoryPointer(self.symbol,
                               on_write=lambda a: self.host.set_tables(a.view(np.uintp)))
+
+
+class _TablesModule(_BatchModule):
+    """The RawModule of gpu_eval.cuda.solver_tables: kernels/solver_tables.cu in the block
+    emulator (emulation.tables_host), one library copy per module (its own table symbol)."""
+
+    def __init__(self, code, options):
+        from emulation import tables_host
+
+        self.code, self.options = code, options
+        self.host = tables_host.load_private()
+        self.symbol = np.zeros(self.host.lib.emu_table_count(), dtype=np.uint64)
+
+    def get_function(self, name):
+        assert name.startswith("ge_tables_"), name
+        return _BatchKernel(name, self.host)
 
 
 def broadcast_to(a, shape):

@@ -1,0 +1,197 @@
+"""The CUDA hand indexer: :class:`gpu_eval.HandIndexer` on the device (kernels/hand_index.cu).
+
+:func:`index` numbers the rows of a CuPy ``uint8`` card array with the kernel
+``ge_hand_index`` (a thread a hand), from the layout's tables laid out by
+:func:`kernel_tables` and uploaded once per device and layout. The kernel checks every row
+(ids in the deck, no card twice) and reports the lowest bad row, which the caller names.
+The module is compiled once per device by NVRTC and cached like the package's other CUDA
+modules (:func:`gpu_eval.cuda.modules.cached_device_state`). CuPy is imported only when a
+function here runs.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from math import comb
+from typing import Any
+
+import numpy as np
+
+from gpu_eval.cuda import availability, modules
+from gpu_eval.cuda.nvrtc import source_hash
+
+__all__ = ["index", "kernel_tables", "get_state", "module_source", "KERNELS", "MODULE_FILE",
+           "ROWS_PER_LAUNCH", "NO_BAD_ROW"]
+
+MODULE_FILE = "hand_index.cu"
+KERNELS: tuple[str, ...] = ("ge_hand_index",)
+#: Rows per launch (bounds a NumPy input's device copy; CuPy inputs go in whole launches too).
+ROWS_PER_LAUNCH = 1 << 24
+#: ``first_bad`` when every row is valid.
+NO_BAD_ROW = (1 << 64) - 1
+#: Fields per round of ``rinfo`` and per configuration of ``cfgdata`` (kernels/hand_index.cu).
+RINFO_FIELDS = 8
+CFG_FIELDS = 9
+BINOM_SIDE = 17
+
+@dataclass
+class IndexerState(modules.DeviceState):
+    """The compiled kernel of a device, with each layout's uploaded tables."""
+
+    layouts: dict = field(default_factory=dict)  # (rounds, nranks) -> device tables
+
+
+_STATES: dict[tuple[int, str], IndexerState] = {}
+_LOCK = threading.Lock()
+
+
+def module_source() -> str:
+    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
+
+    Examples
+    --------
+    >>> module_source().splitlines()[1]
+    '#include "hand_index.cu"'
+    """
+    return f"// gpu_eval hand indexer kernel, sources sha256 {source_hash()}\n" \
+           f'#include "{MODULE_FILE}"\n'
+
+
+def kernel_tables(tables) -> dict[str, np.ndarray]:
+    """A layout's tables as the kernel reads them (``rinfo``, ``lookup``, ``cfgdata``,
+    ``binom``; see kernels/hand_index.cu).
+
+    Parameters
+    ----------
+    tables : gpu_eval.solver_tables.indexer.LayoutTables
+        The layout's tables.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``int64`` arrays (``binom`` ``uint64``).
+
+    Examples
+    --------
+    >>> from gpu_eval.solver_tables.indexer import layout_tables
+    >>> t = kernel_tables(layout_tables((2, 3)))
+    >>> t["rinfo"].reshape(-1, 8)[:, :3].tolist()   # qn, radix, dense per round
+    [[3, 3, 1], [12, 4, 1]]
+    """
+    rinfo, lookup, cfgdata = [], [], []
+    at = cfg_at = 0
+    for rt in tables.per_round:
+        n_cfg = len(rt.configs)
+        if rt.code_to_config is not None:
+            part = rt.code_to_config.astype(np.int64)
+            dense, length = 1, len(part)
+        else:
+            part = np.concatenate([rt.sorted_codes, rt.sorted_configs.astype(np.int64)])
+            dense, length = 0, n_cfg
+        rinfo.append([rt.qn, rt.radix[-1], dense, at, length, cfg_at, 0, 0])
+        lookup.append(part)
+        at += len(part)
+        rows = np.zeros((n_cfg, CFG_FIELDS), dtype=np.int64)
+        rows[:, 0] = rt.offsets
+        rows[:, 1:5] = rt.mult
+        rows[:, 5:9] = rt.member
+        cfgdata.append(rows.ravel())
+        cfg_at += n_cfg
+    binom = np.array([[comb(n, k) for k in range(BINOM_SIDE)] for n in range(BINOM_SIDE)],
+                     dtype=np.uint64).ravel()
+    return {"rinfo": np.array(rinfo, dtype=np.int64).ravel(),
+            "lookup": np.concatenate(lookup).astype(np.int64),
+            "cfgdata": np.concatenate(cfgdata), "binom": binom}
+
+
+def get_state(device_id: int | None = None) -> IndexerState:
+    """The indexer kernel compiled for a device (cached).
+
+    Raises
+    ------
+    gpu_eval.cuda.availability.CudaUnavailableError
+        If CuPy or a device is missing, or the kernel does not compile.
+
+    Examples
+    --------
+    >>> get_state().kernels["ge_hand_index"]  # doctest: +SKIP
+    """
+    return modules.cached_device_state(_STATES, _LOCK, _build_state, device_id)
+
+
+def _build_state(cupy, dev: int) -> IndexerState:
+    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "hand indexer",
+                                             dev)
+    props = cupy.cuda.runtime.getDeviceProperties(dev)
+    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
+    return IndexerState(dev, module, kernels, [], None, int(props["multiProcessorCount"]),
+                        blocks)
+
+
+def _device_tables(cupy, state: IndexerState, tables) -> dict[str, Any]:
+    key = (tables.rounds, tables.nranks)
+    found = state.layouts.get(key)
+    if found is None:
+        with _LOCK:
+            found = state.layouts.get(key)
+            if found is None:
+                found = {k: cupy.asarray(v) for k, v in kernel_tables(tables).items()}
+                state.layouts[key] = found
+    return found
+
+
+def index(ids, tables, *, lowest_rank: int, all_rounds: bool = False) -> tuple[Any, int | None]:
+    """Indices of ``(N, cards)`` ``uint8`` rows on the device.
+
+    Parameters
+    ----------
+    ids : cupy.ndarray or numpy.ndarray
+        ``uint8`` card ids, C-contiguous, one hand a row, round by round. A NumPy array is
+        copied to the device in launches of :data:`ROWS_PER_LAUNCH` rows.
+    tables : gpu_eval.solver_tables.indexer.LayoutTables
+        The layout's tables.
+    lowest_rank : int
+        The deck's lowest rank (0 for 52 cards, 4 for the short deck).
+    all_rounds : bool
+        Every round's index (``(N, n_rounds)``) instead of the last round's (``(N,)``).
+
+    Returns
+    -------
+    tuple
+        ``(indices, first_bad)``: ``int64`` indices (CuPy for CuPy input, else NumPy), -1 on
+        invalid rows, and the lowest invalid row (None if none).
+
+    Examples
+    --------
+    >>> from gpu_eval.solver_tables.indexer import layout_tables
+    >>> out, bad = index(cupy.asarray(ids), layout_tables((2, 5)), lowest_rank=0)  # doctest: +SKIP
+    """
+    cupy = availability.require_cuda()
+    state = get_state()
+    n, k = ids.shape
+    rounds = tables.rounds
+    cpr = sum(c << (4 * r) for r, c in enumerate(rounds))
+    width = len(rounds) if all_rounds else 1
+    on_device = availability.is_cupy_array(ids)
+    first = None
+    with cupy.cuda.Device(state.device_id):
+        t = _device_tables(cupy, state, tables)
+        out = cupy.empty((n, width), dtype=cupy.int64) if on_device else \
+            np.empty((n, width), dtype=np.int64)
+        for lo in range(0, n, ROWS_PER_LAUNCH):
+            hi = min(n, lo + ROWS_PER_LAUNCH)
+            d_ids = ids[lo:hi] if on_device else cupy.asarray(ids[lo:hi])
+            d_out = out[lo:hi] if on_device else cupy.empty((hi - lo, width), dtype=cupy.int64)
+            d_bad = cupy.full(1, np.uint64(NO_BAD_ROW), dtype=cupy.uint64)
+            state.launch("ge_hand_index", hi - lo, (
+                d_ids, np.uint64(hi - lo), np.int32(k), np.int32(len(rounds)), np.uint32(cpr),
+                np.int32(lowest_rank), np.int32(tables.nranks), np.int32(bool(all_rounds)),
+                t["rinfo"], t["lookup"], t["cfgdata"], t["binom"], d_out, d_bad))
+            if not on_device:
+                d_out.get(out=out[lo:hi])
+            bad = int(d_bad.get()[0])
+            if bad != NO_BAD_ROW and first is None:
+                first = lo + bad  # launches go in row order: the first found is the lowest
+    result = out if all_rounds else out.reshape(n)
+    return result, first

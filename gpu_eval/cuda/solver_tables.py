@@ -1,0 +1,136 @@
+"""The CUDA path of the solver tables (kernels/solver_tables.cu): every column's strength on
+many boards, and the river counting of whole boards.
+
+:func:`board_strengths_cuda` is ``board_strengths`` on the GPU (CuPy boards in, CuPy strengths
+out; NumPy in, NumPy out). :func:`river_counts_cuda` counts the wins and ties of every column on
+5-card boards, a block per board, the integers of ``gpu_eval.solver_tables.river_counts``. One
+module per device and game (the game's bitmask tables sit in its ``ge_bitmask_tables``), built
+once by NVRTC and cached like the other CUDA modules. The callers validate the boards (CuPy
+boards on the host: 8 bytes a board against the 2.6 KB of strengths each one gives) and pass
+the game's ``DeckLayout``; strengths asked for as CuPy never leave the device. CuPy is imported
+only when a function here runs.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+
+from gpu_eval.cuda import availability, modules
+from gpu_eval.cuda.nvrtc import source_hash
+
+__all__ = ["board_strengths_cuda", "river_counts_cuda", "get_state", "module_source", "KERNELS",
+           "MODULE_FILE", "BOARDS_PER_LAUNCH"]
+
+MODULE_FILE = "solver_tables.cu"
+KERNELS: tuple[str, ...] = ("ge_tables_board_strengths", "ge_tables_river_counts")
+THREADS = modules.THREADS_PER_BLOCK
+#: Boards per launch: bounds the device output (2.6 KB a board per array) and keeps each
+#: launch short.
+BOARDS_PER_LAUNCH = 1 << 16
+
+_STATES: dict[str, dict] = {}
+_LOCK = threading.Lock()
+
+
+def module_source() -> str:
+    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
+
+    Examples
+    --------
+    >>> module_source().splitlines()[1]
+    '#include "solver_tables.cu"'
+    """
+    return f"// gpu_eval solver tables kernels, sources sha256 {source_hash()}\n" \
+           f'#include "{MODULE_FILE}"\n'
+
+
+def get_state(lay, device_id: int | None = None) -> modules.DeviceState:
+    """The kernels compiled for a device with the tables and columns of ``lay`` (a
+    ``gpu_eval.solver_tables.layout.DeckLayout``) uploaded (cached per game).
+
+    Examples
+    --------
+    >>> get_state(deck_layout("shortdeck")).kernels["ge_tables_river_counts"]  # doctest: +SKIP
+    """
+    with _LOCK:
+        states = _STATES.setdefault(lay.game, {})
+
+    def build(cupy, dev):
+        module, kernels = modules.compile_module(cupy, module_source(), KERNELS,
+                                                 "solver tables", dev)
+        tables = modules.upload_tables(cupy, module, "ge_bitmask_tables", lay.tables.as_dict(),
+                                       modules.BITMASK_TABLE_ORDER, modules.BITMASK_TABLE_DTYPES)
+        low = lay.lowest_card
+        cards = ((lay.pairs[:, 0].astype(np.uint16) - low)
+                 | ((lay.pairs[:, 1].astype(np.uint16) - low) << 8)).astype(np.uint16)
+        tables += [cupy.asarray(lay.pair_masks), cupy.asarray(cards)]
+        cupy.cuda.runtime.deviceSynchronize()
+        props = cupy.cuda.runtime.getDeviceProperties(dev)
+        blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
+        return modules.DeviceState(dev, module, kernels, tables, None,
+                                   int(props["multiProcessorCount"]), blocks)
+
+    return modules.cached_device_state(states, _LOCK, build, device_id)
+
+
+def board_strengths_cuda(masks: np.ndarray, lay, *, cupy_out: bool = False):
+    """``board_strengths`` on the GPU: validated board masks (3 to 5 cards, NumPy ``uint64``)
+    of ``lay``'s game, the same ``(N, C)`` uint16 strengths as the NumPy path; a CuPy array
+    with ``cupy_out``, else a NumPy one.
+
+    Examples
+    --------
+    >>> board_strengths_cuda(ge.cards.to_mask(["AhKhQhJh2c"]), deck_layout())  # doctest: +SKIP
+    """
+    cupy = availability.require_cuda()
+    state = get_state(lay)
+    with cupy.cuda.Device(state.device_id):
+        d_masks = cupy.asarray(np.ascontiguousarray(masks, dtype=np.uint64))
+        n, c = int(d_masks.shape[0]), lay.columns
+        out = cupy.empty((n, c), dtype=cupy.uint16)
+        d_pairs = state.tables[-2]
+        for lo in range(0, n, BOARDS_PER_LAUNCH):
+            hi = min(n, lo + BOARDS_PER_LAUNCH)
+            state.launch("ge_tables_board_strengths", (hi - lo) * c,
+                         (cupy.ascontiguousarray(d_masks[lo:hi]), np.uint32(hi - lo), d_pairs,
+                          np.uint32(c), out[lo:hi]))
+        return out if cupy_out else out.get()
+
+
+def river_counts_cuda(masks, lay, *, device_out: bool = False):
+    """``(wins, ties)``, each ``(B, C)`` uint16, of every column on validated 5-card board
+    masks (NumPy or CuPy ``uint64``) of ``lay``'s game: ``river_counts.count_columns``'
+    integers.
+
+    Examples
+    --------
+    >>> w, t = river_counts_cuda(ge.cards.to_mask(["AhKhQhJh2c"]), deck_layout())  # doctest: +SKIP
+    """
+    cupy = availability.require_cuda()
+    state = get_state(lay)
+    n_strengths = _scale_top(lay.game) + 1
+    with cupy.cuda.Device(state.device_id):
+        d_masks = cupy.asarray(masks, dtype=cupy.uint64)
+        n, c = int(d_masks.shape[0]), lay.columns
+        wins = cupy.empty((n, c), dtype=cupy.uint16)
+        ties = cupy.empty((n, c), dtype=cupy.uint16)
+        d_pairs, d_cards = state.tables[-2], state.tables[-1]
+        name = "ge_tables_river_counts"
+        for lo in range(0, n, BOARDS_PER_LAUNCH):
+            hi = min(n, lo + BOARDS_PER_LAUNCH)
+            grid = max(1, min(hi - lo, state.sm_count * state.blocks_per_sm[name]))
+            state.kernels[name]((grid,), (THREADS,), (
+                cupy.ascontiguousarray(d_masks[lo:hi]), np.uint32(hi - lo), d_pairs, d_cards,
+                np.uint32(c), np.uint32(lay.deck_size), np.uint32(n_strengths),
+                wins[lo:hi], ties[lo:hi]))
+        if device_out:
+            return wins, ties
+        return wins.get(), ties.get()
+
+
+def _scale_top(game: str) -> int:
+    from gpu_eval.games import registry
+
+    return registry.SCALES[registry.check_scale(game)]

@@ -1,0 +1,359 @@
+"""The table builds as plans of independent chunks: what each street computes, chunk by chunk.
+
+A plan splits one table into ``chunks`` pieces of canonical boards (``canonical.py``). Running
+chunk ``i`` returns either rows to *set* (the river, flop and turn tables: ``HandIndexer``
+indices and their values; hands that are equal up to suits get the same values, so a row set
+twice is set to the same thing) or partial sums to *add* (preflop, which weights each canonical
+river board by its orbit). In-process builds, the resumable files of ``gpu-eval tables`` and the
+Dask builds all run these same chunks, so they give the same bytes.
+
+Board-major throughout: a river board's 1,326 hole strengths are computed once
+(``board_strengths``) and counted with card removal (``river_counts``); a flop or turn hand's
+histogram is read off the river counts of every runout board of its canonical board.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from functools import cache
+from math import comb
+
+import numpy as np
+
+from gpu_eval.cards import ID_TO_MASK
+from gpu_eval.combinatorics import unrank
+from gpu_eval.games.registry import HOLDEM
+from gpu_eval.solver_tables import canonical
+from gpu_eval.solver_tables.board_strengths import strengths_of_masks
+from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
+from gpu_eval.solver_tables.results import ROUNDS, STREETS, RiverStrength, StrengthHistograms
+from gpu_eval.solver_tables.river_counts import count_columns, opponents
+
+__all__ = ["Plan", "plan", "board_counts", "twice_ehs", "bin_of", "runout_positions", "build_in_memory",
+           "run_chunks"]
+
+#: River boards counted per NumPy batch (keeps the counting's temporaries in cache).
+COUNT_BATCH = 64
+#: Count a flop's or turn's runouts once per orbit of the board's suit stabilizer.
+SYMMETRY = True
+#: Canonical boards per chunk, per street: chunks of a few seconds each on one core.
+CHUNK_BOARDS = {"river": 2048, "flop": 4, "turn": 64, "preflop": 2048}
+
+
+def board_counts(masks: np.ndarray, lay: DeckLayout, backend: str = "numpy"
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(wins, ties, valid)``, each ``(B, C)``, of full river boards: every column's wins and
+    ties (uint16) and whether the column is a hand at all (shares no card with the board).
+    ``backend="cuda"`` counts on the GPU (kernels/solver_tables.cu), the same integers."""
+    if backend == "cuda":
+        from gpu_eval.cuda.solver_tables import river_counts_cuda  # CuPy only here
+
+        wins, ties = river_counts_cuda(masks, lay)
+        return wins, ties, (lay.pair_masks[None, :] & masks[:, None]) == 0
+    s = strengths_of_masks(masks, lay)
+    wins = np.empty(s.shape, dtype=np.uint16)
+    ties = np.empty(s.shape, dtype=np.uint16)
+    for a in range(0, len(masks), COUNT_BATCH):
+        wins[a:a + COUNT_BATCH], ties[a:a + COUNT_BATCH] = count_columns(
+            s[a:a + COUNT_BATCH], lay, 5)
+    return wins, ties, s > 0
+
+
+def twice_ehs(masks: np.ndarray, lay: DeckLayout, backend: str = "numpy"
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """``(t, valid)`` of full river boards: ``t = 2 * wins + ties`` (int32) per column."""
+    w, ti, valid = board_counts(masks, lay, backend)
+    t = 2 * w.astype(np.int32)
+    t += ti
+    return t, valid
+
+
+def bin_of(t: np.ndarray, bins: int, opp: int) -> np.ndarray:
+    """The histogram bin ``min(floor(ehs * bins), bins - 1)`` of ``t = 2 * opp * ehs``, in
+    integers: ``(t * bins) // (2 * opp)``, so no rounding of a float decides a bin.
+
+    Examples
+    --------
+    >>> bin_of(np.array([0, 39, 40, 1979, 1980]), 50, 990).tolist()
+    [0, 0, 1, 49, 49]
+    """
+    t = np.asarray(t)
+    wide = np.int64 if int(bins) * 2 * opp >= 2**31 else np.int32   # t * bins never overflows
+    return np.minimum((t.astype(wide, copy=False) * bins) // (2 * opp), bins - 1)
+
+
+#: Suit permutations: id ``4 * r + s`` goes to ``4 * r + perm[s]``, mask lane ``s`` to ``perm[s]``.
+SUIT_PERMS: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(4)))
+
+
+def permute_masks(masks: np.ndarray, perm: tuple[int, ...]) -> np.ndarray:
+    """Hand masks with suit ``s`` relabelled ``perm[s]``."""
+    out = np.zeros_like(masks)
+    for s in range(4):
+        out |= ((masks >> np.uint64(16 * s)) & np.uint64(0xFFFF)) << np.uint64(16 * perm[s])
+    return out
+
+
+@cache
+def column_perms(game: str) -> np.ndarray:
+    """``(24, C)``: the column of each column's pair under each suit permutation (read-only)."""
+    lay = deck_layout(game)
+    out = np.empty((len(SUIT_PERMS), lay.columns), dtype=np.intp)
+    for i, perm in enumerate(SUIT_PERMS):
+        ids = ((lay.pairs & ~np.uint8(3)) | np.array(perm, dtype=np.uint8)[lay.pairs & 3])
+        h = ids.astype(np.intp) - lay.lowest_card
+        lo, hi = h.min(axis=1), h.max(axis=1)
+        out[i] = hi * (hi - 1) // 2 + lo
+    out.flags.writeable = False
+    return out
+
+
+def symmetric_runouts(board_mask: np.ndarray, run_masks: np.ndarray, game: str):
+    """The runouts of a board up to the suit permutations that fix the board.
+
+    Returns ``(reps, inv, colmap)``: the representative runout masks, each runout's
+    representative, and ``colmap`` ``(R, C)`` such that column ``h`` on runout ``r`` has the
+    counts of column ``colmap[r, h]`` on runout ``reps[inv[r]]`` (the permutation ``g`` that
+    maps the runout to its representative fixes the board, so ``(h, board + r)`` and
+    ``(g h, board + g r)`` are the same hand up to suits). ``None`` when only the identity
+    fixes the board.
+    """
+    stab = [i for i, perm in enumerate(SUIT_PERMS)
+            if permute_masks(board_mask, perm) == board_mask]
+    if len(stab) == 1:
+        return None
+    cand = np.stack([permute_masks(run_masks, SUIT_PERMS[i]) for i in stab])   # (S, R)
+    which = cand.argmin(axis=0)
+    rep = cand[which, np.arange(len(run_masks))]
+    reps, inv = np.unique(rep, return_inverse=True)
+    return reps, inv, column_perms(game)[np.array(stab)[which]]
+
+
+@cache
+def runout_positions(left: int, r: int) -> np.ndarray:
+    """Every ``r``-subset of ``left`` remaining cards, as positions (colex order, read-only)."""
+    out = unrank(np.arange(comb(left, r)), r).astype(np.intp)
+    out.flags.writeable = False
+    return out
+
+
+def _masks(ids: np.ndarray) -> np.ndarray:
+    return np.bitwise_or.reduce(ID_TO_MASK[ids], axis=-1)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One table as ``chunks`` independent pieces (see the module docstring)."""
+
+    street: str
+    game: str
+    bins: int
+    backend: str = "numpy"     # where the river boards are counted; the bytes do not depend on it
+
+    @property
+    def layout(self) -> DeckLayout:
+        return deck_layout(self.game)
+
+    @property
+    def board_cards(self) -> int:
+        return {"preflop": 5, "flop": 3, "turn": 4, "river": 5}[self.street]
+
+    @property
+    def mode(self) -> str:
+        return "add" if self.street == "preflop" else "set"
+
+    @property
+    def boards(self) -> np.ndarray:
+        return canonical.canonical_boards(self.board_cards, self.game)
+
+    @property
+    def chunks(self) -> int:
+        return -(-len(self.boards) // CHUNK_BOARDS[self.street])
+
+    @property
+    def rows(self) -> int:
+        rounds = ROUNDS[self.street]
+        return canonical.indexer(rounds, self.game).size(len(rounds) - 1)
+
+    @property
+    def opponents(self) -> int:
+        return opponents(self.layout)
+
+    @property
+    def runouts(self) -> int:
+        left = self.layout.deck_size - 2 - (0 if self.street == "preflop" else self.board_cards)
+        return comb(left, 5 - (0 if self.street == "preflop" else self.board_cards))
+
+    def arrays(self) -> dict[str, tuple[np.dtype, tuple[int, ...]]]:
+        """The output arrays: name -> (dtype, shape)."""
+        if self.street == "river":
+            return {"wins": (np.dtype(np.uint16), (self.rows,)),
+                    "ties": (np.dtype(np.uint16), (self.rows,))}
+        count = np.uint32 if self.street == "preflop" else np.uint16
+        return {"counts": (np.dtype(count), (self.rows, self.bins)),
+                "twice_sum": (np.dtype(np.uint64), (self.rows,)),
+                "twice_sumsq": (np.dtype(np.uint64), (self.rows,))}
+
+    def chunk_boards(self, i: int) -> np.ndarray:
+        step = CHUNK_BOARDS[self.street]
+        return self.boards[i * step:(i + 1) * step]
+
+    def run(self, i: int) -> tuple[np.ndarray | None, dict[str, np.ndarray]]:
+        """Chunk ``i``: ``(indices, values)`` to set, or ``(None, partial sums)`` to add."""
+        boards = self.chunk_boards(i)
+        if self.street == "river":
+            return self._river(boards)
+        if self.street == "preflop":
+            return None, self._preflop(boards, canonical.orbit_sizes(5, self.game)[
+                i * CHUNK_BOARDS["preflop"]:(i + 1) * CHUNK_BOARDS["preflop"]])
+        return self._street(boards)
+
+    def _river(self, boards: np.ndarray):
+        lay = self.layout
+        w, t, valid = board_counts(_masks(boards), lay, self.backend)
+        rb, col = np.nonzero(valid)
+        hands = np.concatenate([lay.pairs[col], boards[rb]], axis=1)
+        idx = canonical.indexer((2, 5), self.game).index(hands, backend=self.backend)
+        return idx, {"wins": w[rb, col], "ties": t[rb, col]}
+
+    def _street(self, boards: np.ndarray):
+        """Flop or turn: every runout of each canonical board, each column's histogram."""
+        lay, bins, opp = self.layout, self.bins, self.opponents
+        k = self.board_cards
+        deck = np.arange(lay.lowest_card, 52, dtype=np.uint8)
+        pos = runout_positions(lay.deck_size - k, 5 - k)
+        keys = (np.arange(lay.columns, dtype=np.int32) * bins)[None, :]
+        idx_parts, counts, sums, sumsq = [], [], [], []
+        ix = canonical.indexer(ROUNDS[self.street], self.game)
+        for b in boards:
+            left = deck[~np.isin(deck, b)]
+            bm = _masks(b)
+            run_masks = _masks(left[pos])                             # (R,)
+            sym = symmetric_runouts(bm, run_masks, self.game) if SYMMETRY else None
+            if sym is None:
+                t, valid = twice_ehs(bm | run_masks, lay, self.backend)
+            else:  # count one runout per orbit of the board's stabilizer, permute the columns
+                reps, inv, colmap = sym
+                t_rep, valid_rep = twice_ehs(bm | reps, lay, self.backend)
+                t = t_rep[inv[:, None], colmap]
+                valid = valid_rep[inv[:, None], colmap]
+            hero = (lay.pair_masks & bm) == 0                         # columns off this board
+            key = (keys + bin_of(t, bins, opp))[valid]
+            c = np.bincount(key, minlength=lay.columns * bins).reshape(lay.columns, bins)
+            t64 = np.where(valid, t, 0).astype(np.int64)
+            counts.append(c[hero])
+            sums.append(t64.sum(axis=0)[hero])
+            sumsq.append((t64 * t64).sum(axis=0)[hero])
+            cols = np.flatnonzero(hero)
+            hands = np.concatenate([lay.pairs[cols], np.broadcast_to(b, (len(cols), k))], axis=1)
+            idx_parts.append(ix.index(hands, backend=self.backend))
+        count = self.arrays()["counts"][0]
+        return np.concatenate(idx_parts), {
+            "counts": np.concatenate(counts).astype(count),
+            "twice_sum": np.concatenate(sums).astype(np.uint64),
+            "twice_sumsq": np.concatenate(sumsq).astype(np.uint64)}
+
+    def _preflop(self, boards: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
+        """Per column, sums over the canonical river boards weighted by their orbit sizes."""
+        lay, bins, opp = self.layout, self.bins, self.opponents
+        t, valid = twice_ehs(_masks(boards), lay, self.backend)
+        w = np.where(valid, weights[:, None], 0)                       # (B, C) int64
+        keys = np.arange(lay.columns, dtype=np.int64)[None, :] * bins + bin_of(t, bins, opp)
+        c = np.bincount(keys.ravel(), weights=w.ravel().astype(np.float64),
+                        minlength=lay.columns * bins)
+        t64 = t.astype(np.int64)
+        return {"counts": np.rint(c).astype(np.int64).reshape(lay.columns, bins),
+                "twice_sum": (w * t64).sum(axis=0), "twice_sumsq": (w * t64 * t64).sum(axis=0)}
+
+    def finish_sums(self, parts: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """Preflop: the per-column sums of every chunk, as per-class rows (each class's sum
+        divided by its pairs: equal hands up to suits have equal histograms, exactly)."""
+        cls, size = canonical.column_classes(self.game)
+        out = {}
+        spec = self.arrays()
+        for name, part in parts.items():
+            total = np.zeros((len(size),) + part.shape[1:], dtype=np.int64)
+            np.add.at(total, cls, part)
+            q, r = np.divmod(total, size.reshape((-1,) + (1,) * (part.ndim - 1)))
+            if r.any():  # the orbit weights make every class sum a multiple of its size
+                raise AssertionError(f"preflop {name}: a class sum is not a multiple of its size")
+            out[name] = q.astype(spec[name][0])
+        return out
+
+    def result(self, arrays: dict[str, np.ndarray]):
+        """The result object over the finished arrays."""
+        if self.street == "river":
+            return RiverStrength(arrays["wins"], arrays["ties"], self.game, self.opponents)
+        return StrengthHistograms(self.street, arrays["counts"], arrays["twice_sum"],
+                                  arrays["twice_sumsq"], self.runouts, self.opponents,
+                                  self.game, self.bins)
+
+
+def plan(street: str, game: str = HOLDEM, bins: int = 50, backend: str = "numpy") -> Plan:
+    """The plan of one table; ``ValueError`` for an unknown street, game or bin count.
+    ``backend`` (``auto``, ``numpy``, ``cuda``) is resolved here."""
+    from gpu_eval import backend_choice
+
+    if street not in (*STREETS, "river"):
+        raise ValueError(f"street {street!r}: expected one of river, {', '.join(STREETS)}")
+    deck_layout(game)  # validates the game
+    if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or not 1 <= bins <= 1980:
+        raise ValueError(f"bins={bins!r}: expected an integer from 1 to 1980")
+    return Plan(street, game, int(bins), backend_choice.resolve(backend))
+
+
+def run_chunks(p: Plan, chunks, workers: int | None = None):
+    """``(i, p.run(i))`` for each chunk ``i`` of ``chunks``, as they finish, on ``workers``
+    threads (default: the usable cores, at most 4; NumPy releases the GIL in the heavy
+    steps). At most two chunks per thread are in flight, so memory stays bounded."""
+    import os
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+    chunks = list(chunks)
+    if workers is None:
+        workers = max(1, min(4, len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+                             else (os.cpu_count() or 1)))
+    if workers == 1 or len(chunks) < 2:
+        for i in chunks:
+            yield i, p.run(i)
+        return
+    with ThreadPoolExecutor(workers) as pool:
+        pending = {}
+        todo = iter(chunks)
+        try:
+            while True:
+                while len(pending) < 2 * workers:
+                    i = next(todo, None)
+                    if i is None:
+                        break
+                    pending[pool.submit(p.run, i)] = i
+                if not pending:
+                    return
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for f in done:
+                    yield pending.pop(f), f.result()
+        finally:
+            for f in pending:
+                f.cancel()
+
+
+def build_in_memory(p: Plan, progress=None, workers: int | None = None):
+    """Run every chunk of ``p`` in this process (on ``workers`` threads) and return the
+    result."""
+    from gpu_eval.progress import Progress, wanted
+
+    arrays = {n: np.zeros(shape, dtype=dt) for n, (dt, shape) in p.arrays().items()}
+    sums = None
+    with Progress(p.chunks, f"{p.street} table", unit=" chunks",
+                  enabled=wanted(progress, 10.0 if p.chunks > 4 else 0.0)) as bar:
+        for _, (idx, vals) in run_chunks(p, range(p.chunks), workers):
+            if idx is None:
+                sums = vals if sums is None else {n: sums[n] + v for n, v in vals.items()}
+            else:
+                for n, v in vals.items():
+                    arrays[n][idx] = v
+            bar.update(1)
+    if sums is not None:
+        arrays = p.finish_sums(sums)
+    return p.result(arrays)
