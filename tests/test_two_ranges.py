@@ -108,3 +108,17 @@ def test_range_spot_only_for_exact_numpy_work():
     assert r.method.startswith("monte carlo")
     r = equity(p, board=board)
     assert r.method == "exact: 1,839 matchups x 44 boards" and r.wins.tolist() == [65496, 14628]
+
+
+def test_trips_on_the_turn_and_a_fourth_of_its_rank(monkeypatch):
+    # A river that is one of a combo's cards made a fifth ace (a rank key past the end of the
+    # flush-free table): the shortcut raised IndexError, even where it then declined (a hand
+    # against "random"). Now it answers, with the general path's counts.
+    board = "AsAdAhJd"
+    spots = [["QQ,Td4c", "AcKs,AcQh,77"], ["Td4c", "random"]]
+    assert two_ranges.counts(spots[0], board, "") is not None
+    got = [equity(p, board=board, exact=True) for p in spots]
+    monkeypatch.setattr(two_ranges, "counts", lambda *a, **k: None)
+    for p, g in zip(spots, got):
+        w = equity(p, board=board, exact=True)
+        assert g.wins.tolist() == w.wins.tolist() and g.ties.tolist() == w.ties.tolist()

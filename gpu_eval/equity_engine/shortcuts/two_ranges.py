@@ -51,7 +51,11 @@ def _strengths(combos: np.ndarray, board: tuple[int, ...], rivers: np.ndarray) -
     key = CARD_POW5[c].sum(axis=1) + int(CARD_POW5[b].sum())                      # (M,)
     r = rivers.astype(np.intp)
     key = key[:, None] + (CARD_POW5[r][None, :] if len(r) else np.zeros((1, 1), np.int64))
-    st = plain7[np.searchsorted(keys7, key)]  # uint16: half the bytes to compare
+    # A river that is one of the combo's cards can make a fifth copy of a rank, a key past
+    # the table's end: clip it (those cells are zeroed below).
+    pos = np.searchsorted(keys7, key)
+    np.minimum(pos, len(keys7) - 1, out=pos)
+    st = plain7[pos]  # uint16: half the bytes to compare
     flush = bitmask_tables().flush
     board_suits = np.bincount(_SUIT[b], minlength=4)
     for s in range(4):
