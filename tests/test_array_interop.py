@@ -85,6 +85,10 @@ CALLS = [
     ("mask_popcount", ge.cards.mask_popcount, ge.cards.to_mask(HANDS7)),
     ("equity_batch", lambda h: ge.equity_batch(h, FLOPS), SPOTS),
     ("equity board", lambda b: ge.equity(["AhKh", "QsQd"], board=b), FLOPS[0]),
+    ("board_strengths", ge.board_strengths, FLOPS),
+    ("HandIndexer.index", ge.HandIndexer((2, 3)).index, np.concatenate([SPOTS[:, 0], FLOPS], axis=1)),
+    ("HandIndexer.unindex", lambda i: ge.HandIndexer((2, 3)).unindex(1, i),
+     np.array([0, 5, 1_286_791], dtype=np.int64)),
 ]
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpu_eval import backend_choice, cards
+from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.evaluator import inputs
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
@@ -135,6 +136,7 @@ def strengths_of_masks(masks: np.ndarray, lay: DeckLayout, out: np.ndarray | Non
     return out
 
 
+@accepts_arrays("boards")
 def board_strengths(boards, game: str = HOLDEM, *, backend: str = "auto"):
     """The strength of every hole pair with each board.
 

@@ -37,6 +37,7 @@ from math import comb, prod
 import numpy as np
 
 from gpu_eval import cards as _cards
+from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.backend_choice import is_cupy_array, resolve
 from gpu_eval.cuda.availability import import_cupy
 from gpu_eval.evaluator.numpy_path import run_chunked
@@ -606,6 +607,7 @@ class HandIndexer:
 
     # -- indexing ---------------------------------------------------------------------------
 
+    @accepts_arrays("cards")
     def index(self, cards, all_rounds: bool = False, *, backend: str = "auto"):
         """The index of each hand on its last round (or on every round).
 
@@ -867,6 +869,7 @@ class HandIndexer:
 
     # -- unindexing -------------------------------------------------------------------------
 
+    @accepts_arrays("indices")
     def unindex(self, r: int, indices, *, backend: str = "auto"):
         """The canonical hand of each round-``r`` index, as the C library writes it.
 
