@@ -53,16 +53,18 @@ def module_sources() -> dict[str, str]:
     Examples
     --------
     >>> sorted(module_sources())
-    ['batch', 'equity', 'evaluator', 'fsm', 'variants']
+    ['batch', 'equity', 'evaluator', 'fsm', 'lows', 'variants']
     """
     from gpu_eval.cuda import batch as cuda_batch
     from gpu_eval.cuda import equity as cuda_equity
     from gpu_eval.cuda import holdem  # noqa: PLC0415 -- light import
+    from gpu_eval.cuda import lows as cuda_lows
     from gpu_eval.cuda import variants as cuda_variants
 
     return {"evaluator": holdem.module_source(), "equity": cuda_equity.module_source(),
             "batch": cuda_batch.module_source(),
-            "variants": cuda_variants.module_source(), "fsm": '#include "fsm.cu"\n'}
+            "variants": cuda_variants.module_source(), "lows": cuda_lows.module_source(),
+            "fsm": '#include "fsm.cu"\n'}
 
 
 _ENTRY = re.compile(r"Compiling entry function '(\w+)' for '(\w+)'")

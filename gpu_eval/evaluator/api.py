@@ -49,6 +49,11 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
         hand), a rank such as ``"2"`` (deuces wild), a list of those, or ``"bug"`` (a joker
         that is an ace or completes a straight or flush). Strengths are then on the wild
         scale 1..7475, five of a kind on top (see ``gpu_eval.games.wild``).
+    game="deuce-seven" | "ace-five" | "badugi"
+        Low hands (``gpu_eval.games.lows``), each on its own dense scale where, as
+        everywhere, higher is better: 2-7 lowball of exactly five cards (1..7462, 7462 =
+        7-5-4-3-2 unsuited), A-5 lowball of the best five of 5 to 7 cards (1..6175, 6175 =
+        5-4-3-2-A), badugi of four cards (1..1092, 1092 = A-2-3-4 of four suits).
 
     Returns
     -------
@@ -83,6 +88,10 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
     1129
     >>> int(ge.evaluate("Ac Ad Ah As Jk", wild="joker"))        # five aces, top of 1..7475
     7475
+    >>> ge.describe(ge.evaluate(["7c5d4h3s2c", "Ah5d4h3s2c"], game="deuce-seven"))
+    ['7-5-4-3-2', 'A-5-4-3-2']
+    >>> ge.describe(ge.evaluate("2s3s4d7h", game="badugi"))
+    'Three-card 7-4-2'
     """
     record = registry.get(game, where="evaluate()")
     if record.is_omaha:
@@ -91,6 +100,11 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
                          f"gpu_eval.evaluate_omaha(hole, board, game={game!r})")
     if wild is not None and record.family != HOLDEM:
         raise ValueError(f"wild cards are supported with game={HOLDEM!r} only, not {game!r}")
+    if record.family in registry.LOW_SCALES:
+        if algorithm != "bitmask":
+            raise ValueError(f"algorithm={algorithm!r} is not available for {game!r}; use "
+                             f"'bitmask'")
+        return _evaluate_low_game(hands, game, invalid, encoding, backend)
     if record.family not in (HOLDEM, SHORTDECK):
         raise ValueError(f"game {game!r} is not supported by evaluate()")
     if algorithm not in ALGORITHMS:
@@ -124,6 +138,16 @@ def _evaluate_variant(hands, game: str, invalid: str, encoding: str, wild, on_cu
         return wild_cards.evaluate_hands(hands, wild=wild, invalid=invalid, encoding=encoding)
     from gpu_eval.games import shortdeck  # deferred: its tables load on demand
     return shortdeck.evaluate_hands(hands, game=game, invalid=invalid, encoding=encoding)
+
+
+def _evaluate_low_game(hands, game: str, invalid: str, encoding: str, backend: str):
+    """2-7, A-5 or badugi (``gpu_eval.games.lows``), on CUDA or NumPy."""
+    inputs.check_invalid_mode(invalid)
+    if backend_choice.resolve(backend, hands) == "cuda":
+        from gpu_eval.cuda import lows as cuda_lows  # deferred: imports CuPy
+        return cuda_lows.evaluate(hands, game=game, invalid=invalid, encoding=encoding)
+    from gpu_eval.games import lows  # deferred: its tables load on demand
+    return lows.evaluate_hands(hands, game=game, invalid=invalid, encoding=encoding)
 
 
 def evaluate_omaha(hole, board, *, game: str = OMAHA, backend: str = "auto",
