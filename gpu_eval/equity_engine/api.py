@@ -195,7 +195,14 @@ def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike
     >>> r.method, bool(abs(r.equity.sum() - 1) < 1e-12), bool(r.stderr.max() < 0.002)
     ('monte carlo: 100,000 samples', True, True)
     """
-    if registry.get(game, where="equity()").family != HOLDEM:  # Omaha, hi/lo, short deck
+    family = registry.get(game, where="equity()").family
+    if family in (registry.STUD, registry.GAMES[registry.FIVE_CARD_DRAW].family):
+        # no shared board: stud, razz, stud hi/lo and the draw games
+        from gpu_eval.equity_engine import draw, stud  # noqa: PLC0415
+        engine = stud if family == registry.STUD else draw
+        return engine.equity(players, board, dead, exact=exact, samples=samples, seed=seed,
+                             game=game, backend=backend, progress=progress)
+    if family != HOLDEM:  # Omaha, hi/lo, short deck
         from gpu_eval.equity_engine import game_equity  # noqa: PLC0415
         return game_equity.equity(players, board, dead, exact=exact, samples=samples,
                                    seed=seed, game=game, backend=backend, progress=progress)
