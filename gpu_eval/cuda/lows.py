@@ -66,7 +66,7 @@ def low_device_tables() -> dict[str, np.ndarray]:
     from gpu_eval.evaluator import phash  # noqa: PLC0415 -- tables on demand
     from gpu_eval.games import lows  # noqa: PLC0415
 
-    groups = phash.rank_groups()
+    groups = lows.rank_groups()
     ds, a5 = lows.deuce_seven_tables(), lows.ace_five_tables()
     return {"spread": phash.SPREAD, **{f"group{g}": groups[g] for g in range(4)},
             "ds_noflush": ds["noflush"], "ds_flush": ds["flush"],
