@@ -306,9 +306,11 @@ def _prepare(players: Any, board: Any, dead: Any, game: str) -> _Problem:
         raise ValueError(f"equity needs 2 to {equity_setup.MAX_PLAYERS} players, got {n}")
     h = HOLE_CARDS[game]
     b = _card_list(board, "the board", game)
-    if len(b) not in (0, 3, 4, 5):
+    sizes = registry.GAMES[game].board_sizes  # Courchevel: 1, 3, 4 or 5
+    if len(b) not in sizes:
         raise ValueError(f"the board has {len(b)} card{'s' * (len(b) != 1)} ({_text(b)}); a "
-                         f"board has 0, 3, 4 or 5 cards")
+                         f"{game!r} board has {', '.join(map(str, sizes[:-1]))} or "
+                         f"{sizes[-1]} cards")
     d = _card_list(dead, "the dead cards", game)
     both = sorted(set(b) & set(d))
     if both:
