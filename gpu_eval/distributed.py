@@ -91,6 +91,7 @@ from gpu_eval.equity_engine import results as equity_results
 from gpu_eval.equity_engine import setup as equity_setup
 from gpu_eval.equity_engine.results import EquityResult, MatrixResult, PreflopTable, read_only
 from gpu_eval.equity_engine.setup import CardsLike, PlayerLike
+from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.scale import NUM_STRENGTHS
 from gpu_eval.strength import CATEGORY_KEYS
@@ -488,6 +489,9 @@ def equity(client: Client | None, players: Sequence[PlayerLike], board: CardsLik
     >>> r.wins.tolist(), r.boards
     ([237, 753], 990)
     """
+    if registry.get(game, where="equity()").deals_only:  # stud, razz, the draw games
+        return _deals_equity(client, players, board, dead, exact, samples, seed, block_size,
+                             game, backend, progress)
     if game != HOLDEM:  # Omaha, hi/lo and short deck: gpu_eval.equity_engine.game_equity' tasks
         return _games_equity(client, players, board, dead, exact, samples, seed, block_size,
                              game, backend, progress)
@@ -596,6 +600,32 @@ def _games_equity(client: Any, players: Any, board: Any, dead: Any, exact: bool 
         name = "games-mc"
     res = _run(client, _games_task, job, spans, name=name, progress=progress, reduce=True)
     return job.finish(res.arrays)
+
+
+def _deals_task(job: Any, start: int, stop: int) -> _Partial:
+    """One task of :mod:`gpu_eval.equity_engine.deals` (stud, razz, draw games)."""
+    from gpu_eval.equity_engine import deals  # noqa: PLC0415
+
+    _tune_malloc()
+    return _Partial(deals.task(job, start, stop), frozenset({"numpy"}))
+
+
+def _deals_equity(client: Any, players: Any, board: Any, dead: Any, exact: bool | None,
+                  samples: int | None, seed: int | None, block_size: int | None,
+                  game: str, backend: str, progress: bool | None) -> EquityResult:
+    """:func:`equity` for the games without a board: the single-process plan of
+    :mod:`gpu_eval.equity_engine.deals`, its grid rows (or shared-set sizes, or sample
+    blocks) spread over tasks, so the result is the single-process one field for field."""
+    from gpu_eval.equity_engine import deals  # noqa: PLC0415
+
+    _check_common(backend, progress, block_size)
+    _check_client(client)
+    job = deals.plan(players, board, dead, exact=exact, samples=samples, seed=seed, game=game,
+                     backend=backend)
+    parts = _n_exact_tasks(client, job.work, job.span, block_size) if job.exact else 1
+    res = _run(client, _deals_task, job, job.spans(parts), name="deals", progress=progress,
+               reduce=True)
+    return deals.finish(job, res.arrays, _backend_name(res.backends))
 
 
 # ---------------------------------------------------------------------------------------------

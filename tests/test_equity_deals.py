@@ -134,3 +134,31 @@ def test_progress_bar_can_be_shown_and_turned_off(capsys):
 def test_draw_players_may_keep_nothing():
     r = ge.equity(["", "7d5h4c3s2h"], game="deuce-seven-draw", samples=20_000, seed=4)
     assert r.equity[1] > 0.9
+
+
+@pytest.mark.parametrize("game, players, dead", [
+    ("razz", ["Ah2h3h4h5h", "Kh2d3d4d5d"], ""),
+    ("stud-hilo", ["AhAcAdKhQc", "KsKcKdQhJc"], ""),
+    ("badugi-draw", ["Ac2d3h", "4s5s6c"], "Kd"),
+    ("five-card-draw", ["AhAdAc2c", "KsKcQd8h", "7c8c9cTc"], ""),
+])
+def test_distributed_tasks_give_the_single_process_result(game, players, dead):
+    from gpu_eval import distributed
+
+    one = ge.equity(players, game=game, dead=dead, exact=True)
+    many = distributed.equity(None, players, game=game, dead=dead, exact=True, block_size=7)
+    assert one.to_dict() == many.to_dict()
+    a = ge.equity(players, game=game, dead=dead, samples=40_000, seed=9)
+    b = distributed.equity(None, players, game=game, dead=dead, samples=40_000, seed=9)
+    assert a.to_dict() == b.to_dict()
+
+
+def test_cli_equity_for_a_stud_game(capsys):
+    from gpu_eval import cli
+
+    assert cli.main(["equity", "Ah2h3h4h5h", "Kh2d3d4d5d", "--game", "razz", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"exact": true' in out and "0.9303135888" in out
+    assert cli.main(["equity", "AhKh", "QsQd", "--game", "stud", "--board", "2c7d9s"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "'stud' has no board" in err[0]

@@ -195,9 +195,9 @@ def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike
     >>> r.method, bool(abs(r.equity.sum() - 1) < 1e-12), bool(r.stderr.max() < 0.002)
     ('monte carlo: 100,000 samples', True, True)
     """
-    family = registry.get(game, where="equity()").family
-    if family in (registry.STUD, registry.GAMES[registry.FIVE_CARD_DRAW].family):
-        # no shared board: stud, razz, stud hi/lo and the draw games
+    record = registry.get(game, where="equity()")
+    family = record.family
+    if record.deals_only:  # no shared board: stud, razz, stud hi/lo and the draw games
         from gpu_eval.equity_engine import draw, stud  # noqa: PLC0415
         engine = stud if family == registry.STUD else draw
         return engine.equity(players, board, dead, exact=exact, samples=samples, seed=seed,

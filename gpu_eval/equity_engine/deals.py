@@ -43,16 +43,17 @@ from gpu_eval.equity_engine.numpy_engine import pot_units
 from gpu_eval.games import registry
 from gpu_eval.progress import Progress, wanted
 
-__all__ = ["equity", "prepare", "DealProblem", "strengths", "costs", "exact_counts",
-           "SAMPLE_BLOCK", "EXACT_LIMIT", "MAX_PLAYERS", "RATE"]
+__all__ = ["equity", "prepare", "plan", "task", "finish", "DealProblem", "DealPlan",
+           "strengths", "costs", "exact_counts", "grid_rows", "SAMPLE_BLOCK", "EXACT_LIMIT",
+           "MAX_PLAYERS", "RATE"]
 
 #: Monte Carlo samples per block (one random stream each).
 SAMPLE_BLOCK = 1 << 15
 #: exact=None enumerates when the cheaper exact method costs at most this (pair comparisons
 #: for the grid, sorted entries for inclusion-exclusion: both about a few seconds).
 EXACT_LIMIT = 3e7
-#: exact=True refuses work beyond this (hours).
-HARD_LIMIT = 2e10
+#: exact=True refuses work beyond this (minutes on NumPy).
+HARD_LIMIT = 1e9
 #: Most players in one deal.
 MAX_PLAYERS = 8
 #: Pair comparisons (or sorted entries) per second on NumPy, for the progress bar.
@@ -132,7 +133,7 @@ def prepare(players: Sequence[Any], board: Any, dead: Any, game: str) -> DealPro
     >>> p.need, len(p.deck), p.deals()
     ((2, 2), 42, 671580)
     """
-    record = registry.get(game, where="equity()")
+    record = registry.get(game, where="equity()", families=(registry.STUD, registry.DRAW))
     if isinstance(players, (str, np.ndarray)) or not isinstance(players, Sequence):
         raise TypeError("players must be a list of hands, such as ['AhAcAd', 'KsKcKd']")
     n = len(players)
@@ -228,19 +229,39 @@ def _completions(prob: DealProblem, i: int) -> tuple[np.ndarray, np.ndarray, np.
     return pos, masks, hi, lo
 
 
-def _grid(prob: DealProblem, bar: Progress) -> tuple[np.ndarray, ...]:
-    n, scale = len(prob.known), prob.scale
-    comps = [_completions(prob, i) for i in range(n)]
-    # tuples of the first n - 1 players' completions that share no card
+def _tuples(prob: DealProblem, comps: list) -> tuple[np.ndarray, np.ndarray]:
+    """The disjoint tuples of the first ``n - 1`` players' completions: ``(indices, union)``."""
     idx = np.zeros((1, 0), dtype=np.int64)
     union = np.zeros(1, dtype=np.uint64)
-    for i in range(n - 1):
+    for i in range(len(comps) - 1):
         m = comps[i][1]
         rows = np.repeat(np.arange(len(idx)), len(m))
         cols = np.tile(np.arange(len(m)), len(idx))
         ok = (union[rows] & m[cols]) == 0
         idx = np.column_stack([idx[rows[ok]], cols[ok]])
         union = union[rows[ok]] | m[cols[ok]]
+    return idx, union
+
+
+def grid_rows(prob: DealProblem) -> int:
+    """Rows of the grid: the disjoint tuples of all players' completions but the last.
+
+    Examples
+    --------
+    >>> grid_rows(prepare(["7d5h4c3s2h", "5s4h3d2c"], "", "Ad", "deuce-seven-draw"))
+    1
+    """
+    if len(prob.known) == 2:
+        return math.comb(len(prob.deck), prob.need[0])
+    return len(_tuples(prob, [_completions(prob, i) for i in range(len(prob.known))])[0])
+
+
+def _grid(prob: DealProblem, bar: Progress, start: int = 0, stop: int | None = None
+          ) -> tuple[np.ndarray, ...]:
+    n, scale = len(prob.known), prob.scale
+    comps = [_completions(prob, i) for i in range(n)]
+    idx, union = _tuples(prob, comps)
+    idx, union = idx[start:stop], union[start:stop]
     last_m, last_hi, last_lo = comps[-1][1], comps[-1][2], comps[-1][3]
     wins, ties, units, hu_t, lu_t = (np.zeros(n, dtype=np.int64) for _ in range(5))
     valid = 0
@@ -292,7 +313,9 @@ def _comb_col(c: np.ndarray, r: int) -> np.ndarray:
     return out // math.factorial(r)
 
 
-def _inclusion_exclusion(prob: DealProblem, bar: Progress) -> tuple[np.ndarray, ...]:
+def _inclusion_exclusion(prob: DealProblem, bar: Progress, start: int = 0,
+                         stop: int | None = None) -> tuple[np.ndarray, ...]:
+    """Sizes ``j`` of the shared card sets in ``[start, stop)`` (all by default)."""
     (pa, _, sa, _), (pb, _, sb, _) = (_completions(prob, i) for i in range(2))
     d = len(prob.deck)
     width = np.int64(1 << 16)
@@ -300,9 +323,12 @@ def _inclusion_exclusion(prob: DealProblem, bar: Progress) -> tuple[np.ndarray, 
     total = 0
     offset = 0
     for j in range(min(prob.need) + 1):
-        ka = _subset_keys(pa, j, offset)
-        kb = _subset_keys(pb, j, offset)
+        key_offset = offset
         offset += math.comb(d, j)
+        if not start <= j < (min(prob.need) + 1 if stop is None else stop):
+            continue
+        ka = _subset_keys(pa, j, key_offset)
+        kb = _subset_keys(pb, j, key_offset)
         sign = -1 if j % 2 else 1
         a_key = np.concatenate(ka)
         a_s = np.tile(sa.astype(np.int64), len(ka))
@@ -343,6 +369,123 @@ def exact_counts(prob: DealProblem, method: str | None = None,
         return method, run(prob, bar)
 
 
+@dataclass(frozen=True)
+class DealPlan:
+    """How a deal's equity is answered (picklable, for clusters): exact by ``method`` over
+    ``span`` units (grid rows, or shared-set sizes), or ``n_samples`` Monte Carlo deals."""
+
+    prob: DealProblem
+    method: str            # "grid", "inclusion-exclusion" or "monte carlo"
+    span: int              # exact: task units; Monte Carlo: samples
+    entropy: int | None
+    work: float
+
+    @property
+    def exact(self) -> bool:
+        return self.method != "monte carlo"
+
+    def spans(self, parts: int = 1) -> list[tuple[int, int]]:
+        """``parts`` (at most) task ranges covering the work; Monte Carlo in whole blocks."""
+        if not self.exact:
+            return [(s, min(s + SAMPLE_BLOCK, self.span))
+                    for s in range(0, self.span, SAMPLE_BLOCK)]
+        parts = max(1, min(parts, self.span))
+        return [(self.span * i // parts, self.span * (i + 1) // parts) for i in range(parts)
+                if self.span * i // parts < self.span * (i + 1) // parts]
+
+
+def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *, exact: bool | None = None,
+         samples: int | None = None, seed: int | None = None, game: str = registry.STUD,
+         backend: str = "auto") -> DealPlan:
+    """Validate and decide: exact (the cheaper method, when cheap enough or asked for) or
+    Monte Carlo; bad input raises here, before any work.
+
+    Examples
+    --------
+    >>> plan(["AhKh3c", "QsQd7h"]).method
+    'inclusion-exclusion'
+    """
+    samples = equity_setup.check_options(exact, samples, seed)
+    prob = prepare(players, board, dead, game)
+    if backend not in backend_choice.BACKENDS:
+        raise ValueError(f"backend={backend!r}: expected one of "
+                         f"{', '.join(backend_choice.BACKENDS)}")
+    if backend == "cuda":
+        raise ValueError(f"backend='cuda' has no {game!r} equity engine yet; use "
+                         f"backend='numpy' (or 'auto')")
+    c = costs(prob)
+    method = min(c, key=c.get)
+    if exact is True and c[method] > HARD_LIMIT:
+        raise ValueError(f"exact {game!r} equity of this deal needs {c[method]:.3g} "
+                         f"comparisons; pass exact=False (Monte Carlo)")
+    if exact is True or (exact is None and samples is None and c[method] <= EXACT_LIMIT):
+        span = grid_rows(prob) if method == "grid" else min(prob.need) + 1
+        return DealPlan(prob, method, span, None, c[method])
+    n_samples = samples or equity_setup.DEFAULT_SAMPLES
+    return DealPlan(prob, "monte carlo", n_samples, equity_setup.entropy_of(seed),
+                    float(n_samples * len(prob.known)))
+
+
+def task(job: DealPlan, start: int, stop: int, bar: Progress | None = None
+         ) -> tuple[np.ndarray, ...]:
+    """Integer totals of one task: exact ``(wins, ties, split units, high units, low units,
+    deals)``; Monte Carlo ``(wins, ties, units, units squared, high units, low units)`` of
+    samples ``[start, stop)`` (whole blocks, each its own stream of the seed).
+
+    Examples
+    --------
+    >>> job = plan(["7d5h4c3s2h", "5s4h3d2c"], dead="Ad", game="deuce-seven-draw")
+    >>> [int(x[0]) if x.ndim else int(x) for x in task(job, *job.spans()[0])]
+    [39, 3, 3, 0, 0, 42]
+    """
+    bar = bar or Progress(0, "", enabled=False)
+    prob = job.prob
+    if job.method == "grid":
+        out = _grid(prob, bar, start, stop)
+    elif job.method == "inclusion-exclusion":
+        out = _inclusion_exclusion(prob, bar, start, stop)
+    else:
+        seqs = np.random.SeedSequence(job.entropy).spawn(-(-job.span // SAMPLE_BLOCK))
+        out = None
+        for b in range(start // SAMPLE_BLOCK, -(-stop // SAMPLE_BLOCK)):
+            size = min(SAMPLE_BLOCK, job.span - b * SAMPLE_BLOCK)
+            part = _sample_block(prob, seqs[b], size)
+            out = list(part) if out is None else [x + y for x, y in zip(out, part)]
+            bar.update(size)
+    return tuple(np.asarray(x, dtype=np.int64) for x in out)
+
+
+def finish(job: DealPlan, totals: Sequence[np.ndarray],
+           backend: str = "numpy") -> equity_results.EquityResult:
+    """The :class:`~gpu_eval.EquityResult` of the summed task totals.
+
+    Examples
+    --------
+    >>> job = plan(["7d5h4c3s2h", "5s4h3d2c"], dead="Ad", game="deuce-seven-draw")
+    >>> finish(job, task(job, 0, job.span)).method
+    'exact (grid): 42 deals'
+    """
+    prob = job.prob
+    common = {"labels": prob.labels, "backend": backend, "board": "", "dead": prob.dead}
+    if job.exact:
+        wins, ties, units, hu, lu, n_deals = totals
+        n_deals = int(n_deals)
+        assert n_deals == prob.deals(), (n_deals, prob.deals())
+        res = equity_results.spot_result(wins, ties, units, prob.scale, n_deals, **common)
+        res = replace(res, method=f"exact ({job.method}): {n_deals:,} deals")
+        den = float(prob.scale * n_deals)
+    else:
+        wins, ties, units, units_sq, hu, lu = totals
+        res = equity_results.sampled_result(wins, ties, units, units_sq, len(prob.known),
+                                            job.span, job.entropy, scale=prob.scale,
+                                            **common)
+        den = float(prob.scale * job.span)
+    if prob.hilo:
+        res = replace(res, high=equity_results.read_only(np.asarray(hu) / den),
+                      low=equity_results.read_only(np.asarray(lu) / den), scoop=res.win)
+    return res
+
+
 def _sample_block(prob: DealProblem, seq: np.random.SeedSequence, size: int
                   ) -> tuple[np.ndarray, ...]:
     rng = np.random.default_rng(seq)
@@ -374,24 +517,6 @@ def _sample_block(prob: DealProblem, seq: np.random.SeedSequence, size: int
     return tuple(np.asarray(x, dtype=np.int64) for x in out)
 
 
-def _sample(prob: DealProblem, n_samples: int, entropy: int, progress: bool | None):
-    seqs = np.random.SeedSequence(entropy).spawn(-(-n_samples // SAMPLE_BLOCK))
-    acc = None
-    with Progress(n_samples, f"{prob.game} monte carlo", unit="deals",
-                  enabled=wanted(progress, n_samples * len(prob.known) / RATE)) as bar:
-        for b, seq in enumerate(seqs):
-            size = min(SAMPLE_BLOCK, n_samples - b * SAMPLE_BLOCK)
-            part = _sample_block(prob, seq, size)
-            acc = list(part) if acc is None else [x + y for x, y in zip(acc, part)]
-            bar.update(size)
-    return acc
-
-
-def _with_hilo(res: equity_results.EquityResult, hu, lu, den: float):
-    return replace(res, high=equity_results.read_only(np.asarray(hu) / den),
-                   low=equity_results.read_only(np.asarray(lu) / den), scoop=res.win)
-
-
 def equity(players: Sequence[Any], board: Any = "", dead: Any = "", exact: bool | None = None,
            samples: int | None = None, seed: int | None = None, game: str = registry.STUD,
            backend: str = "auto", progress: bool | None = None
@@ -405,33 +530,9 @@ def equity(players: Sequence[Any], board: Any = "", dead: Any = "", exact: bool 
     >>> r.method, [round(float(x), 8) for x in r.equity]
     ('exact (inclusion-exclusion): 671,580 deals', [0.93031359, 0.06968641])
     """
-    samples = equity_setup.check_options(exact, samples, seed)
-    prob = prepare(players, board, dead, game)
-    if backend not in backend_choice.BACKENDS:
-        raise ValueError(f"backend={backend!r}: expected one of "
-                         f"{', '.join(backend_choice.BACKENDS)}")
-    if backend == "cuda":
-        raise ValueError(f"backend='cuda' has no {game!r} equity engine yet; use "
-                         f"backend='numpy' (or 'auto')")
-    common = {"labels": prob.labels, "backend": "numpy", "board": "", "dead": prob.dead}
-    c = costs(prob)
-    cheapest = min(c.values())
-    if exact is True and cheapest > HARD_LIMIT:
-        raise ValueError(f"exact {game!r} equity of this deal needs {cheapest:.3g} "
-                         f"comparisons; pass exact=False (Monte Carlo)")
-    if exact is True or (exact is None and samples is None and cheapest <= EXACT_LIMIT):
-        method, (wins, ties, units, hu, lu, n_deals) = exact_counts(prob, progress=progress)
-        assert n_deals == prob.deals(), (n_deals, prob.deals())
-        res = equity_results.spot_result(wins, ties, units, prob.scale, n_deals, **common)
-        res = replace(res, method=f"exact ({method}): {n_deals:,} deals")
-        if prob.hilo:
-            res = _with_hilo(res, hu, lu, float(prob.scale * n_deals))
-        return res
-    n_samples = samples or equity_setup.DEFAULT_SAMPLES
-    entropy = equity_setup.entropy_of(seed)
-    wins, ties, units, units_sq, hu, lu = _sample(prob, n_samples, entropy, progress)
-    res = equity_results.sampled_result(wins, ties, units, units_sq, len(prob.known),
-                                        n_samples, entropy, scale=prob.scale, **common)
-    if prob.hilo:
-        res = _with_hilo(res, hu, lu, float(prob.scale * n_samples))
-    return res
+    job = plan(players, board, dead, exact=exact, samples=samples, seed=seed, game=game,
+               backend=backend)
+    desc = f"{game} {'exact' if job.exact else 'monte carlo'}"
+    total = job.work if job.exact else job.span  # the units task() counts: pairs, entries, deals
+    with Progress(int(total), desc, enabled=wanted(progress, job.work / RATE)) as bar:
+        return finish(job, task(job, 0, job.span, bar))

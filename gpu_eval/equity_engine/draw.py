@@ -20,7 +20,7 @@ from gpu_eval.games import registry
 __all__ = ["equity", "GAMES", "FAMILY"]
 
 #: The registry family of the draw games, and its games.
-FAMILY = registry.GAMES[registry.FIVE_CARD_DRAW].family
+FAMILY = registry.DRAW
 GAMES = registry.names(FAMILY)
 
 

@@ -25,7 +25,7 @@ __all__ = ["Game", "GAMES", "SCALES", "get", "names", "check_scale", "strength_d
            "tag_of", "HOLDEM", "SHORTDECK", "SHORTDECK_TRITON", "OMAHA", "OMAHA5", "OMAHA6",
            "OMAHA_HILO", "OMAHA5_HILO", "WILD", "DEUCE_SEVEN", "ACE_FIVE", "BADUGI", "STUD",
            "STUD_HILO", "RAZZ", "DEUCE_SEVEN_DRAW", "BADUGI_DRAW", "FIVE_CARD_DRAW",
-           "COURCHEVEL", "COURCHEVEL_HILO", "LOW_SCALES"]
+           "COURCHEVEL", "COURCHEVEL_HILO", "LOW_SCALES", "DRAW"]
 
 #: Game names (use these constants rather than spelling the strings elsewhere).
 HOLDEM = "holdem"
@@ -47,6 +47,8 @@ BADUGI_DRAW = "badugi-draw"
 FIVE_CARD_DRAW = "five-card-draw"
 COURCHEVEL = "courchevel"
 COURCHEVEL_HILO = "courchevel-hilo"
+#: The family of the single-draw games.
+DRAW = "draw"
 #: The scale of wild-card hold'em (``evaluate(..., wild=...)``): hold'em plus five of a kind.
 WILD = "wild"
 
@@ -120,6 +122,11 @@ class Game:
         return not self.hilo and self.family in (HOLDEM, SHORTDECK, OMAHA, *LOW_SCALES)
 
     @property
+    def deals_only(self) -> bool:
+        """No shared board: every card is a player's (stud, razz, the draw games)."""
+        return self.family in (STUD, DRAW)
+
+    @property
     def is_omaha(self) -> bool:
         """Exactly two hole cards and three board cards make a hand."""
         return self.family == OMAHA
@@ -152,11 +159,11 @@ GAMES: dict[str, Game] = {g.name: g for g in (
     Game(RAZZ, family=STUD, scale=ACE_FIVE, hole_cards=7, hand_cards=(2, 7), board_sizes=(0,),
          low=ACE_FIVE, max_players=8),
     # Single draw: a player's cards are those kept (0..hand size), drawn up to the hand size.
-    Game(DEUCE_SEVEN_DRAW, family="draw", scale=DEUCE_SEVEN, hole_cards=5, hand_cards=(0, 5),
+    Game(DEUCE_SEVEN_DRAW, family=DRAW, scale=DEUCE_SEVEN, hole_cards=5, hand_cards=(0, 5),
          board_sizes=(0,), low=DEUCE_SEVEN, draws=1),
-    Game(BADUGI_DRAW, family="draw", scale=BADUGI, hole_cards=4, hand_cards=(0, 4),
+    Game(BADUGI_DRAW, family=DRAW, scale=BADUGI, hole_cards=4, hand_cards=(0, 4),
          board_sizes=(0,), low=BADUGI, draws=1),
-    Game(FIVE_CARD_DRAW, family="draw", scale=HOLDEM, hole_cards=5, hand_cards=(0, 5),
+    Game(FIVE_CARD_DRAW, family=DRAW, scale=HOLDEM, hole_cards=5, hand_cards=(0, 5),
          board_sizes=(0,), draws=1),
     # Courchevel: five-card Omaha with the first board card dealt before the first round.
     Game(COURCHEVEL, family=OMAHA, scale=HOLDEM, hole_cards=5, board_sizes=(1, 3, 4, 5)),
