@@ -162,3 +162,18 @@ def test_cli_equity_for_a_stud_game(capsys):
     assert cli.main(["equity", "AhKh", "QsQd", "--game", "stud", "--board", "2c7d9s"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "'stud' has no board" in err[0]
+
+
+@pytest.mark.parametrize("game, spots, boards", [
+    ("razz", [["Ah2h3h4h5h", "Kh2d3d4d5d"], ["AhAcAdKhQc", "KsKcKdQhJc"]], None),
+    ("stud-hilo", [["AhAcAdKhQc", "KsKcKdQhJc"]], None),
+    ("deuce-seven-draw", [["7d5h4c3s2h", "5s4h3d2c"], ["Kc", "7d5h4c3s"]], None),
+    ("omaha-hilo", [["4c3sKhQd", "4h5cQhKs"]], ["Ac2d6cKcJs"]),
+    ("courchevel", [["AsKsQd3c2h", "JhTh9d8c4s"]], ["Ah7c2d"]),
+])
+def test_equity_batch_runs_every_game(game, spots, boards):
+    r = ge.equity_batch(spots, boards, game=game)
+    for i, s in enumerate(spots):
+        one = ge.equity(s, board=boards[i] if boards else "", game=game, exact=True)
+        assert np.array_equal(r.equity[i], one.equity) and np.array_equal(r.wins[i], one.wins)
+        assert r.boards[i] == one.boards

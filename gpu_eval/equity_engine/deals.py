@@ -215,7 +215,9 @@ def costs(prob: DealProblem) -> dict[str, float]:
     sizes = [math.comb(d, k) for k in prob.need]
     out = {"grid": float(math.prod(sizes))}
     if len(sizes) == 2 and not prob.hilo:
-        out["inclusion-exclusion"] = float(sum(s * 2 ** k for s, k in zip(sizes, prob.need)))
+        top = min(prob.need)  # shared sets of at most this many cards
+        out["inclusion-exclusion"] = float(sum(s * sum(math.comb(k, j) for j in range(top + 1))
+                                               for s, k in zip(sizes, prob.need)))
     return out
 
 
