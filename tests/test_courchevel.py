@@ -60,3 +60,10 @@ def test_cuda_engine_counts_the_same_integers(stand_in_cupy, monkeypatch):
     assert b.backend == "cuda"
     assert np.array_equal(a.wins, b.wins) and np.array_equal(a.equity, b.equity)
     assert np.array_equal(a.low, b.low)
+
+
+def test_omaha_family_progress_bars(capsys):
+    ge.equity(["AsKsQd3c2h", "JhTh9d8c4s"], board="Ah7c2d", game="courchevel", progress=True)
+    assert "courchevel exact" in capsys.readouterr().err
+    ge.equity(["AsKsQd3c2h", "JhTh9d8c4s"], board="Ah7c2d", game="courchevel", progress=False)
+    assert capsys.readouterr().err == ""

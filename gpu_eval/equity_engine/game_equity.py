@@ -460,7 +460,7 @@ def equity(players: Sequence[Any], board: Any = "", dead: Any = "", exact: bool 
         exact counts are the same integers as NumPy's; Monte Carlo uses the device's own
         random streams (a seed reproduces a CUDA run, not NumPy's digits).
     progress : bool or None
-        Accepted for compatibility; no progress bar is drawn for these games yet.
+        Draw a progress bar (boards or samples done): ``None`` when the run looks long.
 
     Returns
     -------
@@ -485,22 +485,38 @@ def equity(players: Sequence[Any], board: Any = "", dead: Any = "", exact: bool 
     """
     job = plan(players, board, dead, exact=exact, samples=samples, seed=seed, game=game,
                backend=backend)
+    from gpu_eval.progress import Progress, wanted  # noqa: PLC0415
+
     if isinstance(job, ExactPlan):
         step = job.n_boards if job.backend == "cuda" else job.chunk  # the device chunks itself
         spans = [(s, min(s + step, job.n_boards)) for s in range(0, job.n_boards, step)]
-        return job.finish(_sum_tasks(exact_task, job, spans))
+        seconds = len(job.pool) * job.n_boards / len(job.group) / _RATE
+        with Progress(job.n_boards, f"{game} exact", unit="boards",
+                      enabled=wanted(progress, seconds)) as bar:
+            return job.finish(_sum_tasks(exact_task, job, spans, bar))
     step = job.n_samples if job.backend == "cuda" else SAMPLE_BLOCK
     blocks = [(s, min(s + step, job.n_samples)) for s in range(0, job.n_samples, step)]
-    return job.finish(_sum_tasks(sample_task, job, blocks))
+    seconds = job.n_samples * len(players) / _RATE
+    with Progress(job.n_samples, f"{game} monte carlo", unit="samples",
+                  enabled=wanted(progress, seconds)) as bar:
+        return job.finish(_sum_tasks(sample_task, job, blocks, bar))
 
 
-def _sum_tasks(fn, job: Any, spans: Sequence[tuple[int, int]]) -> tuple[np.ndarray, ...]:
-    """``fn(job, a, b)`` over ``spans`` on our thread pool, summed elementwise."""
+#: Hand evaluations per second of the NumPy engine here (only to decide on a progress bar).
+_RATE = 5e6
+
+
+def _sum_tasks(fn, job: Any, spans: Sequence[tuple[int, int]], bar: Any = None
+               ) -> tuple[np.ndarray, ...]:
+    """``fn(job, a, b)`` over ``spans`` on our thread pool, summed elementwise (``bar``
+    counts the finished spans' sizes)."""
     acc: list[Any] = []
     lock = threading.Lock()
 
     def work(a: int, b: int) -> None:
         part = fn(job, a, b)
+        if bar is not None:
+            bar.update(b - a)
         with lock:
             if not acc:
                 acc.extend(np.array(x, copy=True) for x in part)
