@@ -1,5 +1,6 @@
 """Equity for Omaha, Omaha hi/lo, short deck, and the stud, draw and Courchevel families (exact,
-NumPy path): gpu_eval against poker-equity in the same run (poker-equity only when it is installed: ``pip install -e ".[bench]"``).
+NumPy path): gpu_eval against poker-equity in the same run (poker-equity only when it is
+installed: ``pip install -e ".[bench]"``).
 
 Run from the repository root::
 
@@ -13,7 +14,8 @@ Cases (exact, heads-up, preflop):
 3. short deck ``AhAd`` vs ``KsKc`` (201,376 boards; four suit permutations);
 
 then one exact spot per stud, draw and Courchevel game (:data:`FAMILY_CASES`; poker-equity's
-``exact_from_text`` declines the third-street spot, "-"), then Monte Carlo of cases 1 and 2 with the same number of samples on both sides
+``exact_from_text`` declines the third-street spot, "-"), then Monte Carlo of cases 1 and 2
+with the same number of samples on both sides
 (``poker_equity.chunk_from_text``, which uses 4 threads by default; gpu_eval uses every core).
 gpu_eval's timings are warm: one untimed call first builds the Omaha tables and board lists.
 ``--gpu`` adds the exact cases and Monte Carlo with 100 times the samples on
