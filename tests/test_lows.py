@@ -252,3 +252,20 @@ def test_kernels_compile_under_nvrtc():
         pytest.skip(str(exc))
     ptx = nvrtc.compile_ptx(cuda_lows.module_source(), arch="compute_90")
     assert ".entry ge_low_eval_masks" in ptx
+
+
+def test_evaluate_low_takes_cupy_arrays(low_cupy, monkeypatch):
+    from gpu_eval.cuda import game_equity as cuda_game_equity
+
+    monkeypatch.setattr(cuda_game_equity, "_STATES", {})
+    cp = low_cupy
+    hands = ["Ah2d3c4s5h9cKd", "8h7d6c5s4h", "Ah2d3c9sTh"]
+    want = ge.evaluate_low(hands)
+    got = ge.evaluate_low(cp.asarray(cards.to_mask(hands)))
+    assert isinstance(got, cp.ndarray) and (got.get() == want).all()
+    hole, board = ["AhKd3c9s", "7h8d9cTc"], "2c 5d 4h Qs Js"
+    want = ge.evaluate_low(hole, board)
+    got = ge.evaluate_low(cp.asarray(cards.to_mask(hole)), board)
+    assert isinstance(got, cp.ndarray) and (got.get() == want).all()
+    with pytest.raises(ValueError, match="used twice"):
+        ge.evaluate_low(cp.asarray(cards.to_mask(["2c3c4c5cAh"])), "2c 5d 4h")

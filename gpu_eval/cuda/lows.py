@@ -173,3 +173,58 @@ def evaluate(hands: Any, *, game: str = DEUCE_SEVEN, invalid: str = "raise",
                           else f"{c} cards; this game takes {lo} to {hi}")
                 raise inputs.row_error(d.label, r, reason)
         return out[0] if d.scalar else out
+
+
+def device_low_rows(hands: Any, board: Any = None, game: str | None = None):
+    """``gpu_eval.games.lowball.low_rows`` for CuPy inputs, checked on their device with the
+    same messages: ``(table, hole or hand masks, board masks or None, scalar)``, the masks
+    CuPy arrays (the lows are then ``gpu_eval.cuda.game_equity.low_cuda``'s, CuPy out).
+
+    Examples
+    --------
+    >>> table, hm, bm, one = device_low_rows(cupy.asarray([[48, 1, 6, 11, 17]]))  # doctest: +SKIP
+    >>> int(hm.size), bm is None, one  # doctest: +SKIP
+    (1, True, False)
+    """
+    from gpu_eval import cards  # noqa: PLC0415
+    from gpu_eval.games import lowball  # noqa: PLC0415
+
+    cupy = require_cuda()
+    dev = next(x for x in (hands, board) if is_cupy_array(x)).device
+    with dev:
+        state = get_module(dev.id)
+
+        def rows(x, what: str, lo: int, hi: int):
+            if not is_cupy_array(x):
+                x = cupy.asarray(np.atleast_1d(cards.to_mask(x)))
+            d = device_hands(cupy, state, x, "raise", "auto")
+            wrong = (d.counts < lo) | (d.counts > hi)
+            if d.need_k is not None:
+                wrong |= d.counts != d.need_k
+            if d.n and bool(wrong.any()):
+                r = first_flagged(cupy, wrong)
+                c = int(d.counts[r].get())
+                want = f"{lo}" if lo == hi else f"{lo} to {hi}"
+                reason = ("a card is used twice" if d.need_k is not None and c < d.need_k
+                          else f"{c} cards; this takes {want}")
+                raise inputs.row_error(d.label, r, f"{what}: {reason}")
+            return d.masks, d.scalar
+
+        t = lowball.low_tables()
+        if board is None:
+            hm, scalar = rows(hands, "hands", 5, 9)
+            return t["BEST5"], hm, None, scalar
+        if game is not None and not registry.get(game, where="evaluate_low()").is_omaha:
+            raise ValueError(f"game {game!r} is not an Omaha game; known: "
+                             f"{', '.join(registry.names(registry.OMAHA))}")
+        lo, hi = (4, 6) if game is None else (registry.GAMES[game].hole_cards,) * 2
+        hm, h_one = rows(hands, "hole cards", lo, hi)
+        bm, b_one = rows(board, "board", 3, 5)
+        if hm.size != bm.size and min(hm.size, bm.size) != 1:
+            raise ValueError(f"{hm.size} rows of hole cards but {bm.size} boards; give one "
+                             f"board per row, or a single board for all rows")
+        clash = (hm & bm) != 0
+        if bool(clash.any()):
+            r = first_flagged(cupy, clash)
+            raise ValueError(f"hole cards and board (row {r}): a card is used twice")
+        return t["OMAHA"], hm, bm, h_one and b_one

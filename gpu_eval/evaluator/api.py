@@ -6,6 +6,7 @@ NumPy (``gpu_eval.evaluator.numpy_path``, ``gpu_eval.games.*``) or CUDA (``gpu_e
 from __future__ import annotations
 
 from gpu_eval import backend_choice
+from gpu_eval.cuda.availability import is_cupy_array
 from gpu_eval.evaluator import inputs, numpy_path
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK
@@ -228,7 +229,9 @@ def evaluate_low(hands, board=None, *, game: str | None = None, backend: str = "
         names) checks the number of hole cards (4, 5, 6); default: any of 4..6.
     backend : {"auto", "numpy", "cuda"}
         ``"cuda"`` looks the lows up on the GPU (``kernels/equity_games.cu``, the same
-        tables; NumPy out). ``"auto"`` runs NumPy: a lookup is cheaper than the transfer.
+        tables; NumPy out for host input). ``"auto"`` runs NumPy for host input (a lookup is
+        cheaper than the transfer); CuPy input is checked and looked up on its device, CuPy
+        out.
 
     Returns
     -------
@@ -253,10 +256,17 @@ def evaluate_low(hands, board=None, *, game: str | None = None, backend: str = "
     """
     from gpu_eval.games import lowball  # deferred: its tables load on demand
 
-    table, hm, bm, scalar = lowball.low_rows(hands, board, game)
     if backend not in backend_choice.BACKENDS:
         raise ValueError(f"backend={backend!r}: expected one of "
                          f"{', '.join(backend_choice.BACKENDS)}")
+    if backend != "numpy" and (is_cupy_array(hands) or is_cupy_array(board)):  # CuPy in, CuPy out
+        from gpu_eval.cuda import game_equity as cuda_game_equity  # deferred: imports CuPy
+        from gpu_eval.cuda import lows as cuda_lows
+
+        table, hm, bm, scalar = cuda_lows.device_low_rows(hands, board, game)
+        out = cuda_game_equity.low_cuda(hm, bm, table)
+        return out[0] if scalar else out
+    table, hm, bm, scalar = lowball.low_rows(hands, board, game)
     if backend == "cuda":  # "auto" stays on NumPy: a lookup is cheaper than the transfer
         backend_choice.resolve("cuda")  # a clear error without a device
         from gpu_eval.cuda import game_equity as cuda_game_equity  # deferred: imports CuPy
