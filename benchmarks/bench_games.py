@@ -1,5 +1,6 @@
-"""Equity for Omaha, Omaha hi/lo and short deck: gpu_eval (NumPy) against poker-equity in the
-same run (poker-equity only when it is installed: ``pip install -e ".[bench]"``).
+"""Equity for Omaha, Omaha hi/lo, short deck, and the stud, draw and Courchevel families (exact,
+NumPy path): gpu_eval against poker-equity in the same run (poker-equity only when it is
+installed: ``pip install -e ".[bench]"``).
 
 Run from the repository root::
 
@@ -12,7 +13,9 @@ Cases (exact, heads-up, preflop):
 2. Omaha hi/lo ``AsAh2d3c`` vs ``KsKhQdJc`` (1,086,008 boards; one suit swap);
 3. short deck ``AhAd`` vs ``KsKc`` (201,376 boards; four suit permutations);
 
-then Monte Carlo of cases 1 and 2 with the same number of samples on both sides
+then one exact spot per stud, draw and Courchevel game (:data:`FAMILY_CASES`; poker-equity's
+``exact_from_text`` declines the third-street spot, "-"), then Monte Carlo of cases 1 and 2
+with the same number of samples on both sides
 (``poker_equity.chunk_from_text``, which uses 4 threads by default; gpu_eval uses every core).
 gpu_eval's timings are warm: one untimed call first builds the Omaha tables and board lists.
 ``--gpu`` adds the exact cases and Monte Carlo with 100 times the samples on
@@ -35,6 +38,35 @@ CASES = [
     ("PLO4 AsAhKdQc vs JhTc9s8d", "omaha", "omaha", ["AsAhKdQc", "JhTc9s8d"]),
     ("hi/lo AsAh2d3c vs KsKhQdJc", "omaha-hilo", "omaha_hi_lo", ["AsAh2d3c", "KsKhQdJc"]),
     ("short deck AhAd vs KsKc", "shortdeck", "short_deck", ["AhAd", "KsKc"]),
+]
+
+
+#: The families of issue 22: (name, game, poker-equity's game, players, board, dead).
+FAMILY_CASES = [
+    ("razz Ah2h3h4h5h vs Kh2d3d4d5d", "razz", "razz", ["Ah2h3h4h5h", "Kh2d3d4d5d"], "", ""),
+    ("stud AhAcAdKhQc vs KsKcKdQhJc", "stud", "stud", ["AhAcAdKhQc", "KsKcKdQhJc"], "", ""),
+    ("stud hi/lo AhAcAdKhQc vs KsKcKdQhJc", "stud-hilo", "stud_hi_lo",
+     ["AhAcAdKhQc", "KsKcKdQhJc"], "", ""),
+    ("stud hi/lo Ah2h3h4c9s vs KsKcKdQhJh", "stud-hilo", "stud_hi_lo",
+     ["Ah2h3h4c9s", "KsKcKdQhJh"], "", ""),
+    ("2-7 draw 7d5h4c3s2h vs 5s4h3d2c", "deuce-seven-draw", "deuce_seven",
+     ["7d5h4c3s2h", "5s4h3d2c"], "", "Ad"),
+    ("2-7 draw 7d5h4c3s vs 8h6d4s2c", "deuce-seven-draw", "deuce_seven",
+     ["7d5h4c3s", "8h6d4s2c"], "", ""),
+    ("2-7 draw 7d5h4c vs 8h6d4s2c", "deuce-seven-draw", "deuce_seven",
+     ["7d5h4c", "8h6d4s2c"], "", ""),
+    ("badugi draw Ac2d3h vs 4s5h6c7d", "badugi-draw", "badugi", ["Ac2d3h", "4s5h6c7d"], "",
+     "Kd"),
+    ("badugi draw Ac2d vs 4s5h6c", "badugi-draw", "badugi", ["Ac2d", "4s5h6c"], "", ""),
+    ("5-card draw AhAdKcKs vs QhJhTh9h", "five-card-draw", "five_card_draw",
+     ["AhAdKcKs", "QhJhTh9h"], "", ""),
+    ("5-card draw AhAd vs KsKcQd", "five-card-draw", "five_card_draw",
+     ["AhAd", "KsKcQd"], "", ""),
+    ("courchevel, board Ah", "courchevel", "courchevel", ["AsKsQd3c2h", "JhTh9d8c4s"], "Ah",
+     ""),
+    ("courchevel hi/lo, board Ah", "courchevel-hilo", "courchevel_hi_lo",
+     ["AsKsQd3c2h", "JhTh9d8c4s"], "Ah", ""),
+    ("stud 3rd street AhKh3c vs QsQd7h", "stud", "stud", ["AhKh3c", "QsQd7h"], "", ""),
 ]
 
 
@@ -66,6 +98,17 @@ def main() -> None:
         t_pe, eq_pe = None, None
         if pe is not None:
             t_pe, rp = timed(lambda: pe.exact_from_text(pe_game, hands), args.repeat)
+            eq_pe = rp["players"][0]["equity"]
+        rows.append((f"exact {name}", t_ge, t_pe, float(r.equity[0]), eq_pe))
+    for name, game, pe_game, hands, board, dead in FAMILY_CASES:
+        ge.equity(hands, game=game, board=board, dead=dead, exact=True,
+                  backend="numpy")  # warm
+        t_ge, r = timed(lambda: ge.equity(hands, game=game, board=board, dead=dead, exact=True,
+                                          backend="numpy"), args.repeat)
+        t_pe, eq_pe = None, None
+        if pe is not None and pe.exact_from_text(pe_game, hands, board, dead) is not None:
+            t_pe, rp = timed(lambda: pe.exact_from_text(pe_game, hands, board, dead),
+                             args.repeat)
             eq_pe = rp["players"][0]["equity"]
         rows.append((f"exact {name}", t_ge, t_pe, float(r.equity[0]), eq_pe))
     for name, game, pe_game, hands in CASES[:2]:

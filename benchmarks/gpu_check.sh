@@ -99,6 +99,26 @@ if [ -f benchmarks/bench_tables.py ]; then
         --gpu-n 1048576 --boards 20000 --repeats 3 2>&1 | log bench
     note_rc "${PIPESTATUS[0]}" "bench_tables (solver tables)"
 fi
+# Heads-up third-street stud, exact (18,265,297,050 deals): the low evaluators' kernel on the
+# device, then the walk. There is no CUDA stud equity engine yet, so the walk is the NumPy
+# inclusion-exclusion on this host's CPU; the row says which backend ran.
+echo "== stud third street AhKh3c vs QsQd7h, exact" | log bench
+timeout "$(budget 5)" "$PY" - <<'PYEOF' 2>&1 | log bench
+import time
+import numpy as np
+import gpu_eval as ge
+from gpu_eval import cards
+m = cards.to_mask(np.array([np.random.default_rng(1).choice(52, 7, replace=False)
+                            for _ in range(1 << 16)]))
+for game in ("ace-five",):
+    ge.evaluate(m, game=game, backend="cuda")
+    t = time.perf_counter(); ge.evaluate(m, game=game, backend="cuda"); dt = time.perf_counter() - t
+    print(f"evaluate {game} 65,536 host masks on cuda: {dt * 1e3:.2f} ms")
+ge.equity(["AhKh3c", "QsQd7h"], game="stud")
+t = time.perf_counter(); r = ge.equity(["AhKh3c", "QsQd7h"], game="stud"); dt = time.perf_counter() - t
+print(f"stud 3rd street exact: {r.boards:,} deals in {dt:.3f} s ({r.method}, backend {r.backend})",
+      r.equity.round(9).tolist())
+PYEOF
 
 # --- 4. compute-sanitizer and Nsight Compute -------------------------------------------------
 SANITIZER=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)

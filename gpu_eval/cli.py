@@ -161,7 +161,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="lines of --file read, evaluated and written at a time "
                         "(default 262144)")
     p.add_argument("--game", default=registry.HOLDEM,
-                   choices=registry.names(hilo=False))
+                   choices=[g for g in registry.names() if registry.GAMES[g].is_evaluator])
     p.add_argument("--board", default="",
                    help="Omaha games: the board (3 to 5 cards) shared by every hand")
     p.add_argument("--wild", default="",

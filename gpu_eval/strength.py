@@ -97,6 +97,9 @@ def _scale_values(scale: str) -> np.ndarray:
         values = np.concatenate([_class_values(), five]).astype(np.uint32)
         values.flags.writeable = False
         return values
+    if scale in registry.LOW_SCALES:
+        raise ValueError(f"{scale!r} strengths have no seed value or Cactus Kev rank (low "
+                         f"scales: use category() and describe())")
     from gpu_eval.games.shortdeck import class_values  # noqa: PLC0415 -- its tables load on demand
     return class_values(scale)
 
@@ -191,6 +194,9 @@ def category(strength, game: str | None = None) -> np.ndarray:
     8
     """
     scale = check_game(_resolve_game(strength, game))
+    if scale in registry.LOW_SCALES:
+        from gpu_eval.games import lows  # noqa: PLC0415 -- its tables load on demand
+        return lows.category(strength, scale)
     return _category_table(scale)[_as_strength(strength, scale=scale)]
 
 
@@ -364,6 +370,9 @@ def describe(strength, game: str | None = None):
     'Five of a Kind, Aces'
     """
     scale = check_game(_resolve_game(strength, game))
+    if scale in registry.LOW_SCALES:
+        from gpu_eval.games import lows  # noqa: PLC0415 -- its tables load on demand
+        return lows.describe(strength, scale)
     arr = _as_strength(strength, allow_zero=True, scale=scale)
     names = _descriptions(scale)
     if arr.ndim == 0:

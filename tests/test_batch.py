@@ -107,7 +107,9 @@ def test_input_is_not_mutated():
     ({"hands": [["AhKh", "QsQd"]], "dead": ["Ah"]}, ValueError,
      r"spot 0: card Ah is used twice \(player 1 and the dead cards\)"),
     ({"hands": [["AhKh", "QsQd"]], "backend": "tpu"}, ValueError, r"backend='tpu'"),
-    ({"hands": [["AhKh", "QsQd"]], "game": "omaha"}, NotImplementedError, r"'omaha'"),
+    ({"hands": [["AhKhQhJhTh", "QsQdQcJs"]], "game": "omaha"}, ValueError,
+     r"spot 0: player 1 \('AhKhQhJhTh'\): 5 hole cards; 'omaha' deals 4"),
+    ({"hands": [["AhKh", "QsQd"]], "game": "pineapple"}, ValueError, r"unknown game"),
 ])
 def test_bad_rows_are_named(kw, error, match):
     with pytest.raises(error, match=match):

@@ -367,7 +367,7 @@ def test_shortdeck_range_and_omaha5():
     (["AsAhKdQc", "AsTc9s8d"], {"game": "omaha"}, r"card As is used twice: by player 2"),
     (["AsAhKdQc"] * 1 + ["random"] * 10, {"game": "omaha"}, r"2 to 10 players"),
     (["random"] * 9, {"game": "omaha6"}, r"too many players for the deck"),
-    (["AhAd", "KsKc"], {"game": "razz"}, r"unknown game 'razz'.*shortdeck-triton.*omaha5-hilo"),
+    (["AhAd", "KsKc"], {"game": "pineapple"}, r"unknown game 'pineapple'.*shortdeck-triton.*omaha5-hilo"),
     (["AsAhKdQc", "KK$zz"], {"game": "omaha"}, r"player 2 .*unknown qualifier"),
 ])
 def test_bad_input(players, kw, match):

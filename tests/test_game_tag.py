@@ -47,7 +47,7 @@ def test_wild_results_are_tagged_and_holdem_omaha_are_plain():
     assert o.dtype.metadata is None  # Omaha is on the hold'em scale
     assert ST.strength_dtype("omaha6") == np.uint16 and ST.strength_dtype("omaha6").metadata is None
     with pytest.raises(ValueError, match="no strength scale"):
-        ST.strength_dtype("razz")
+        ST.strength_dtype("pineapple")
 
 
 def test_readers_use_the_tag():

@@ -273,7 +273,7 @@ def test_board_sizes_and_hole_cards_are_read_from_the_record(monkeypatch):
 
     omaha = registry.GAMES["omaha"]
     monkeypatch.setitem(registry.GAMES, "omaha", dataclasses.replace(omaha, board_sizes=(0, 4, 5)))
-    with pytest.raises(ValueError, match="a board has 0, 4 or 5 cards"):
+    with pytest.raises(ValueError, match="a 'omaha' board has 0, 4 or 5 cards"):
         ge.equity(["AsAhKdQc", "JhTc9s8d"], board="Ac2h3s", game="omaha")
     r = ge.equity(["AsAhKdQc", "JhTc9s8d"], board="Ac2h3s4d", game="omaha")
     assert r.boards == 52 - 8 - 4  # one card to come: full_board - 4

@@ -53,19 +53,20 @@ def module_sources() -> dict[str, str]:
     Examples
     --------
     >>> sorted(module_sources())
-    ['batch', 'equity', 'evaluator', 'fsm', 'games', 'indexer', 'solver_tables', 'variants']
+    ['batch', 'equity', 'evaluator', 'fsm', 'games', 'indexer', 'lows', 'solver_tables', 'variants']
     """
     from gpu_eval.cuda import batch as cuda_batch
     from gpu_eval.cuda import equity as cuda_equity
     from gpu_eval.cuda import games_module, holdem  # noqa: PLC0415 -- light imports
     from gpu_eval.cuda import indexer as cuda_indexer
+    from gpu_eval.cuda import lows as cuda_lows
     from gpu_eval.cuda import solver_tables as cuda_tables
     from gpu_eval.cuda import variants as cuda_variants
 
     return {"evaluator": holdem.module_source(), "equity": cuda_equity.module_source(),
             "batch": cuda_batch.module_source(), "games": games_module.module_source(),
             "variants": cuda_variants.module_source(), "fsm": '#include "fsm.cu"\n',
-            "indexer": cuda_indexer.module_source(),
+            "indexer": cuda_indexer.module_source(), "lows": cuda_lows.module_source(),
             "solver_tables": cuda_tables.module_source()}
 
 

@@ -202,7 +202,9 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
         Dead cards: ``(N, d)`` ids, N texts (any number of cards per row) or one text for
         all rows.
     game : str
-        ``"holdem"`` (the only game so far).
+        ``"holdem"``, vectorised as above; any other game of the registry runs each spot
+        through its own exact engine (``gpu_eval.equity_engine.game_batch``), its spots
+        given as lists of each player's cards.
     backend : {"auto", "numpy", "cuda"}
         ``"cuda"`` runs flop, turn and river spots on the GPU (the same integers);
         ``"auto"`` does so for CuPy input or when a device is usable, else runs NumPy.
@@ -234,9 +236,11 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
     >>> r.wins.tolist(), r.ties.tolist()
     ([[787966, 917606]], [[6732, 6732]])
     """
-    if registry.get(game, where="equity_batch()").family != HOLDEM:
-        raise NotImplementedError(f"equity_batch for game {game!r} is not implemented "
-                                  f"yet; only {HOLDEM!r} is supported")
+    if registry.get(game, where="equity_batch()").family != HOLDEM:  # one spot at a time
+        from gpu_eval.equity_engine import game_batch  # noqa: PLC0415
+        *arrays, used, method = game_batch.spot_counts(hands, boards, dead, game=game,
+                                                       backend=backend)
+        return BatchResult(*arrays, backend=used, method=method)
     if backend not in _BACKENDS:
         raise ValueError(f"backend={backend!r}: expected one of {', '.join(_BACKENDS)}")
     cupy_out = _is_cupy(hands)

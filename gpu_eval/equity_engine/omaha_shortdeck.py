@@ -68,10 +68,10 @@ from gpu_eval.games import lowball, registry
 from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK
 
 __all__ = ["plan", "exact_task", "sample_task", "ExactPlan", "SamplePlan", "GAMES",
-           "HOLE_CARDS", "HILO_GAMES", "SHORT_DECK", "SAMPLE_BLOCK", "check_game"]
+           "HOLE_CARDS", "HILO_GAMES", "SHORT_DECK", "SAMPLE_BLOCK", "check_game", "pots"]
 
-#: The games handled here: every game of the registry outside the hold'em family.
-GAMES = tuple(g for g in registry.names() if registry.GAMES[g].family != HOLDEM)
+#: The games handled here: the Omaha and short-deck families of the registry.
+GAMES = tuple(g for g in registry.names() if registry.GAMES[g].family in (OMAHA, SHORTDECK))
 #: Hole cards per game handled here.
 HOLE_CARDS = {g: registry.GAMES[g].hole_cards for g in GAMES}
 HILO_GAMES = registry.names(OMAHA, hilo=True)
@@ -110,10 +110,10 @@ def check_game(game: str) -> None:
     Examples
     --------
     >>> check_game("omaha")
-    >>> check_game("razz")  # doctest: +ELLIPSIS
+    >>> check_game("pineapple")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown game 'razz': expected one of holdem, shortdeck, ..., omaha5-hilo
+    ValueError: unknown game 'pineapple': expected one of holdem, shortdeck, ..., courchevel-hilo
     """
     if game not in HOLE_CARDS:
         raise ValueError(f"unknown game {game!r}: expected one of "
@@ -289,7 +289,7 @@ def _prepare(players: Any, board: Any, dead: Any, game: str) -> _Problem:
     b = _card_list(board, "the board", game)
     if len(b) not in record.board_sizes:
         raise ValueError(f"the board has {len(b)} card{'s' * (len(b) != 1)} ({_text(b)}); a "
-                         f"board has {equity_problem.sizes_text(record.board_sizes)} cards")
+                         f"{game!r} board has {equity_problem.sizes_text(record.board_sizes)} cards")
     d = _card_list(dead, "the dead cards", game)
     both = sorted(set(b) & set(d))
     if both:
@@ -391,6 +391,10 @@ def _pots(hi: np.ndarray, lo: np.ndarray | None, scale: int
     hu = win * hshare[:, None, :]
     lu = lwin * half[lcnt][:, None, :]
     return hu + lu, hu, lu, valid
+
+
+#: Pot units of every player per deal, shared with the board-less games (``deals.py``).
+pots = _pots
 
 
 def _scale(game: str, n: int) -> int:

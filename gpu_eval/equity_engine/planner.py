@@ -33,7 +33,7 @@ import dataclasses
 import math
 import os
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
@@ -251,6 +251,16 @@ class Request:
         return omaha_shortdeck.plan(self.players, self.board, self.dead, exact=self.exact,
                                 samples=self.samples, seed=self.seed, game=self.game,
                                 backend=self.backend)
+
+    @cached_property
+    def deal_job(self) -> Any:
+        """The board-less games' exact or sampled job (:func:`deals.plan`: stud, razz, the
+        draw games)."""
+        from gpu_eval.equity_engine import deals  # noqa: PLC0415 -- hold'em never loads it
+
+        return deals.plan(self.players, self.board, self.dead, exact=self.exact,
+                          samples=self.samples, seed=self.seed, game=self.game,
+                          backend=self.backend)
 
     @property
     def labels_board_dead(self) -> dict:
@@ -549,7 +559,7 @@ class GameEnumeration(Strategy):
     name = "game board enumeration"
 
     def applies(self, req: Request) -> bool:
-        return req.kind == "equity" and req.family != HOLDEM and req.game_job.exact
+        return req.kind == "equity" and req.family == "games" and req.game_job.exact
 
     def cost(self, req: Request) -> float:
         return req.game_job.work / numpy_engine.RATE
@@ -560,7 +570,9 @@ class GameEnumeration(Strategy):
         return Plan(self.name, lambda part: job.finish(part.arrays), game_task, job,
                     job.n_boards, work=job.work,
                     local=[(s, min(s + step, job.n_boards)) for s in range(0, job.n_boards, step)],
-                    backend=job.backend)
+                    bar_enabled=wanted(req.progress, self.cost(req)),
+                    bar_total=lambda: job.n_boards, bar_unit="boards",
+                    bar_what=f"{req.game} exact", backend=job.backend)
 
 
 class GameMonteCarlo(Strategy):
@@ -570,7 +582,7 @@ class GameMonteCarlo(Strategy):
     exact = False
 
     def applies(self, req: Request) -> bool:
-        return req.kind == "equity" and req.family != HOLDEM and not req.game_job.exact
+        return req.kind == "equity" and req.family == "games" and not req.game_job.exact
 
     def cost(self, req: Request) -> float:
         return req.game_job.n_samples * len(req.game_job.sides) * 2 / numpy_engine.RATE
@@ -582,7 +594,65 @@ class GameMonteCarlo(Strategy):
                     job.n_samples, align=job.block, block=job.block,
                     local=[(s, min(s + step, job.n_samples))
                            for s in range(0, job.n_samples, step)],
-                    backend=job.backend)
+                    bar_enabled=wanted(req.progress, self.cost(req)),
+                    bar_total=lambda: job.n_samples, bar_unit="samples",
+                    bar_what=f"{req.game} monte carlo", backend=job.backend)
+
+
+class DealEnumeration(Strategy):
+    """Stud, razz, stud hi/lo, the draw games: every deal (:mod:`deals`: a grid of the
+    players' completions, or heads-up inclusion-exclusion over shared cards)."""
+
+    name = "deal enumeration"
+
+    def applies(self, req: Request) -> bool:
+        return req.kind == "equity" and req.family == "deals" and req.deal_job.exact
+
+    def cost(self, req: Request) -> float:
+        return _deal_seconds(req)
+
+    def plan(self, req: Request) -> Plan:
+        return _deal_plan(self, req, "comparisons")
+
+
+class DealMonteCarlo(Strategy):
+    """Stud, razz, stud hi/lo, the draw games: sampled deals (:mod:`deals`' blocks)."""
+
+    name = "deal monte carlo"
+    exact = False
+
+    def applies(self, req: Request) -> bool:
+        return req.kind == "equity" and req.family == "deals" and not req.deal_job.exact
+
+    def cost(self, req: Request) -> float:
+        return _deal_seconds(req)
+
+    def plan(self, req: Request) -> Plan:
+        return _deal_plan(self, req, "samples")
+
+
+def _deal_seconds(req: Request) -> float:
+    """Expected seconds of the deal job, from :mod:`deals`' measured rate."""
+    from gpu_eval.equity_engine import deals  # noqa: PLC0415 -- hold'em never loads it
+
+    return req.deal_job.work / deals.RATE
+
+
+def _deal_plan(strategy: Strategy, req: Request, unit: str) -> Plan:
+    """The plan of either deal strategy: :func:`deals.task` over the job's spans (exact
+    units, or whole sample blocks), finished by :func:`deals.finish`."""
+    from gpu_eval.equity_engine import deals  # noqa: PLC0415 -- hold'em never loads it
+
+    job = req.deal_job
+    spans = job.spans()
+    return Plan(strategy.name, lambda part: deals.finish(job, part.arrays,
+                                                         backend_name(part.backends)),
+                deal_task, job, job.span, align=1 if job.exact else deals.SAMPLE_BLOCK,
+                block=None if job.exact else deals.SAMPLE_BLOCK, local=spans,
+                work=job.work, bar_enabled=wanted(req.progress, strategy.cost(req)),
+                # what deals.task counts: work units exact (comparisons), else samples
+                bar_total=lambda: int(job.work) if job.exact else job.span, bar_unit=unit,
+                bar_what=f"{req.game} {'exact' if job.exact else 'monte carlo'}")
 
 
 class SpotsOnDevice(Strategy):
@@ -740,6 +810,7 @@ class PairMonteCarlo(Strategy):
 #: set-up the others need). A new fast path is a :class:`Strategy` subclass and an entry here.
 STRATEGIES: list[Strategy] = [KnownHands(), TwoRanges(), ShippedTable(), BoardEnumeration(),
                               RankClasses(), MonteCarlo(), GameEnumeration(), GameMonteCarlo(),
+                              DealEnumeration(), DealMonteCarlo(),
                               PairTable(), PairEnumeration(), PairMonteCarlo(),
                               SpotsOnDevice(), SpotsOnHost()]
 
@@ -813,9 +884,12 @@ def run_here(p: Plan) -> Any:
     with bar:
         if len(spans) == 1:
             parts = [p.task(p.job, *spans[0], bar if p.bar_enabled else None)]
-        else:
-            parts = [f.result() for f in [_pool().submit(p.task, p.job, a, b, None)
-                                          for a, b in spans]]
+        else:  # spans on the pool; the bar advances as each finishes
+            futures = {_pool().submit(p.task, p.job, a, b, None): b - a for a, b in spans}
+            for f in as_completed(futures):
+                if p.bar_enabled:
+                    bar.update(futures[f])
+            parts = [f.result() for f in futures]
     part = Part.add(*parts) if p.combine == "sum" else Part.concat(parts)
     return tag(p.finish(part), p.strategy)
 
@@ -992,6 +1066,13 @@ def device_spot_task(job: Any, start: int, stop: int, bar: Progress | None = Non
     out = cuda_batch.spot_counts(job.hole[sl], job.b_mask[sl], free, job.k,
                                  device_out=job.cupy_out)
     return Part(tuple(out), frozenset({"cuda"}))
+
+
+def deal_task(job: Any, start: int, stop: int, bar: Progress | None = None) -> Part:
+    """One task of :mod:`deals`: exact units or sample blocks ``[start, stop)``."""
+    from gpu_eval.equity_engine import deals  # noqa: PLC0415 -- hold'em never loads it
+
+    return Part(deals.task(job, start, stop, bar), frozenset({"numpy"}))
 
 
 def game_task(job: Any, start: int, stop: int, bar: Progress | None = None) -> Part:

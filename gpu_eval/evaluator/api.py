@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from gpu_eval import backend_choice
 from gpu_eval.array_interop import accepts_arrays
+from gpu_eval.cuda.availability import is_cupy_array
 from gpu_eval.evaluator import inputs, numpy_path
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK
@@ -53,6 +54,11 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
         hand), a rank such as ``"2"`` (deuces wild), a list of those, or ``"bug"`` (a joker
         that is an ace or completes a straight or flush). Strengths are then on the wild
         scale 1..7475, five of a kind on top (see ``gpu_eval.games.wild``).
+    game="deuce-seven" | "ace-five" | "badugi"
+        Low hands (``gpu_eval.games.lows``), each on its own dense scale where, as
+        everywhere, higher is better: 2-7 lowball of exactly five cards (1..7462, 7462 =
+        7-5-4-3-2 unsuited), A-5 lowball of the best five of 5 to 7 cards (1..6175, 6175 =
+        5-4-3-2-A), badugi of four cards (1..1092, 1092 = A-2-3-4 of four suits).
 
     Returns
     -------
@@ -87,6 +93,10 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
     1129
     >>> int(ge.evaluate("Ac Ad Ah As Jk", wild="joker"))        # five aces, top of 1..7475
     7475
+    >>> ge.describe(ge.evaluate(["7c5d4h3s2c", "Ah5d4h3s2c"], game="deuce-seven"))
+    ['7-5-4-3-2', 'A-5-4-3-2']
+    >>> ge.describe(ge.evaluate("2s3s4d7h", game="badugi"))
+    'Three-card 7-4-2'
     """
     record = registry.get(game, where="evaluate()")
     if record.is_omaha:
@@ -137,10 +147,21 @@ def _evaluate_variant(hands, record, invalid: str, encoding: str, algorithm: str
     return shortdeck.evaluate_hands(hands, game=game, invalid=invalid, encoding=encoding)
 
 
+def _evaluate_low_game(hands, record, invalid: str, encoding: str, algorithm: str, wild,
+                       on_cuda: bool):
+    """2-7, A-5 or badugi (``gpu_eval.games.lows``), on CUDA or NumPy."""
+    if on_cuda:
+        from gpu_eval.cuda import lows as cuda_lows  # deferred: imports CuPy
+        return cuda_lows.evaluate(hands, game=record.name, invalid=invalid, encoding=encoding)
+    from gpu_eval.games import lows  # deferred: its tables load on demand
+    return lows.evaluate_hands(hands, game=record.name, invalid=invalid, encoding=encoding)
+
+
 #: Which evaluator plays each family in :func:`evaluate` (a new family: one entry here and
 #: its evaluator in ``games/``). Omaha is missing on purpose: two hole plus three board
 #: cards cannot be told apart in one hand (:func:`evaluate_omaha`).
-FAMILY_EVALUATORS = {HOLDEM: _evaluate_holdem, SHORTDECK: _evaluate_variant}
+FAMILY_EVALUATORS = {HOLDEM: _evaluate_holdem, SHORTDECK: _evaluate_variant,
+                     **dict.fromkeys(registry.LOW_SCALES, _evaluate_low_game)}
 
 
 @accepts_arrays("hole", "board")
@@ -223,7 +244,9 @@ def evaluate_low(hands, board=None, *, game: str | None = None, backend: str = "
         names) checks the number of hole cards (4, 5, 6); default: any of 4..6.
     backend : {"auto", "numpy", "cuda"}
         ``"cuda"`` looks the lows up on the GPU (``kernels/equity_games.cu``, the same
-        tables; NumPy out). ``"auto"`` runs NumPy: a lookup is cheaper than the transfer.
+        tables; NumPy out for host input). ``"auto"`` runs NumPy for host input (a lookup is
+        cheaper than the transfer); CuPy input is checked and looked up on its device, CuPy
+        out.
 
     Returns
     -------
@@ -248,10 +271,17 @@ def evaluate_low(hands, board=None, *, game: str | None = None, backend: str = "
     """
     from gpu_eval.games import lowball  # deferred: its tables load on demand
 
-    table, hm, bm, scalar = lowball.low_rows(hands, board, game)
     if backend not in backend_choice.BACKENDS:
         raise ValueError(f"backend={backend!r}: expected one of "
                          f"{', '.join(backend_choice.BACKENDS)}")
+    if backend != "numpy" and (is_cupy_array(hands) or is_cupy_array(board)):  # CuPy in, CuPy out
+        from gpu_eval.cuda import games_module  # deferred: imports CuPy
+        from gpu_eval.cuda import lows as cuda_lows
+
+        table, hm, bm, scalar = cuda_lows.device_low_rows(hands, board, game)
+        out = games_module.low_cuda(hm, bm, table)
+        return out[0] if scalar else out
+    table, hm, bm, scalar = lowball.low_rows(hands, board, game)
     if backend == "cuda":  # "auto" stays on NumPy: a lookup is cheaper than the transfer
         backend_choice.resolve("cuda")  # a clear error without a device
         from gpu_eval.cuda import games_module  # deferred: imports CuPy

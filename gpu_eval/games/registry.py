@@ -23,7 +23,9 @@ import numpy as np
 
 __all__ = ["Game", "GAMES", "SCALES", "get", "names", "check_scale", "strength_dtype", "tag",
            "tag_of", "HOLDEM", "SHORTDECK", "SHORTDECK_TRITON", "OMAHA", "OMAHA5", "OMAHA6",
-           "OMAHA_HILO", "OMAHA5_HILO", "WILD"]
+           "OMAHA_HILO", "OMAHA5_HILO", "WILD", "DEUCE_SEVEN", "ACE_FIVE", "BADUGI", "STUD",
+           "STUD_HILO", "RAZZ", "DEUCE_SEVEN_DRAW", "BADUGI_DRAW", "FIVE_CARD_DRAW",
+           "COURCHEVEL", "COURCHEVEL_HILO", "LOW_SCALES", "DRAW"]
 
 #: Game names (use these constants rather than spelling the strings elsewhere).
 HOLDEM = "holdem"
@@ -34,11 +36,27 @@ OMAHA5 = "omaha5"
 OMAHA6 = "omaha6"
 OMAHA_HILO = "omaha-hilo"
 OMAHA5_HILO = "omaha5-hilo"
+DEUCE_SEVEN = "deuce-seven"
+ACE_FIVE = "ace-five"
+BADUGI = "badugi"
+STUD = "stud"
+STUD_HILO = "stud-hilo"
+RAZZ = "razz"
+DEUCE_SEVEN_DRAW = "deuce-seven-draw"
+BADUGI_DRAW = "badugi-draw"
+FIVE_CARD_DRAW = "five-card-draw"
+COURCHEVEL = "courchevel"
+COURCHEVEL_HILO = "courchevel-hilo"
+#: The family of the single-draw games.
+DRAW = "draw"
 #: The scale of wild-card hold'em (``evaluate(..., wild=...)``): hold'em plus five of a kind.
 WILD = "wild"
 
 #: Strength scales: name -> number of classes (strengths run 1..n).
-SCALES: dict[str, int] = {HOLDEM: 7462, SHORTDECK: 1404, SHORTDECK_TRITON: 1404, WILD: 7475}
+SCALES: dict[str, int] = {HOLDEM: 7462, SHORTDECK: 1404, SHORTDECK_TRITON: 1404, WILD: 7475,
+                          DEUCE_SEVEN: 7462, ACE_FIVE: 6175, BADUGI: 1092}
+#: The low scales (``gpu_eval.games.lows``): dense, higher is better, like every scale.
+LOW_SCALES = (DEUCE_SEVEN, ACE_FIVE, BADUGI)
 
 
 @dataclass(frozen=True)
@@ -77,6 +95,12 @@ class Game:
         Which equity path plans the game; empty: the family's (``"holdem"`` for the
         hold'em family, ``"games"`` -- :mod:`gpu_eval.equity_engine.omaha_shortdeck` -- for the
         others), see :attr:`equity_family`.
+    low : str
+        The low game a hand is ranked by when the whole pot goes to the best low (razz:
+        ``"ace-five"``; 2-7 draw: ``"deuce-seven"``; badugi draw: ``"badugi"``); empty for
+        high games and hi/lo splits.
+    max_players : int
+        The most players a deal can take (0: as many as the deck allows).
     """
 
     name: str
@@ -94,6 +118,8 @@ class Game:
     draws: int = 0
     hand_size: int = 5
     equity_engine: str = ""
+    low: str = ""
+    max_players: int = 0
 
     @property
     def full_board(self) -> int:
@@ -108,14 +134,20 @@ class Game:
 
     @property
     def equity_family(self) -> str:
-        """The equity path: ``"holdem"`` or ``"games"`` (see ``equity_engine``).
+        """The equity path: ``"holdem"``, ``"games"`` (a shared board: Omaha, hi/lo, short
+        deck, Courchevel) or ``"deals"`` (no shared board: stud, razz, the draw games); see
+        ``equity_engine``.
 
         Examples
         --------
-        >>> get("holdem").equity_family, get("shortdeck").equity_family
-        ('holdem', 'games')
+        >>> [get(g).equity_family for g in ("holdem", "shortdeck", "razz")]
+        ['holdem', 'games', 'deals']
         """
-        return self.equity_engine or (HOLDEM if self.family == HOLDEM else "games")
+        if self.equity_engine:
+            return self.equity_engine
+        if self.family == HOLDEM:
+            return HOLDEM
+        return "deals" if self.deals_only else "games"
 
     def cards_to_come(self, n_board: int) -> int:
         """Board cards still to be dealt after ``n_board`` known ones.
@@ -131,6 +163,17 @@ class Game:
     def deck_size(self) -> int:
         """Cards in the deck: ``4 * (13 - lowest_rank)``."""
         return 4 * (13 - self.lowest_rank)
+
+    @property
+    def is_evaluator(self) -> bool:
+        """:func:`gpu_eval.evaluate` (or ``evaluate_omaha``) plays it: a high game without a
+        low half, or one of the low evaluators (stud and draw games are equity games)."""
+        return not self.hilo and self.family in (HOLDEM, SHORTDECK, OMAHA, *LOW_SCALES)
+
+    @property
+    def deals_only(self) -> bool:
+        """No shared board: every card is a player's (stud, razz, the draw games)."""
+        return self.family in (STUD, DRAW)
 
     @property
     def is_omaha(self) -> bool:
@@ -150,6 +193,31 @@ GAMES: dict[str, Game] = {g.name: g for g in (
     Game(OMAHA6, family=OMAHA, scale=HOLDEM, hole_cards=6),
     Game(OMAHA_HILO, family=OMAHA, scale=HOLDEM, hole_cards=4, hilo=True),
     Game(OMAHA5_HILO, family=OMAHA, scale=HOLDEM, hole_cards=5, hilo=True),
+    # The low evaluators: one hand of cards each, no board.
+    Game(DEUCE_SEVEN, family=DEUCE_SEVEN, scale=DEUCE_SEVEN, hole_cards=5, hand_cards=(5, 5),
+         board_sizes=(0,)),
+    Game(ACE_FIVE, family=ACE_FIVE, scale=ACE_FIVE, hole_cards=5, hand_cards=(5, 7),
+         board_sizes=(0,)),
+    Game(BADUGI, family=BADUGI, scale=BADUGI, hole_cards=4, hand_cards=(4, 4),
+         board_sizes=(0,)),
+    # Seven-card stud: each player's known cards (2..7), no board; dealt to seven.
+    Game(STUD, family=STUD, scale=HOLDEM, hole_cards=7, hand_cards=(2, 7), board_sizes=(0,),
+         max_players=8),
+    Game(STUD_HILO, family=STUD, scale=HOLDEM, hole_cards=7, hand_cards=(2, 7),
+         board_sizes=(0,), hilo=True, max_players=8),
+    Game(RAZZ, family=STUD, scale=ACE_FIVE, hole_cards=7, hand_cards=(2, 7), board_sizes=(0,),
+         low=ACE_FIVE, max_players=8),
+    # Single draw: a player's cards are those kept (0..hand size), drawn up to the hand size.
+    Game(DEUCE_SEVEN_DRAW, family=DRAW, scale=DEUCE_SEVEN, hole_cards=5, hand_cards=(0, 5),
+         board_sizes=(0,), low=DEUCE_SEVEN, draws=1),
+    Game(BADUGI_DRAW, family=DRAW, scale=BADUGI, hole_cards=4, hand_cards=(0, 4),
+         board_sizes=(0,), low=BADUGI, draws=1),
+    Game(FIVE_CARD_DRAW, family=DRAW, scale=HOLDEM, hole_cards=5, hand_cards=(0, 5),
+         board_sizes=(0,), draws=1),
+    # Courchevel: five-card Omaha with the first board card dealt before the first round.
+    Game(COURCHEVEL, family=OMAHA, scale=HOLDEM, hole_cards=5, board_sizes=(1, 3, 4, 5)),
+    Game(COURCHEVEL_HILO, family=OMAHA, scale=HOLDEM, hole_cards=5, board_sizes=(1, 3, 4, 5),
+         hilo=True),
 )}
 
 
@@ -161,7 +229,7 @@ def names(family: str | None = None, *, hilo: bool | None = None) -> tuple[str, 
     >>> names("shortdeck")
     ('shortdeck', 'shortdeck-triton')
     >>> names("omaha", hilo=False)
-    ('omaha', 'omaha5', 'omaha6')
+    ('omaha', 'omaha5', 'omaha6', 'courchevel')
     """
     return tuple(g.name for g in GAMES.values()
                  if (family is None or g.family == family) and (hilo is None or g.hilo == hilo))
@@ -183,10 +251,10 @@ def get(name: str, *, where: str = "", families: tuple[str, ...] | None = None) 
     --------
     >>> get("omaha5").hole_cards
     5
-    >>> get("stud")  # doctest: +ELLIPSIS
+    >>> get("pineapple")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown game 'stud'; known: holdem, shortdeck, ..., omaha5-hilo
+    ValueError: unknown game 'pineapple'; known: holdem, shortdeck, ..., courchevel-hilo
     """
     game = GAMES.get(name) if isinstance(name, str) else None
     if game is None:

@@ -496,7 +496,7 @@ KERNEL_OUTPUTS = {
     "shortdeck_eval_masks": (2,), "shortdeck_eval_ids": (3,), "omaha_eval_ids": (5,),
     "wild_eval_masks": (4,), "check_eval_masks": (7, 8), "check_eval_ids": (8, 9),
     "shortdeck_check_eval_masks": (7, 8), "shortdeck_check_eval_ids": (8, 9),
-    **{f"batch_{n}": (5, 6, 7) for n in range(2, 11)},
+    **{f"batch_{n}": (5, 6, 7) for n in range(2, 11)}, "low_eval_masks": (2,),
     "tables_board_strengths": (4,), "tables_river_counts": (7, 8),
 }
 
@@ -606,6 +606,8 @@ class RawModule:
             from emulation import indexer_host  # gpu_eval.cuda.indexer's module
 
             return indexer_host.IndexerModule(code, options)
+        if code is not None and '#include "lowball.cu"' in code:
+            return _LowModule(code, options)  # gpu_eval.cuda.lows' module
         return super().__new__(cls)
 
     def __init__(self, code=None, *, options=(), **kwargs):
@@ -866,6 +868,59 @@ class _TablesModule(_BatchModule):
     def get_function(self, name):
         assert name.startswith("ge_tables_"), name
         return _BatchKernel(name, self.host)
+
+
+class _LowKernel:
+    """A kernel of kernels/lowball.cu (host build of tests/emulation/lows_host.py); the
+    conversions run in emulation.hostbuild's build."""
+
+    num_regs = 32
+    shared_size_bytes = 0
+
+    def __init__(self, name: str, lib, holdem_lib):
+        self.name, self.lib, self.holdem_lib = name, lib, holdem_lib
+
+    def __call__(self, grid, block, args, shared_mem=0):
+        launches.append((self.name, tuple(grid), tuple(block)))
+        _submit_launch(self, grid, block, args)
+
+    def _run(self, grid, block, args):
+        if self.name == "ge_low_eval_masks":
+            m, game, out, n = args
+            assert (m.dtype, game.dtype, out.dtype, n.dtype) == (
+                np.uint64, np.int32, np.uint16, np.uint64)
+            assert m.size >= int(n) and out.size >= int(n) and int(game) in (0, 1, 2)
+            self.lib.ge_host_low_eval_masks(_ptr(m), int(game), _ptr(out), int(n))
+        elif self.name in ("ge_ids_to_masks", "ge_deadhorse_to_masks"):
+            a, k, masks, counts, n = args
+            assert a.size == int(n) * int(k) and masks.size == counts.size == int(n)
+            getattr(self.holdem_lib, "ge_host_" + self.name[3:])(
+                _ptr(a), int(k), _ptr(masks), _ptr(counts), int(n), 1)
+        elif self.name == "ge_mask_counts":
+            masks, counts, n = args
+            self.holdem_lib.ge_host_mask_counts(_ptr(masks), _ptr(counts), int(n), 1)
+        else:
+            raise AssertionError(f"unknown low kernel {self.name}")
+
+
+class _LowModule:
+    """The RawModule of gpu_eval.cuda.lows: ``ge_low_tables`` is the host build's."""
+
+    def __init__(self, code, options):
+        from emulation import lows_host
+
+        self.code, self.options = code, options
+        self.host = lows_host.load()
+        self.holdem = hostbuild.load()
+        self.symbol = np.zeros(self.host.lib.ge_host_low_table_count(), dtype=np.uint64)
+
+    def get_function(self, name):
+        return _LowKernel(name, self.host.lib, self.holdem.lib)
+
+    def get_global(self, name):
+        assert name == "ge_low_tables", name
+        return _MemoryPointer(self.symbol, on_write=lambda a: self.host.lib.ge_host_set_low(
+            ctypes.c_void_p(a.ctypes.data)))
 
 
 def broadcast_to(a, shape):

@@ -1,0 +1,520 @@
+"""Equity of the games without a shared board: seven-card stud (high, hi/lo, razz) and the
+single-draw games. Both are the same problem: each player holds some known cards and is
+dealt the rest of a hand from one deck (stud: up to seven cards, the best five play; a draw
+game: the cards kept, drawn up to the hand size), and the best hand (or hands) takes the pot.
+
+What a game is (hand size, high / low / hi-lo, its evaluator) is read from its registry
+record; ``ge.equity(..., game="razz")`` reaches it through the planner's deal strategies
+(:mod:`gpu_eval.equity_engine.planner`: :func:`plan` decides, :func:`task` counts spans,
+:func:`finish` builds the result, in one process or on Dask alike).
+
+Exact, two ways (the cheaper runs; :func:`costs`):
+
+* **grid**: every player's completions (all ``need``-card subsets of the deck) are evaluated
+  once; the deals are the disjoint tuples of completions, walked as a product of the first
+  players' (disjoint) tuples against the last player's completions, in blocks, each pair
+  compared into integer pot units (``omaha_shortdeck.pots``: the hold'em/Omaha hi/lo rules).
+* **inclusion-exclusion** (heads-up, one winner per pot half: every game but hi/lo): the pairs
+  of *disjoint* completions are counted as ``sum over card sets S of (-1)^|S|`` times the
+  pairs that both contain ``S``, and within each ``S`` the pairs with ``s1 > s2`` are counted
+  by sorting, not walked. Heads-up third-street stud, 18,265,297,050 deals, is then about
+  2 x 2.6 million sorted entries.
+
+Monte Carlo deals the missing cards of every player from a random order of the deck, in
+blocks of :data:`SAMPLE_BLOCK` samples, each with its own stream from ``seed`` (so a seed
+reproduces a result); standard errors are those of the per-deal pot share.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from gpu_eval import backend_choice, cards
+from gpu_eval.cards import ID_TO_MASK
+from gpu_eval.equity_engine import board_orbits, omaha_shortdeck
+from gpu_eval.equity_engine import problem as equity_problem
+from gpu_eval.equity_engine import results as equity_results
+from gpu_eval.equity_engine.numpy_engine import pot_units
+from gpu_eval.games import registry
+from gpu_eval.progress import Progress, wanted
+
+__all__ = ["prepare", "plan", "task", "finish", "DealProblem", "DealPlan",
+           "strengths", "costs", "exact_counts", "grid_rows", "SAMPLE_BLOCK", "EXACT_LIMIT",
+           "MAX_PLAYERS", "RATE"]
+
+#: Monte Carlo samples per block (one random stream each).
+SAMPLE_BLOCK = 1 << 15
+#: exact=None enumerates when the cheaper exact method costs at most this (pair comparisons
+#: for the grid, sorted entries for inclusion-exclusion: both about a few seconds).
+EXACT_LIMIT = 3e7
+#: exact=True refuses work beyond this (minutes on NumPy).
+HARD_LIMIT = 1e9
+#: Most players in one deal.
+MAX_PLAYERS = 8
+#: Pair comparisons (or sorted entries) per second on NumPy, for the progress bar.
+RATE = 1e7
+_GRID_BLOCK = 1 << 20  # pair comparisons per grid block
+
+
+@dataclass(frozen=True)
+class DealProblem:
+    """A validated deal: each player's known cards and how many more it gets."""
+
+    game: str
+    labels: tuple[str, ...]
+    known: tuple[int, ...]   # each player's known cards, as a hand mask
+    need: tuple[int, ...]    # cards still to come, per player
+    deck: np.ndarray         # (D,) uint8 ids of the cards that can still come
+    dead: str
+
+    @property
+    def record(self) -> registry.Game:
+        return registry.GAMES[self.game]
+
+    @property
+    def hilo(self) -> bool:
+        return self.record.hilo
+
+    @property
+    def scale(self) -> int:
+        n = len(self.known)
+        return 2 * pot_units(n) if self.hilo else pot_units(n)
+
+    def deals(self) -> int:
+        """Deals in the whole space: the ways to hand out the missing cards."""
+        out, left = 1, len(self.deck)
+        for k in self.need:
+            out *= math.comb(left, k)
+            left -= k
+        return out
+
+
+def _text(ids) -> str:
+    return cards.format(np.asarray(sorted(int(c) for c in ids), dtype=np.uint8)) if ids else ""
+
+
+def _player_ids(spec: Any, who: str, record: registry.Game) -> tuple[list[int], str]:
+    if isinstance(spec, str):
+        text = spec.strip()
+        if text in ("", "-") and record.draws:
+            return [], text or "-"
+        if not text:
+            raise ValueError(f"{who}: no cards; {record.name!r} needs "
+                             f"{record.hand_cards[0]} to {record.hand_cards[1]}")
+        try:
+            ids = [int(c) for c in np.atleast_1d(cards.parse(text)).reshape(-1)]
+        except ValueError as exc:
+            raise ValueError(f"{who} ({text!r}): {exc}") from None
+        return ids, text
+    arr = np.asarray(spec)
+    if arr.dtype.kind not in "iu" or arr.ndim > 1 or isinstance(spec, bool):
+        raise TypeError(f"{who} must be card text or card ids of shape (k,); got "
+                        f"{type(spec).__name__}")
+    if arr.dtype == np.uint64:
+        ids = equity_problem.ids_of(int(arr))
+    else:
+        ids = [int(c) for c in arr.reshape(-1)]
+        if ids and (min(ids) < 0 or max(ids) > 51):
+            raise ValueError(f"{who}: card id out of range 0..51 in {ids}")
+    return ids, cards.format(np.asarray(ids, dtype=np.uint8)) if ids else "-"
+
+
+def prepare(players: Sequence[Any], board: Any, dead: Any, game: str) -> DealProblem:
+    """Validate a deal of ``game`` (a stud or draw game): errors name the player.
+
+    Examples
+    --------
+    >>> p = prepare(["Ah2h3h4h5h", "Kh2d3d4d5d"], "", "", "razz")
+    >>> p.need, len(p.deck), p.deals()
+    ((2, 2), 42, 671580)
+    """
+    record = registry.get(game, where="equity()", families=(registry.STUD, registry.DRAW))
+    if isinstance(players, (str, np.ndarray)) or not isinstance(players, Sequence):
+        raise TypeError("players must be a list of hands, such as ['AhAcAd', 'KsKcKd']")
+    n = len(players)
+    if not 2 <= n <= MAX_PLAYERS:
+        raise ValueError(f"equity needs 2 to {MAX_PLAYERS} players in {game!r}, got {n}")
+    b = equity_problem.card_set(board, "the board")
+    if b:
+        raise ValueError(f"{game!r} has no board (every card is a player's), but a board was "
+                         f"given: {_text(b)}; known cards go with their player, folded cards "
+                         f"in dead=")
+    d = equity_problem.card_set(dead, "the dead cards")
+    lo, hi = record.hand_cards
+    size = record.hole_cards
+    owner = {c: "the dead cards" for c in d}
+    labels, known, need = [], [], []
+    for i, spec in enumerate(players):
+        who = f"player {i + 1}"
+        ids, label = _player_ids(spec, who, record)
+        if not lo <= len(ids) <= hi:
+            what = "keeps" if record.draws else "shows"
+            raise ValueError(f"{who} ({label!r}): {len(ids)} card{'s' * (len(ids) != 1)}; a "
+                             f"{game!r} player {what} {lo} to {hi}")
+        if len(set(ids)) != len(ids):
+            dup = next(c for c in ids if ids.count(c) > 1)
+            raise ValueError(f"{who} ({label!r}): card {_text([dup])} is used twice")
+        for c in ids:
+            if c in owner:
+                raise ValueError(f"card {_text([c])} is used twice: by {who} ({label}) and "
+                                 f"{owner[c]}")
+            owner[c] = f"{who} ({label})"
+        labels.append(label)
+        known.append(equity_problem.mask_of(ids) if ids else 0)
+        need.append(size - len(ids))
+    deck = np.array([c for c in range(52) if c not in owner], dtype=np.uint8)
+    if sum(need) > len(deck):
+        raise ValueError(f"too many players for the deck: {n} players of {game!r} need "
+                         f"{sum(need)} more cards, and {len(deck)} are left")
+    return DealProblem(game, tuple(labels), tuple(known), tuple(need), deck,
+                       _text(d) if d else "")
+
+
+def strengths(game: str, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """``(pot strengths, 8-or-better lows or None)`` of final hand masks: the high hand
+    (hold'em scale) or, in the low games, the low scale's strength; hi/lo adds the low.
+
+    Examples
+    --------
+    >>> hi, lo = strengths("stud-hilo", cards.to_mask(["Ah2h3h4h5h6c7c"]))
+    >>> int(hi[0]), int(lo[0])
+    (7453, 56)
+    """
+    record = registry.GAMES[game]
+    m = np.ascontiguousarray(masks, dtype=np.uint64).reshape(-1)
+    if record.low:
+        from gpu_eval.games import lows  # noqa: PLC0415 -- its tables load on demand
+
+        return lows.evaluate_masks(m, record.low), None
+    from gpu_eval.evaluator.bitmask import evaluate_masks  # noqa: PLC0415
+
+    hi = evaluate_masks(m, np.empty(len(m), dtype=np.uint16))
+    if not record.hilo:
+        return hi, None
+    from gpu_eval.games import lowball  # noqa: PLC0415
+
+    return hi, lowball.lookup(lowball.low_tables()["BEST5"], m, None)
+
+
+def costs(prob: DealProblem) -> dict[str, float]:
+    """Work of each exact method that applies: ``{"grid": pair comparisons,
+    "inclusion-exclusion": sorted entries}``.
+
+    Examples
+    --------
+    >>> p = prepare(["AhKh3c", "QsQd7h"], "", "", "stud")
+    >>> sorted(costs(p)), f"{costs(p)['inclusion-exclusion']:.3g}"
+    (['grid', 'inclusion-exclusion'], '5.22e+06')
+    """
+    d = len(prob.deck)
+    sizes = [math.comb(d, k) for k in prob.need]
+    out = {"grid": float(math.prod(sizes))}
+    if len(sizes) == 2 and not prob.hilo:
+        top = min(prob.need)  # shared sets of at most this many cards
+        out["inclusion-exclusion"] = float(sum(s * sum(math.comb(k, j) for j in range(top + 1))
+                                               for s, k in zip(sizes, prob.need)))
+    return out
+
+
+def _completions(prob: DealProblem, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                     np.ndarray | None]:
+    """Player ``i``'s completions: ``(deck positions (m, k), masks, strengths, lows)``."""
+    pos = board_orbits.subsets(len(prob.deck), prob.need[i])
+    ids = prob.deck[pos]
+    masks = board_orbits.or_rows(ids) if ids.shape[1] else np.zeros(1, dtype=np.uint64)
+    hi, lo = strengths(prob.game, masks | np.uint64(prob.known[i]))
+    return pos, masks, hi, lo
+
+
+def _tuples(prob: DealProblem, comps: list) -> tuple[np.ndarray, np.ndarray]:
+    """The disjoint tuples of the first ``n - 1`` players' completions: ``(indices, union)``."""
+    idx = np.zeros((1, 0), dtype=np.int64)
+    union = np.zeros(1, dtype=np.uint64)
+    for i in range(len(comps) - 1):
+        m = comps[i][1]
+        rows = np.repeat(np.arange(len(idx)), len(m))
+        cols = np.tile(np.arange(len(m)), len(idx))
+        ok = (union[rows] & m[cols]) == 0
+        idx = np.column_stack([idx[rows[ok]], cols[ok]])
+        union = union[rows[ok]] | m[cols[ok]]
+    return idx, union
+
+
+def grid_rows(prob: DealProblem) -> int:
+    """Rows of the grid: the disjoint tuples of all players' completions but the last.
+
+    Examples
+    --------
+    >>> grid_rows(prepare(["7d5h4c3s2h", "5s4h3d2c"], "", "Ad", "deuce-seven-draw"))
+    1
+    """
+    if len(prob.known) == 2:
+        return math.comb(len(prob.deck), prob.need[0])
+    return len(_tuples(prob, [_completions(prob, i) for i in range(len(prob.known))])[0])
+
+
+def _grid(prob: DealProblem, bar: Progress, start: int = 0, stop: int | None = None
+          ) -> tuple[np.ndarray, ...]:
+    n, scale = len(prob.known), prob.scale
+    comps = [_completions(prob, i) for i in range(n)]
+    idx, union = _tuples(prob, comps)
+    idx, union = idx[start:stop], union[start:stop]
+    last_m, last_hi, last_lo = comps[-1][1], comps[-1][2], comps[-1][3]
+    wins, ties, units, hu_t, lu_t = (np.zeros(n, dtype=np.int64) for _ in range(5))
+    valid = 0
+    step = max(1, _GRID_BLOCK // max(1, len(last_m)))
+    for a in range(0, len(idx), step):
+        sel, u = idx[a:a + step], union[a:a + step]
+        ok = (u[:, None] & last_m[None, :]) == 0                       # (t, c)
+        hi = np.empty((len(sel), n, len(last_m)), dtype=np.uint16)
+        for i in range(n - 1):
+            hi[:, i, :] = comps[i][2][sel[:, i]][:, None]
+        hi[:, n - 1, :] = last_hi[None, :]
+        hi[:, n - 1, :] *= ok  # strength 0 marks a deal that is no deal
+        lo = None
+        if prob.hilo:
+            lo = np.empty((len(sel), n, len(last_m)), dtype=np.uint8)
+            for i in range(n - 1):
+                lo[:, i, :] = comps[i][3][sel[:, i]][:, None]
+            lo[:, n - 1, :] = last_lo[None, :]
+        t, hu, lu, good = omaha_shortdeck.pots(hi, lo, scale)
+        whole = t == scale
+        wins += whole.sum(axis=(0, 2))
+        ties += ((t > 0) & ~whole).sum(axis=(0, 2))
+        units += np.where(whole, 0, t).sum(axis=(0, 2))
+        if prob.hilo:
+            hu_t += hu.sum(axis=(0, 2))
+            lu_t += lu.sum(axis=(0, 2))
+        valid += int(good.sum())
+        bar.update(len(sel) * len(last_m))
+    return wins, ties, units, hu_t, lu_t, valid
+
+
+def _subset_keys(pos: np.ndarray, j: int, offset: int) -> list[np.ndarray]:
+    """Per choice of ``j`` of a completion's cards, the colex number (plus ``offset``) of
+    those deck positions, one array per choice."""
+    out = []
+    for sub in combinations(range(pos.shape[1]), j):
+        key = np.full(len(pos), offset, dtype=np.int64)
+        for t, col in enumerate(sub):
+            c = pos[:, col].astype(np.int64)
+            key += _comb_col(c, t + 1)
+        out.append(key)
+    return out
+
+
+def _comb_col(c: np.ndarray, r: int) -> np.ndarray:
+    out = np.ones_like(c)
+    for q in range(r):
+        out *= c - q
+    return out // math.factorial(r)
+
+
+def _inclusion_exclusion(prob: DealProblem, bar: Progress, start: int = 0,
+                         stop: int | None = None) -> tuple[np.ndarray, ...]:
+    """Sizes ``j`` of the shared card sets in ``[start, stop)`` (all by default)."""
+    (pa, _, sa, _), (pb, _, sb, _) = (_completions(prob, i) for i in range(2))
+    d = len(prob.deck)
+    width = np.int64(1 << 16)
+    wins, ties = np.zeros(2, dtype=np.int64), np.zeros(2, dtype=np.int64)
+    total = 0
+    offset = 0
+    for j in range(min(prob.need) + 1):
+        key_offset = offset
+        offset += math.comb(d, j)
+        if not start <= j < (min(prob.need) + 1 if stop is None else stop):
+            continue
+        ka = _subset_keys(pa, j, key_offset)
+        kb = _subset_keys(pb, j, key_offset)
+        sign = -1 if j % 2 else 1
+        a_key = np.concatenate(ka)
+        a_s = np.tile(sa.astype(np.int64), len(ka))
+        b_comp = np.sort(np.concatenate(kb) * width + np.tile(sb.astype(np.int64), len(kb)))
+        base = a_key * width
+        lo0 = np.searchsorted(b_comp, base, side="left")
+        lt = np.searchsorted(b_comp, base + a_s, side="left")
+        le = np.searchsorted(b_comp, base + a_s, side="right")
+        hi0 = np.searchsorted(b_comp, base + width, side="left")
+        wins[0] += sign * int((lt - lo0).sum())
+        ties += sign * int((le - lt).sum())
+        wins[1] += sign * int((hi0 - le).sum())
+        total += sign * int((hi0 - lo0).sum())
+        bar.update(len(a_key) + len(b_comp))
+    half = prob.scale // 2
+    units = ties * half
+    z = np.zeros(2, dtype=np.int64)
+    return wins, ties, units, z, z, total
+
+
+def exact_counts(prob: DealProblem, method: str | None = None,
+                 progress: bool | None = None) -> tuple[str, tuple]:
+    """``(method, (wins, ties, split units, high units, low units, deals))`` walked exactly
+    by ``method`` (default: the cheaper one).
+
+    Examples
+    --------
+    >>> p = prepare(["7d5h4c3s2h", "5s4h3d2c"], "", "Ad", "deuce-seven-draw")
+    >>> m, (w, t, u, _, _, n) = exact_counts(p)
+    >>> m, w.tolist(), t.tolist(), n
+    ('grid', [39, 0], [3, 3], 42)
+    """
+    c = costs(prob)
+    method = method or min(c, key=c.get)
+    with Progress(int(c[method]), f"{prob.game} exact", unit="pairs" if method == "grid"
+                  else "entries", enabled=wanted(progress, c[method] / RATE)) as bar:
+        run = _grid if method == "grid" else _inclusion_exclusion
+        return method, run(prob, bar)
+
+
+@dataclass(frozen=True)
+class DealPlan:
+    """How a deal's equity is answered (picklable, for clusters): exact by ``method`` over
+    ``span`` units (grid rows, or shared-set sizes), or ``n_samples`` Monte Carlo deals."""
+
+    prob: DealProblem
+    method: str            # "grid", "inclusion-exclusion" or "monte carlo"
+    span: int              # exact: task units; Monte Carlo: samples
+    entropy: int | None
+    work: float
+
+    @property
+    def exact(self) -> bool:
+        return self.method != "monte carlo"
+
+    def spans(self, parts: int = 1) -> list[tuple[int, int]]:
+        """``parts`` (at most) task ranges covering the work; Monte Carlo in whole blocks."""
+        if not self.exact:
+            return [(s, min(s + SAMPLE_BLOCK, self.span))
+                    for s in range(0, self.span, SAMPLE_BLOCK)]
+        parts = max(1, min(parts, self.span))
+        return [(self.span * i // parts, self.span * (i + 1) // parts) for i in range(parts)
+                if self.span * i // parts < self.span * (i + 1) // parts]
+
+
+def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *, exact: bool | None = None,
+         samples: int | None = None, seed: int | None = None, game: str = registry.STUD,
+         backend: str = "auto") -> DealPlan:
+    """Validate and decide: exact (the cheaper method, when cheap enough or asked for) or
+    Monte Carlo; bad input raises here, before any work.
+
+    Examples
+    --------
+    >>> plan(["AhKh3c", "QsQd7h"]).method
+    'inclusion-exclusion'
+    """
+    samples = equity_problem.check_options(exact, samples, seed)
+    prob = prepare(players, board, dead, game)
+    if backend not in backend_choice.BACKENDS:
+        raise ValueError(f"backend={backend!r}: expected one of "
+                         f"{', '.join(backend_choice.BACKENDS)}")
+    if backend == "cuda":
+        raise ValueError(f"backend='cuda' has no {game!r} equity engine yet; use "
+                         f"backend='numpy' (or 'auto')")
+    c = costs(prob)
+    method = min(c, key=c.get)
+    if exact is True and c[method] > HARD_LIMIT:
+        raise ValueError(f"exact {game!r} equity of this deal needs {c[method]:.3g} "
+                         f"comparisons; pass exact=False (Monte Carlo)")
+    if exact is True or (exact is None and samples is None and c[method] <= EXACT_LIMIT):
+        span = grid_rows(prob) if method == "grid" else min(prob.need) + 1
+        return DealPlan(prob, method, span, None, c[method])
+    n_samples = samples or equity_problem.DEFAULT_SAMPLES
+    return DealPlan(prob, "monte carlo", n_samples, equity_problem.entropy_of(seed),
+                    float(n_samples * len(prob.known)))
+
+
+def task(job: DealPlan, start: int, stop: int, bar: Progress | None = None
+         ) -> tuple[np.ndarray, ...]:
+    """Integer totals of one task: exact ``(wins, ties, split units, high units, low units,
+    deals)``; Monte Carlo ``(wins, ties, units, units squared, high units, low units)`` of
+    samples ``[start, stop)`` (whole blocks, each its own stream of the seed).
+
+    Examples
+    --------
+    >>> job = plan(["7d5h4c3s2h", "5s4h3d2c"], dead="Ad", game="deuce-seven-draw")
+    >>> [int(x[0]) if x.ndim else int(x) for x in task(job, *job.spans()[0])]
+    [39, 3, 3, 0, 0, 42]
+    """
+    bar = bar or Progress(0, "", enabled=False)
+    prob = job.prob
+    if job.method == "grid":
+        out = _grid(prob, bar, start, stop)
+    elif job.method == "inclusion-exclusion":
+        out = _inclusion_exclusion(prob, bar, start, stop)
+    else:
+        seqs = np.random.SeedSequence(job.entropy).spawn(-(-job.span // SAMPLE_BLOCK))
+        out = None
+        for b in range(start // SAMPLE_BLOCK, -(-stop // SAMPLE_BLOCK)):
+            size = min(SAMPLE_BLOCK, job.span - b * SAMPLE_BLOCK)
+            part = _sample_block(prob, seqs[b], size)
+            out = list(part) if out is None else [x + y for x, y in zip(out, part)]
+            bar.update(size)
+    return tuple(np.asarray(x, dtype=np.int64) for x in out)
+
+
+def finish(job: DealPlan, totals: Sequence[np.ndarray],
+           backend: str = "numpy") -> equity_results.EquityResult:
+    """The :class:`~gpu_eval.EquityResult` of the summed task totals.
+
+    Examples
+    --------
+    >>> job = plan(["7d5h4c3s2h", "5s4h3d2c"], dead="Ad", game="deuce-seven-draw")
+    >>> finish(job, task(job, 0, job.span)).method
+    'exact (grid): 42 deals'
+    """
+    prob = job.prob
+    common = {"labels": prob.labels, "backend": backend, "board": "", "dead": prob.dead}
+    if job.exact:
+        wins, ties, units, hu, lu, n_deals = totals
+        n_deals = int(n_deals)
+        assert n_deals == prob.deals(), (n_deals, prob.deals())
+        res = equity_results.spot_result(wins, ties, units, prob.scale, n_deals, **common)
+        res = replace(res, method=f"exact ({job.method}): {n_deals:,} deals")
+        den = float(prob.scale * n_deals)
+    else:
+        wins, ties, units, units_sq, hu, lu = totals
+        res = equity_results.sampled_result(wins, ties, units, units_sq, len(prob.known),
+                                            job.span, job.entropy, scale=prob.scale,
+                                            **common)
+        den = float(prob.scale * job.span)
+    if prob.hilo:
+        res = replace(res, high=equity_results.read_only(np.asarray(hu) / den),
+                      low=equity_results.read_only(np.asarray(lu) / den), scoop=res.win)
+    return res
+
+
+def _sample_block(prob: DealProblem, seq: np.random.SeedSequence, size: int
+                  ) -> tuple[np.ndarray, ...]:
+    rng = np.random.default_rng(seq)
+    n, scale = len(prob.known), prob.scale
+    total = sum(prob.need)
+    order = np.argsort(rng.random((size, len(prob.deck))), axis=1)[:, :total]
+    dealt = np.take(ID_TO_MASK, prob.deck[order])                  # (size, total)
+    hi = np.empty((1, n, size), dtype=np.uint16)
+    lo = np.empty((1, n, size), dtype=np.uint8) if prob.hilo else None
+    at = 0
+    for i in range(n):
+        m = np.full(size, prob.known[i], dtype=np.uint64)
+        for j in range(prob.need[i]):
+            m |= dealt[:, at + j]
+        at += prob.need[i]
+        s, low = strengths(prob.game, m)
+        hi[0, i] = s
+        if lo is not None:
+            lo[0, i] = low
+    t, hu, lu, _ = omaha_shortdeck.pots(hi, lo, scale)
+    t = t[0].astype(np.int64)
+    whole = t == scale
+    out = [whole.sum(axis=1), ((t > 0) & ~whole).sum(axis=1), t.sum(axis=1),
+           (t * t).sum(axis=1)]
+    if prob.hilo:
+        out += [hu[0].sum(axis=1), lu[0].sum(axis=1)]
+    else:
+        out += [np.zeros(n, dtype=np.int64)] * 2
+    return tuple(np.asarray(x, dtype=np.int64) for x in out)

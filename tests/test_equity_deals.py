@@ -1,0 +1,179 @@
+"""Stud, stud hi/lo, razz and the draw games' equity (gpu_eval.equity_engine.deals): published
+walked values, poker-equity's exact walks on random spots, the two exact methods against each
+other, Monte Carlo against exact, and bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import poker_equity as pe
+import pytest
+
+import gpu_eval as ge
+from gpu_eval import cards
+from gpu_eval.equity_engine import deals
+
+RNG = np.random.default_rng(2207)
+PEER_KEY = {"stud": "stud", "stud-hilo": "stud_hi_lo", "razz": "razz",
+            "deuce-seven-draw": "deuce_seven", "badugi-draw": "badugi",
+            "five-card-draw": "five_card_draw"}
+
+
+@pytest.mark.parametrize("game, players, dead, want", [
+    ("razz", ["Ah2h3h4h5h", "Kh2d3d4d5d"], "", [0.93031359, 0.06968641]),
+    ("stud-hilo", ["AhAcAdKhQc", "KsKcKdQhJc"], "", [0.74956074, 0.25043926]),
+    ("deuce-seven-draw", ["7d5h4c3s2h", "5s4h3d2c"], "Ad", [0.96428571, 0.03571429]),
+])
+def test_published_walked_values(game, players, dead, want):
+    r = ge.equity(players, game=game, dead=dead)
+    assert r.exact
+    np.testing.assert_allclose(r.equity, want, atol=1e-8)  # published to 1e-6 (as percent)
+
+
+def _spot(game: str, n: int, rng) -> tuple[list[str], str]:
+    size = 7 if game.startswith(("stud", "razz")) else (4 if game == "badugi-draw" else 5)
+    deck = rng.permutation(52)
+    at, players = 0, []
+    k = int(rng.integers(size - 2, size + 1)) if n == 2 else size - 1  # poker-equity: one size
+    for _ in range(n):
+        players.append(cards.format(np.sort(deck[at:at + k]).astype(np.uint8)) if k else "")
+        at += k
+    dead = cards.format(np.sort(deck[at:at + 3]).astype(np.uint8))
+    return players, dead
+
+
+@pytest.mark.parametrize("game", list(PEER_KEY))
+def test_random_walked_spots_agree_with_poker_equity(game):
+    rng = np.random.default_rng(list(PEER_KEY).index(game))
+    checked = 0
+    for n in (2, 2, 2, 3):
+        players, dead = _spot(game, n, rng)
+        peer = pe.exact_from_text(PEER_KEY[game], players, "", dead)
+        assert peer is not None, (players, dead)
+        r = ge.equity(players, game=game, dead=dead, exact=True)
+        assert r.boards == peer["samples"]
+        for i, p in enumerate(peer["players"]):
+            assert abs(r.equity[i] - p["equity"]) < 1e-9, (players, dead)
+            assert abs(r.win[i] - p["win"]) < 1e-9 and abs(r.tie[i] - p["tie"]) < 1e-9
+            if r.low is not None:
+                assert abs(r.low[i] - p["low_equity"]) < 1e-9
+                assert abs(r.scoop[i] - p["scoop"]) < 1e-9
+        checked += 1
+    assert checked == 4
+
+
+@pytest.mark.parametrize("game", ["stud", "razz", "deuce-seven-draw", "badugi-draw"])
+def test_inclusion_exclusion_counts_the_grid(game):
+    for _ in range(3):
+        players, dead = _spot(game, 2, RNG)
+        p = deals.prepare(players, "", dead, game)
+        _, a = deals.exact_counts(p, "grid")
+        _, b = deals.exact_counts(p, "inclusion-exclusion")
+        for x, y in zip(a, b):
+            assert np.array_equal(x, y), (players, dead)
+
+
+def test_third_street_heads_up_is_walked():
+    r = ge.equity(["AhKh3c", "QsQd7h"], game="stud")
+    assert r.exact and r.boards == 18_265_297_050
+    assert int(r.wins.sum() + r.ties[0]) == r.boards
+    mc = ge.equity(["AhKh3c", "QsQd7h"], game="stud", samples=60_000, seed=3)
+    assert np.all(np.abs(mc.equity - r.equity) < 4 * mc.stderr)
+
+
+@pytest.mark.parametrize("game", ["stud-hilo", "razz", "badugi-draw", "five-card-draw"])
+def test_monte_carlo_is_within_four_standard_errors(game):
+    players, dead = _spot(game, 3, RNG)
+    ex = ge.equity(players, game=game, dead=dead, exact=True)
+    mc = ge.equity(players, game=game, dead=dead, samples=40_000, seed=11)
+    assert not mc.exact and mc.samples == 40_000
+    assert np.all(np.abs(mc.equity - ex.equity) <= 4 * mc.stderr + 1e-12)
+    if ex.high is not None:
+        assert np.allclose(mc.high + mc.low, mc.equity)
+    again = ge.equity(players, game=game, dead=dead, samples=40_000, seed=11)
+    assert np.array_equal(again.equity, mc.equity)  # a seed reproduces the run
+
+
+def test_large_multiway_spots_sample_by_the_cost_model():
+    r = ge.equity(["Ah2h3h", "Kh2d3d", "5c6c7c"], game="razz", samples=None, seed=1)
+    assert not r.exact and r.samples > 0
+    assert abs(r.equity.sum() - 1) < 1e-12
+
+
+def test_hilo_results_carry_high_low_scoop():
+    r = ge.equity(["Ah2h3h4c9s", "KsKcKdQhJh"], game="stud-hilo")
+    assert r.exact and np.allclose(r.high + r.low, r.equity)
+    assert np.array_equal(r.scoop, r.win) and r.low[0] > 0 and r.low[1] == 0
+
+
+@pytest.mark.parametrize("players, kw, msg", [
+    (["AhAh3c", "KsKdQc"], {"game": "stud"}, r"player 1 \('AhAh3c'\): card Ah is used twice"),
+    (["Ah2h3c", "Kh2d3c"], {"game": "razz"}, r"card 3c is used twice: by player 2"),
+    (["AhKhQhJhTh9h8h7h", "KsKd"], {"game": "stud"}, r"player 1 .*8 cards.*2 to 7"),
+    (["AhKh", "QsQd"], {"game": "stud", "board": "2c7d9s"}, r"'stud' has no board"),
+    (["7d5h4c3s2h6h", "5s4h3d2c"], {"game": "deuce-seven-draw"},
+     r"player 1 .*6 cards.*0 to 5"),
+    (["AhKh", "QsQd"], {"game": "seven-stud"}, r"unknown game 'seven-stud'"),
+    (["AhKh", "QsQd", "Jc"], {"game": "stud"}, r"player 3 \('Jc'\): 1 card"),
+    (["AhKh"] * 1, {"game": "razz"}, r"2 to 8 players"),
+    ([r + "c" + r + "d" for r in "23456789"], {"game": "stud"}, r"too many players"),
+    (["Ah2h", "Kh2d"], {"game": "razz", "dead": "Ah"}, r"card Ah is used twice"),
+])
+def test_bad_input_is_one_line_naming_the_player(players, kw, msg):
+    with pytest.raises(ValueError, match=msg) as info:
+        ge.equity(players, **kw)
+    assert "\n" not in str(info.value)
+
+
+def test_progress_bar_can_be_shown_and_turned_off(capsys):
+    ge.equity(["AhKh3c", "QsQd7h"], game="stud", progress=True)
+    assert "stud exact" in capsys.readouterr().err
+    ge.equity(["Ah2h3h4h", "Kh2d3d4d"], game="razz", samples=1000, seed=1, progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def test_draw_players_may_keep_nothing():
+    r = ge.equity(["", "7d5h4c3s2h"], game="deuce-seven-draw", samples=20_000, seed=4)
+    assert r.equity[1] > 0.9
+
+
+@pytest.mark.parametrize("game, players, dead", [
+    ("razz", ["Ah2h3h4h5h", "Kh2d3d4d5d"], ""),
+    ("stud-hilo", ["AhAcAdKhQc", "KsKcKdQhJc"], ""),
+    ("badugi-draw", ["Ac2d3h", "4s5s6c"], "Kd"),
+    ("five-card-draw", ["AhAdAc2c", "KsKcQd8h", "7c8c9cTc"], ""),
+])
+def test_distributed_tasks_give_the_single_process_result(game, players, dead):
+    from gpu_eval import distributed
+
+    one = ge.equity(players, game=game, dead=dead, exact=True)
+    many = distributed.equity(None, players, game=game, dead=dead, exact=True, block_size=7)
+    assert one.to_dict() == many.to_dict()
+    a = ge.equity(players, game=game, dead=dead, samples=40_000, seed=9)
+    b = distributed.equity(None, players, game=game, dead=dead, samples=40_000, seed=9)
+    assert a.to_dict() == b.to_dict()
+
+
+def test_cli_equity_for_a_stud_game(capsys):
+    from gpu_eval import cli
+
+    assert cli.main(["equity", "Ah2h3h4h5h", "Kh2d3d4d5d", "--game", "razz", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert '"exact": true' in out and "0.9303135888" in out
+    assert cli.main(["equity", "AhKh", "QsQd", "--game", "stud", "--board", "2c7d9s"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "'stud' has no board" in err[0]
+
+
+@pytest.mark.parametrize("game, spots, boards", [
+    ("razz", [["Ah2h3h4h5h", "Kh2d3d4d5d"], ["AhAcAdKhQc", "KsKcKdQhJc"]], None),
+    ("stud-hilo", [["AhAcAdKhQc", "KsKcKdQhJc"]], None),
+    ("deuce-seven-draw", [["7d5h4c3s2h", "5s4h3d2c"], ["Kc", "7d5h4c3s"]], None),
+    ("omaha-hilo", [["4c3sKhQd", "4h5cQhKs"]], ["Ac2d6cKcJs"]),
+    ("courchevel", [["AsKsQd3c2h", "JhTh9d8c4s"]], ["Ah7c2d"]),
+])
+def test_equity_batch_runs_every_game(game, spots, boards):
+    r = ge.equity_batch(spots, boards, game=game)
+    for i, s in enumerate(spots):
+        one = ge.equity(s, board=boards[i] if boards else "", game=game, exact=True)
+        assert np.array_equal(r.equity[i], one.equity) and np.array_equal(r.wins[i], one.wins)
+        assert r.boards[i] == one.boards
