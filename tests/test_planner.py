@@ -99,6 +99,20 @@ GAMES = [
     (["AsKs", "QdQc"], dict(game="shortdeck"), "game board enumeration"),
     (["AsKs", "QQ"], dict(board="Jd7c6h", dead="9s", game="shortdeck-triton"),
      "game board enumeration"),
+    (["AsKsQdJd2c", "9h8h7c6c5s"], dict(board="Ah", game="courchevel"),
+     "game board enumeration"),
+    (["AsKsQd3c2h", "JhTh9d8c4s"], dict(board="Ah7c2d", game="courchevel-hilo"),
+     "game board enumeration"),
+    # No shared board: the deal strategies.
+    (["Ah2h3h4h5h", "Kh2d3d4d5d"], dict(game="razz"), "deal enumeration"),
+    (["AhKh3c", "QsQd7h"], dict(game="stud"), "deal enumeration"),
+    (["AhAcAdKhQc", "KsKcKdQhJc"], dict(game="stud-hilo"), "deal enumeration"),
+    (["AhKh3c", "QsQd7h", "2c2d9s"], dict(game="stud", dead="Tc", exact=False, samples=40_000,
+                                         seed=6), "deal monte carlo"),
+    (["7d5h4c3s2h", "5s4h3d2c"], dict(dead="Ad", game="deuce-seven-draw"), "deal enumeration"),
+    (["Ac2d", "4s5h6c"], dict(game="badugi-draw"), "deal enumeration"),
+    (["AhAd", "KsKcQd"], dict(game="five-card-draw", exact=False, samples=35_000, seed=2),
+     "deal monte carlo"),
 ]
 
 
