@@ -247,7 +247,11 @@ def test_interrupt_cancels_submitted_tasks(client, monkeypatch):
     def left(dask_scheduler):
         return [str(k) for k in dask_scheduler.tasks if "gpu_eval-" in str(k)]
 
-    deadline = time.monotonic() + 120  # cancelling is asynchronous: wait for it to finish
+    # A barrier, not a wait: the client's submissions and releases travel on one ordered
+    # stream, so once a task submitted after them has run, the scheduler has seen the job's
+    # tasks (an earlier poll could run before it had, find nothing, and pass too soon).
+    assert client.submit(int, 7, pure=False).result() == 7
+    deadline = time.monotonic() + 120  # forgetting is asynchronous: wait for it to finish
     while client.run_on_scheduler(left) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert client.run_on_scheduler(left) == []

@@ -317,7 +317,7 @@ def test_bad_layouts_and_rounds():
     with pytest.raises(ValueError, match="more indices than int64 holds"):
         HandIndexer((15, 15))
     with pytest.raises(ValueError, match="unknown game"):
-        HandIndexer((2,), game="stud")
+        HandIndexer((2,), game="pineapple")
     idx = HandIndexer((2, 3))
     with pytest.raises(ValueError, match="round 2"):
         idx.size(2)

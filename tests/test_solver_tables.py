@@ -246,7 +246,7 @@ def test_river_bad_indices():
     with pytest.raises(TypeError):
         ge.river_strength(indices=[0.5])
     with pytest.raises(ValueError, match="unknown game"):
-        ge.river_strength("stud", indices=[0])
+        ge.river_strength("pineapple", indices=[0])
 
 
 # -- histograms --------------------------------------------------------------------------------
