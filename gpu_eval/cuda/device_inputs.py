@@ -20,8 +20,8 @@ import numpy as np
 from gpu_eval import cards
 from gpu_eval.evaluator import inputs
 
-__all__ = ["DeviceHands", "device_hands", "evaluate_device_fused", "first_flagged",
-           "popcount_masks"]
+__all__ = ["DeviceHands", "device_hands", "evaluate_device_fused", "finish_device_rows",
+           "first_flagged", "popcount_masks"]
 
 _DH_PLACEHOLDER = (1 << 14) | 1  # 2c: stands in for a bad DeadHorse card (its row reads 0)
 
@@ -318,3 +318,28 @@ def evaluate_device_fused(cupy, state: Any, a: Any, lo: int, hi: int, invalid: s
                       else f"{c} cards; this game takes {lo} to {hi}")
             raise inputs.row_error(label, bad_count, reason)
     return out[0] if scalar else out
+
+
+def finish_device_rows(cupy, d: DeviceHands, bad: Any, out: Any, lo: int, hi: int,
+                       invalid: str) -> Any:
+    """The end of a device evaluation of ``d``'s rows: rows of the wrong size (or with a
+    repeated card, which makes the mask short) or flagged in ``bad`` are zeroed with
+    ``invalid="mask"``, else the first raises the host path's error naming its row.
+
+    Returns ``out`` (its first element for a single hand).
+    """
+    wrong = (d.counts < lo) | (d.counts > hi)
+    if d.need_k is not None:
+        wrong |= d.counts != d.need_k  # a repeated card makes the mask short
+    if bad is not None:
+        wrong |= bad
+    if d.n and bool(wrong.any()):
+        if invalid == "mask":
+            out[wrong] = 0
+        else:
+            r = first_flagged(cupy, wrong)
+            c = int(d.counts[r].get())
+            reason = ("a card is used twice" if d.need_k is not None and c < d.need_k
+                      else f"{c} cards; this game takes {lo} to {hi}")
+            raise inputs.row_error(d.label, r, reason)
+    return out[0] if d.scalar else out

@@ -23,7 +23,7 @@ import numpy as np
 
 from gpu_eval.cuda import modules
 from gpu_eval.cuda.availability import is_cupy_array, require_cuda
-from gpu_eval.cuda.device_inputs import device_hands, first_flagged
+from gpu_eval.cuda.device_inputs import device_hands, finish_device_rows, first_flagged
 from gpu_eval.cuda.nvrtc import source_hash
 from gpu_eval.evaluator import inputs
 from gpu_eval.games import registry
@@ -154,25 +154,11 @@ def evaluate(hands: Any, *, game: str = DEUCE_SEVEN, invalid: str = "raise",
     with hands.device:
         state = get_module(hands.device.id)
         d = device_hands(cupy, state, hands, invalid, encoding)
-        wrong = (d.counts < lo) | (d.counts > hi)
-        if d.need_k is not None:
-            wrong |= d.counts != d.need_k  # a repeated card makes the mask short
-        if d.bad is not None:
-            wrong |= d.bad
         out = cupy.zeros(d.n, dtype=cupy.uint16)
         if d.n:
             state.launch("ge_low_eval_masks", d.n,
                          (d.masks, np.int32(GAME_CODES[game]), out, np.uint64(d.n)))
-        if d.n and bool(wrong.any()):
-            if invalid == "mask":
-                out[wrong] = 0
-            else:
-                r = first_flagged(cupy, wrong)
-                c = int(d.counts[r].get())
-                reason = ("a card is used twice" if d.need_k is not None and c < d.need_k
-                          else f"{c} cards; this game takes {lo} to {hi}")
-                raise inputs.row_error(d.label, r, reason)
-        return out[0] if d.scalar else out
+        return finish_device_rows(cupy, d, d.bad, out, lo, hi, invalid)
 
 
 def device_low_rows(hands: Any, board: Any = None, game: str | None = None):

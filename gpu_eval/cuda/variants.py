@@ -38,7 +38,7 @@ import numpy as np
 from gpu_eval import cards
 from gpu_eval.cuda import device_inputs, modules
 from gpu_eval.cuda.availability import is_cupy_array, require_cuda
-from gpu_eval.cuda.device_inputs import device_hands, first_flagged, popcount_masks
+from gpu_eval.cuda.device_inputs import device_hands, finish_device_rows, first_flagged, popcount_masks
 from gpu_eval.cuda.modules import BITMASK_TABLE_DTYPES, BITMASK_TABLE_ORDER
 from gpu_eval.cuda.nvrtc import source_hash
 from gpu_eval.evaluator import inputs
@@ -407,21 +407,7 @@ def _shortdeck_device(a: Any, game: str, invalid: str, encoding: str) -> Any:
         if d.n:
             state.launch("ge_shortdeck_eval_masks", d.n,
                          (d.masks, np.int32(_variant(game)), out, np.uint64(d.n)))
-        wrong = (d.counts < _HAND_LO) | (d.counts > _HAND_HI)
-        if d.need_k is not None:
-            wrong |= d.counts != d.need_k  # a repeated card makes the mask short
-        if bad is not None:
-            wrong |= bad
-        if d.n and bool(wrong.any()):
-            if invalid == "mask":
-                out[wrong] = 0
-            else:
-                r = first_flagged(cupy, wrong)
-                c = int(d.counts[r].get())
-                reason = ("a card is used twice" if d.need_k is not None and c < d.need_k
-                          else f"{c} cards; this game takes {_HAND_LO} to {_HAND_HI}")
-                raise inputs.row_error(d.label, r, reason)
-        return out[0] if d.scalar else out
+        return finish_device_rows(cupy, d, bad, out, _HAND_LO, _HAND_HI, invalid)
 
 
 def _wild_device(a: Any, spec, invalid: str, encoding: str) -> Any:

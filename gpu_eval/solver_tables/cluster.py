@@ -11,8 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.solver_tables import plans
 
@@ -51,8 +49,6 @@ def build_table(client: Any, street: str, game: str = HOLDEM, bins: int = 50, *,
     >>> r.counts.shape, int(r.counts[0].sum()) == r.runouts
     ((81, 5), True)
     """
-    from gpu_eval.progress import Progress, wanted
-
     p = plans.plan(street, game, bins)
     if client is None:
         return plans.build_in_memory(p, progress)
@@ -61,23 +57,11 @@ def build_table(client: Any, street: str, game: str = HOLDEM, bins: int = 50, *,
     if not isinstance(client, Client):
         raise TypeError(f"client must be a distributed.Client (or None to run here), got "
                         f"{type(client).__name__}")
-    arrays = {n: np.zeros(shape, dtype=dt) for n, (dt, shape) in p.arrays().items()}
-    sums = None
     futures = client.map(run_chunk, [street] * p.chunks, [game] * p.chunks, [p.bins] * p.chunks,
                          range(p.chunks), pure=False)
     try:
-        with Progress(p.chunks, f"{street} table", unit=" chunks",
-                      enabled=wanted(progress, 10.0)) as bar:
-            for _, (idx, vals) in as_completed(futures, with_results=True):
-                if idx is None:
-                    sums = vals if sums is None else {n: sums[n] + v for n, v in vals.items()}
-                else:
-                    for n, v in vals.items():
-                        arrays[n][idx] = v
-                bar.update(1)
+        return plans.gather(p, (out for _, out in as_completed(futures, with_results=True)),
+                            progress)
     except BaseException:
         client.cancel(futures)
         raise
-    if sums is not None:
-        arrays = p.finish_sums(sums)
-    return p.result(arrays)

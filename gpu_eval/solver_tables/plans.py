@@ -31,7 +31,7 @@ from gpu_eval.solver_tables.results import ROUNDS, STREETS, RiverStrength, Stren
 from gpu_eval.solver_tables.river_counts import count_columns, opponents
 
 __all__ = ["Plan", "plan", "board_counts", "twice_ehs", "bin_of", "runout_positions", "build_in_memory",
-           "run_chunks"]
+           "gather", "run_chunks"]
 
 #: River boards counted per NumPy batch (keeps the counting's temporaries in cache).
 COUNT_BATCH = 64
@@ -341,13 +341,21 @@ def run_chunks(p: Plan, chunks, workers: int | None = None):
 def build_in_memory(p: Plan, progress=None, workers: int | None = None):
     """Run every chunk of ``p`` in this process (on ``workers`` threads) and return the
     result."""
+    return gather(p, (out for _, out in run_chunks(p, range(p.chunks), workers)), progress,
+                  10.0 if p.chunks > 4 else 0.0)
+
+
+def gather(p: Plan, outputs, progress=None, seconds: float = 10.0):
+    """The result of ``p`` from its chunks' outputs ``(rows or None, arrays)``, in any
+    order (one process or a cluster alike): rows set in place, sums added, then finished.
+    ``seconds`` is the expected run time that decides a bar when ``progress`` is None."""
     from gpu_eval.progress import Progress, wanted
 
     arrays = {n: np.zeros(shape, dtype=dt) for n, (dt, shape) in p.arrays().items()}
     sums = None
     with Progress(p.chunks, f"{p.street} table", unit=" chunks",
-                  enabled=wanted(progress, 10.0 if p.chunks > 4 else 0.0)) as bar:
-        for _, (idx, vals) in run_chunks(p, range(p.chunks), workers):
+                  enabled=wanted(progress, seconds)) as bar:
+        for idx, vals in outputs:
             if idx is None:
                 sums = vals if sums is None else {n: sums[n] + v for n, v in vals.items()}
             else:
