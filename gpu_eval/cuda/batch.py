@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from gpu_eval.cuda import availability, modules
-from gpu_eval.cuda.nvrtc import source_hash
+from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.evaluator.tables import bitmask_tables
 
 __all__ = ["spot_counts", "get_state", "module_source", "KERNELS", "MODULE_FILE",
@@ -46,8 +46,7 @@ def module_source() -> str:
     >>> module_source().splitlines()[1]
     '#include "equity_batch.cu"'
     """
-    return f"// gpu_eval batch equity kernels, sources sha256 {source_hash()}\n" \
-           f'#include "{MODULE_FILE}"\n'
+    return module_code("batch equity kernels", [MODULE_FILE])
 
 
 def get_state(device_id: int | None = None) -> modules.DeviceState:

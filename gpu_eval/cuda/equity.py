@@ -40,7 +40,7 @@ import numpy as np
 from gpu_eval import ranges
 from gpu_eval.combinatorics import BINOM
 from gpu_eval.cuda import availability, modules
-from gpu_eval.cuda.nvrtc import source_hash
+from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.cuda.waves import whole_wave_splits
 from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.equity_engine.deal_check import can_deal
@@ -95,8 +95,7 @@ _LOCK = threading.Lock()
 
 def module_source() -> str:
     """The code handed to ``cupy.RawModule``; its first line carries the sources' hash."""
-    return f"// gpu_eval equity kernels, sources sha256 {source_hash()}\n" \
-           f'#include "{MODULE_FILE}"\n'
+    return module_code("equity kernels", [MODULE_FILE])
 
 
 def get_state(device_id: int | None = None) -> modules.DeviceState:

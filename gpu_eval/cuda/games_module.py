@@ -20,7 +20,7 @@ import numpy as np
 
 from gpu_eval.cuda import modules
 from gpu_eval.cuda.availability import require_cuda
-from gpu_eval.cuda.nvrtc import source_hash
+from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.games import lowball
 from gpu_eval.games.registry import OMAHA, SHORTDECK
 
@@ -36,8 +36,7 @@ _LOCK = threading.Lock()
 
 def module_source() -> str:
     """The code handed to ``cupy.RawModule``; its first line carries the sources' hash."""
-    includes = "".join(f'#include "{f}"\n' for f in MODULE_FILES)
-    return f"// gpu_eval game equity kernels, sources sha256 {source_hash()}\n{includes}"
+    return module_code("game equity kernels", MODULE_FILES)
 
 
 @dataclass

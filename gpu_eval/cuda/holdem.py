@@ -47,7 +47,7 @@ from gpu_eval.cuda.modules import (
     stream_host,
     upload_tables,
 )
-from gpu_eval.cuda.nvrtc import source_hash
+from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.evaluator import inputs
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.games import registry
@@ -103,8 +103,7 @@ def module_source() -> str:
     The first line carries the hash of every kernel source: CuPy's on-disk cache keys on
     this text, which would otherwise not change when only an included header does.
     """
-    includes = "".join(f'#include "{f}"\n' for f in MODULE_FILES)
-    return f"// gpu_eval kernels, sources sha256 {source_hash()}\n{includes}"
+    return module_code("kernels", MODULE_FILES)
 
 
 @dataclass

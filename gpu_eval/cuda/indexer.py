@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from gpu_eval.cuda import availability, modules
-from gpu_eval.cuda.nvrtc import source_hash
+from gpu_eval.cuda.nvrtc import module_code
 
 __all__ = ["index", "kernel_tables", "get_state", "module_source", "KERNELS", "MODULE_FILE",
            "ROWS_PER_LAUNCH", "NO_BAD_ROW"]
@@ -54,8 +54,7 @@ def module_source() -> str:
     >>> module_source().splitlines()[1]
     '#include "hand_index.cu"'
     """
-    return f"// gpu_eval hand indexer kernel, sources sha256 {source_hash()}\n" \
-           f'#include "{MODULE_FILE}"\n'
+    return module_code("hand indexer kernel", [MODULE_FILE])
 
 
 def kernel_tables(tables) -> dict[str, np.ndarray]:

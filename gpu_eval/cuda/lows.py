@@ -24,7 +24,7 @@ import numpy as np
 from gpu_eval.cuda import modules
 from gpu_eval.cuda.availability import is_cupy_array, require_cuda
 from gpu_eval.cuda.device_inputs import device_hands, finish_device_rows, first_flagged
-from gpu_eval.cuda.nvrtc import source_hash
+from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.evaluator import inputs
 from gpu_eval.games import registry
 from gpu_eval.games.registry import ACE_FIVE, BADUGI, DEUCE_SEVEN
@@ -50,8 +50,7 @@ LOW_TABLE_DTYPES: dict[str, np.dtype] = {
 
 def module_source() -> str:
     """The code handed to ``cupy.RawModule``; its first line carries the sources' hash."""
-    includes = "".join(f'#include "{f}"\n' for f in MODULE_FILES)
-    return f"// gpu_eval low kernels, sources sha256 {source_hash()}\n{includes}"
+    return module_code("low kernels", MODULE_FILES)
 
 
 def low_device_tables() -> dict[str, np.ndarray]:

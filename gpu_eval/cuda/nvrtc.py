@@ -22,6 +22,7 @@ __all__ = [
     "nvrtc_version",
     "compile_ptx",
     "compile_cubin",
+    "module_code",
 ]
 
 #: Options every gpu_eval kernel is compiled with (the arch and include path are added).
@@ -73,6 +74,20 @@ def source_hash(extra: Iterable[str] = ()) -> str:
     header changes.
     """
     return _source_hash(kernel_dir(), tuple(extra), _mtimes(kernel_dir()))
+
+
+def module_code(title: str, files: Iterable[str]) -> str:
+    """The code a launcher module hands to ``cupy.RawModule``: a first line carrying
+    :func:`source_hash` (CuPy's on-disk cache keys on this text, which would otherwise not
+    change when only an included header does), then an ``#include`` of each of ``files``.
+
+    Examples
+    --------
+    >>> module_code("batch equity kernels", ["equity_batch.cu"]).splitlines()[1]
+    '#include "equity_batch.cu"'
+    """
+    includes = "".join(f'#include "{f}"\n' for f in files)
+    return f"// gpu_eval {title}, sources sha256 {source_hash()}\n{includes}"
 
 
 def _mtimes(d: Path) -> tuple:

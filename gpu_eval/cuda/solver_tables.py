@@ -18,7 +18,7 @@ import threading
 import numpy as np
 
 from gpu_eval.cuda import availability, modules
-from gpu_eval.cuda.nvrtc import source_hash
+from gpu_eval.cuda.nvrtc import module_code
 
 __all__ = ["board_strengths_cuda", "river_counts_cuda", "get_state", "module_source", "KERNELS",
            "MODULE_FILE", "BOARDS_PER_LAUNCH"]
@@ -42,8 +42,7 @@ def module_source() -> str:
     >>> module_source().splitlines()[1]
     '#include "solver_tables.cu"'
     """
-    return f"// gpu_eval solver tables kernels, sources sha256 {source_hash()}\n" \
-           f'#include "{MODULE_FILE}"\n'
+    return module_code("solver tables kernels", [MODULE_FILE])
 
 
 def get_state(lay, device_id: int | None = None) -> modules.DeviceState:

@@ -40,7 +40,7 @@ from gpu_eval.cuda import device_inputs, modules
 from gpu_eval.cuda.availability import is_cupy_array, require_cuda
 from gpu_eval.cuda.device_inputs import device_hands, finish_device_rows, first_flagged, popcount_masks
 from gpu_eval.cuda.modules import BITMASK_TABLE_DTYPES, BITMASK_TABLE_ORDER
-from gpu_eval.cuda.nvrtc import source_hash
+from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.evaluator import inputs
 from gpu_eval.games.registry import OMAHA, SHORTDECK, SHORTDECK_TRITON, WILD
 
@@ -78,8 +78,7 @@ _HAND_LO, _HAND_HI = 5, 9  # cards per hand for short deck and wild cards
 
 def module_source() -> str:
     """The code handed to ``cupy.RawModule``; its first line carries the sources' hash."""
-    includes = "".join(f'#include "{f}"\n' for f in MODULE_FILES)
-    return f"// gpu_eval variant kernels, sources sha256 {source_hash()}\n{includes}"
+    return module_code("variant kernels", MODULE_FILES)
 
 
 @dataclass
