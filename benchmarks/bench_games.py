@@ -18,8 +18,8 @@ then one exact spot per stud, draw and Courchevel game (:data:`FAMILY_CASES`; po
 with the same number of samples on both sides
 (``poker_equity.chunk_from_text``, which uses 4 threads by default; gpu_eval uses every core).
 gpu_eval's timings are warm: one untimed call first builds the Omaha tables and board lists.
-``--gpu`` adds the exact cases and Monte Carlo with 100 times the samples on
-``backend="cuda"`` (kernels/equity_games.cu; needs a device).
+``--gpu`` adds the exact cases, the family spots and Monte Carlo with 100 times the samples
+on ``backend="cuda"`` (kernels/equity_games.cu, kernels/equity_deals.cu; needs a device).
 """
 
 from __future__ import annotations
@@ -127,6 +127,11 @@ def main() -> None:
             ge.equity(hands, game=game, exact=True, backend="cuda")
             t_ge, r = timed(lambda: ge.equity(hands, game=game, exact=True, backend="cuda"),
                             args.repeat)
+            rows.append((f"exact {name} (cuda)", t_ge, None, float(r.equity[0]), None))
+        for name, game, _, hands, board, dead in FAMILY_CASES:
+            kw = dict(game=game, board=board, dead=dead, exact=True, backend="cuda")
+            ge.equity(hands, **kw)
+            t_ge, r = timed(lambda: ge.equity(hands, **kw), args.repeat)
             rows.append((f"exact {name} (cuda)", t_ge, None, float(r.equity[0]), None))
         for name, game, _, hands in CASES[:2]:
             n = 100 * args.samples

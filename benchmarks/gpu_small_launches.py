@@ -157,6 +157,17 @@ def every_kernel() -> None:
     masks = np.bitwise_or.reduce(ge.cards.ID_TO_MASK[boards], axis=1)
     _check("ge_tables_river_counts", river_counts_cuda(masks, deck_layout())[0],
            count_columns(ge.board_strengths(boards, backend="numpy"), deck_layout(), 5)[0])
+    # equity_deals.cu: ge_deals_strengths and ge_deals_grid_N (exact), ge_deals_sample.
+    for game, players, dead in (("razz", ["Ah2h3h4h5h", "Kh2d3d4d5d"], ""),
+                                ("stud-hilo", ["Ah2c3dKhQc6s", "4s5c6dQhJc", "8c8dAs2h7s"], "9c"),
+                                ("deuce-seven-draw", ["7d5h4c", "8h6d4s2c"], "")):
+        _check(f"{game} deals (ge_deals_grid_{len(players)})",
+               ge.equity(players, game=game, dead=dead, backend="cuda", exact=True).wins,
+               ge.equity(players, game=game, dead=dead, backend="numpy", exact=True).wins)
+    mc = ge.equity(["AhKh3c", "QsQd7h"], game="stud-hilo", backend="cuda", exact=False,
+                   samples=4096, seed=1)
+    _check("ge_deals_sample (every sample dealt once)", mc.wins.sum() + mc.ties.sum() >= 4096,
+           True)
     cupy.cuda.runtime.deviceSynchronize()
 
 

@@ -24,15 +24,10 @@
 #include "bitmask.cuh"
 #include "shortdeck.cuh"
 #include "omaha.cuh"
+#include "pots.cuh"    // the pot split, the 8-bit low mask
 #include "equity.cuh"  // Philox streams, uniform and weighted picks, dealing (Monte Carlo)
 
 #define GE_GAMES_MAX_PLAYERS 10
-
-// The 8-bit low mask of a hand mask: bit 0 the ace, bit i rank i + 1 (2..8).
-GE_DEVICE ge_u32 ge_games_low_mask(ge_u64 m) {
-    const ge_u32 r = (ge_u32)((m | (m >> 16) | (m >> 32) | (m >> 48)) & 0x1FFFull);
-    return ((r & 0x7Fu) << 1) | ((r >> 12) & 1u);
-}
 
 template <int H>
 GE_DEVICE void ge_games_strengths_h(const ge_u8* __restrict__ pool_ids, ge_u32 n_pool,
@@ -62,8 +57,8 @@ GE_DEVICE void ge_games_strengths_h(const ge_u8* __restrict__ pool_ids, ge_u32 n
                 for (int j = 0; j < 5; ++j) bd[j] = GE_LDG(board + j);
                 s = ge_omaha_eval<H, 5>(ge_omaha_tables, h, bd);
             }
-            if (L) low = GE_LDG(low_table + (ge_games_low_mask(hm) * 256u +
-                                             ge_games_low_mask(bm)));
+            if (L) low = GE_LDG(low_table + (ge_low8_mask(hm) * 256u +
+                                             ge_low8_mask(bm)));
         }
         S[(ge_u64)b * ld + p] = (ge_u16)s;
         if (L) L[(ge_u64)b * ld + p] = (ge_u8)low;
@@ -107,7 +102,6 @@ GE_DEVICE void ge_games_showdown(const ge_u16* __restrict__ S, const ge_u8* __re
     const ge_u32 slices = (n_boards + per_task - 1) / per_task;
     const ge_u64 n_tasks = (ge_u64)n_matchups * slices;
     const ge_u64 stride = ge_thread_count();
-    const ge_u32 half = scale / 2;
     for (ge_u64 task = ge_thread_index(); task < n_tasks; task += stride) {
         const ge_u64 m = task % n_matchups;
         const ge_u32 y = (ge_u32)(task / n_matchups);
@@ -125,40 +119,22 @@ GE_DEVICE void ge_games_showdown(const ge_u16* __restrict__ S, const ge_u8* __re
         const ge_u32 b_hi = b_lo + per_task < n_boards ? b_lo + per_task : n_boards;
         for (ge_u32 b = b_lo; b < b_hi; ++b) {
             const ge_u16* row = S + (ge_u64)b * ld;
-            ge_u32 s[N], best = 0, least = 0xFFFFu;
+            ge_u32 s[N], least = 0xFFFFu;
             GE_UNROLL
             for (int j = 0; j < N; ++j) {
                 s[j] = GE_LDG(row + col[j]);
-                best = s[j] > best ? s[j] : best;
                 least = s[j] < least ? s[j] : least;
             }
             if (least == 0) continue;  // a hand shares a card with this board
             ++v;
-            ge_u32 n_best = 0;
+            ge_u32 lo[N];
+            const ge_u8* lrow = L + (ge_u64)b * ld;
             GE_UNROLL
-            for (int j = 0; j < N; ++j) n_best += s[j] == best;
-            ge_u32 lo[N], lbest = 0, n_low = 0;
-            if (L) {
-                const ge_u8* lrow = L + (ge_u64)b * ld;
-                GE_UNROLL
-                for (int j = 0; j < N; ++j) {
-                    lo[j] = GE_LDG(lrow + col[j]);
-                    lbest = lo[j] > lbest ? lo[j] : lbest;
-                }
-                if (lbest) {
-                    GE_UNROLL
-                    for (int j = 0; j < N; ++j) n_low += lo[j] == lbest;
-                }
-            } else {
-                GE_UNROLL
-                for (int j = 0; j < N; ++j) lo[j] = 0;
-            }
-            const ge_u32 hshare = (lbest ? half : scale) / n_best;
-            const ge_u32 lshare = lbest ? half / n_low : 0;
+            for (int j = 0; j < N; ++j) lo[j] = L ? GE_LDG(lrow + col[j]) : 0u;
+            const GePot pot = ge_pot(N, s, lo, L != nullptr, scale);
             GE_UNROLL
             for (int j = 0; j < N; ++j) {
-                const ge_u32 gh = s[j] == best ? hshare : 0u;
-                const ge_u32 gl = (lbest && lo[j] == lbest) ? lshare : 0u;
+                const ge_u32 gh = pot.high(s[j]), gl = pot.low(lo[j]);
                 const ge_u32 got = gh + gl;
                 hu[j] += gh;
                 lu[j] += gl;
@@ -212,9 +188,9 @@ GE_GLOBAL void ge_games_low(const ge_u64* __restrict__ hole, const ge_u64* __res
                             ge_u8* __restrict__ out, ge_u64 n) {
     const ge_u64 stride = ge_thread_count();
     for (ge_u64 i = ge_thread_index(); i < n; i += stride) {
-        const ge_u32 h = ge_games_low_mask(GE_LDG(hole + i));
+        const ge_u32 h = ge_low8_mask(GE_LDG(hole + i));
         out[i] = board ? GE_LDG(table + (h * 256u +
-                                         ge_games_low_mask(GE_LDG(board + (shared_board ? 0 : i)))))
+                                         ge_low8_mask(GE_LDG(board + (shared_board ? 0 : i)))))
                        : GE_LDG(table + h);
     }
 }
@@ -261,7 +237,6 @@ GE_DEVICE void ge_games_sample_h(int N, const ge_u64* __restrict__ combos,
                                ge_u64 stop, ge_u32 max_tries,
                                unsigned long long* __restrict__ totals,
                                unsigned long long* __restrict__ failures) {
-    const ge_u32 half = scale / 2;
     ge_u32 w[GE_GAMES_MAX_PLAYERS], t[GE_GAMES_MAX_PLAYERS], fail = 0;
     ge_u64 u[GE_GAMES_MAX_PLAYERS], q[GE_GAMES_MAX_PLAYERS], hu[GE_GAMES_MAX_PLAYERS],
         lu[GE_GAMES_MAX_PLAYERS];
@@ -306,28 +281,18 @@ GE_DEVICE void ge_games_sample_h(int N, const ge_u64* __restrict__ combos,
             used |= card;
             board |= card;
         }
-        ge_u32 st[GE_GAMES_MAX_PLAYERS], lo[GE_GAMES_MAX_PLAYERS], best = 0, lbest = 0;
+        ge_u32 st[GE_GAMES_MAX_PLAYERS], lo[GE_GAMES_MAX_PLAYERS];
         GE_EQ_NO_UNROLL
         for (int p = 0; p < N; ++p) {
             st[p] = ge_games_high<H>(hole[p], board, variant);
-            best = st[p] > best ? st[p] : best;
-            lo[p] = low_table ? GE_LDG(low_table + (ge_games_low_mask(hole[p]) * 256u +
-                                                    ge_games_low_mask(board)))
+            lo[p] = low_table ? GE_LDG(low_table + (ge_low8_mask(hole[p]) * 256u +
+                                                    ge_low8_mask(board)))
                               : 0u;
-            lbest = lo[p] > lbest ? lo[p] : lbest;
         }
-        ge_u32 n_best = 0, n_low = 0;
+        const GePot pot = ge_pot(N, st, lo, low_table != nullptr, scale);
         GE_EQ_NO_UNROLL
         for (int p = 0; p < N; ++p) {
-            n_best += st[p] == best;
-            n_low += lbest && lo[p] == lbest;
-        }
-        const ge_u32 hshare = (lbest ? half : scale) / n_best;
-        const ge_u32 lshare = lbest ? half / n_low : 0u;
-        GE_EQ_NO_UNROLL
-        for (int p = 0; p < N; ++p) {
-            const ge_u32 gh = st[p] == best ? hshare : 0u;
-            const ge_u32 gl = (lbest && lo[p] == lbest) ? lshare : 0u;
+            const ge_u32 gh = pot.high(st[p]), gl = pot.low(lo[p]);
             const ge_u32 got = gh + gl;
             if (got == scale) ++w[p];
             else if (got) ++t[p];

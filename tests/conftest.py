@@ -62,3 +62,19 @@ def stand_in_cuda_games(stand_in_cupy, monkeypatch):
         pytest.skip(f"cannot build the kernels for the CPU: {exc}")
     monkeypatch.setattr(games_module, "_STATES", {})
     return stand_in_cupy
+
+
+@pytest.fixture
+def stand_in_cuda_deals(stand_in_cupy, monkeypatch):
+    """The stand-in CuPy with the board-less games' module (kernels/equity_deals.cu in the
+    block emulator, tests/emulation/deals_host.py) and its per-device cache emptied."""
+    from gpu_eval.cuda import deals as cuda_deals
+
+    from emulation import deals_host, hostbuild
+
+    try:
+        deals_host.build()
+    except hostbuild.HostBuildUnavailableError as exc:
+        pytest.skip(f"cannot build the kernels for the CPU: {exc}")
+    monkeypatch.setattr(cuda_deals, "_STATES", {})
+    return stand_in_cupy

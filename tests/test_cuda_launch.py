@@ -101,7 +101,7 @@ def test_fsm_kernel_from_the_shared_cache(fake, monkeypatch):
 
 @pytest.mark.parametrize("module", ["gpu_eval.cuda.waves", "gpu_eval.equity_engine.deal_check",
                                     "gpu_eval.cuda.resources", "gpu_eval.cuda.modules",
-                                    "gpu_eval.cuda.device_inputs"])
+                                    "gpu_eval.cuda.device_inputs", "gpu_eval.cuda.deals"])
 def test_docstring_examples_run(module):
     import doctest
     import importlib

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from gpu_eval.cuda import batch as cuda_batch
+from gpu_eval.cuda import deals as cuda_deals
 from gpu_eval.cuda import equity as cuda_equity
 from gpu_eval.cuda import holdem, nvrtc
 from gpu_eval.cuda import indexer as cuda_indexer
@@ -35,7 +36,8 @@ def test_every_kernel_is_reported(report):
                 | {("equity", k) for k in cuda_equity.KERNELS}
                 | {("batch", k) for k in cuda_batch.KERNELS}
                 | {("fsm", "ge_fsm_eval_ids")}
-                | {("indexer", k) for k in cuda_indexer.KERNELS})
+                | {("indexer", k) for k in cuda_indexer.KERNELS}
+                | {("deals", k) for k in cuda_deals.KERNELS})
     assert expected <= names
     assert {k for m, k in names if m == "variants"} >= {"ge_omaha_eval_ids",
                                                          "ge_wild_eval_masks"}

@@ -42,7 +42,8 @@ def test_memory_stays_bounded_by_input_and_output():
 
 
 @pytest.mark.parametrize("module", ["gpu_eval.cards", "gpu_eval.strength", "gpu_eval.evaluator.api",
-                                    "gpu_eval.combinatorics", "gpu_eval"])
+                                    "gpu_eval.combinatorics", "gpu_eval",
+                                    "gpu_eval.equity_engine.deals"])
 def test_docstring_examples_run(module):
     mod = importlib.import_module(module)
     failures, tried = doctest.testmod(mod, verbose=False)

@@ -48,14 +48,16 @@ def module_sources() -> dict[str, str]:
     -------
     dict
         Module name -> source text (the evaluator, equity, batch equity, other games'
-        equity, variants, state-machine, hand-indexer and solver-table modules).
+        equity, board-less games' equity, variants, state-machine, hand-indexer and solver-table modules).
 
     Examples
     --------
-    >>> sorted(module_sources())
-    ['batch', 'equity', 'evaluator', 'fsm', 'games', 'indexer', 'lows', 'solver_tables', 'variants']
+    >>> sorted(module_sources())  # doctest: +NORMALIZE_WHITESPACE
+    ['batch', 'deals', 'equity', 'evaluator', 'fsm', 'games', 'indexer', 'lows', 'solver_tables',
+     'variants']
     """
     from gpu_eval.cuda import batch as cuda_batch
+    from gpu_eval.cuda import deals as cuda_deals
     from gpu_eval.cuda import equity as cuda_equity
     from gpu_eval.cuda import games_module, holdem  # noqa: PLC0415 -- light imports
     from gpu_eval.cuda import indexer as cuda_indexer
@@ -67,7 +69,7 @@ def module_sources() -> dict[str, str]:
             "batch": cuda_batch.module_source(), "games": games_module.module_source(),
             "variants": cuda_variants.module_source(), "fsm": '#include "fsm.cu"\n',
             "indexer": cuda_indexer.module_source(), "lows": cuda_lows.module_source(),
-            "solver_tables": cuda_tables.module_source()}
+            "solver_tables": cuda_tables.module_source(), "deals": cuda_deals.module_source()}
 
 
 _ENTRY = re.compile(r"Compiling entry function '(\w+)' for '(\w+)'")

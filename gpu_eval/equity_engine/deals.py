@@ -23,6 +23,12 @@ Exact, two ways (the cheaper runs; :func:`costs`):
 Monte Carlo deals the missing cards of every player from a random order of the deck, in
 blocks of :data:`SAMPLE_BLOCK` samples, each with its own stream from ``seed`` (so a seed
 reproduces a result); standard errors are those of the per-deal pot share.
+
+On CUDA (``backend="cuda"``, or ``"auto"`` with a usable device: :mod:`gpu_eval.cuda.deals`)
+exact is always the grid, walked by the device with the same integers (its limits are
+:data:`CUDA_EXACT_LIMIT` and :data:`CUDA_HARD_LIMIT` pairs; heads-up third-street stud,
+2.7e10 pairs, is exact by default there), and Monte Carlo draws from the device's own
+per-sample streams (a seed reproduces a CUDA result, not the NumPy digits).
 """
 
 from __future__ import annotations
@@ -45,8 +51,9 @@ from gpu_eval.games import registry
 from gpu_eval.progress import Progress, wanted
 
 __all__ = ["prepare", "plan", "task", "finish", "DealProblem", "DealPlan",
-           "strengths", "costs", "exact_counts", "grid_rows", "SAMPLE_BLOCK", "EXACT_LIMIT",
-           "MAX_PLAYERS", "RATE"]
+           "strengths", "costs", "exact_counts", "grid_rows", "completion_masks", "tuples",
+           "device_order", "SAMPLE_BLOCK", "EXACT_LIMIT", "MAX_PLAYERS", "RATE", "CUDA_RATE",
+           "CUDA_EXACT_LIMIT", "CUDA_HARD_LIMIT", "CUDA_MAX_ROWS"]
 
 #: Monte Carlo samples per block (one random stream each).
 SAMPLE_BLOCK = 1 << 15
@@ -59,6 +66,15 @@ HARD_LIMIT = 1e9
 MAX_PLAYERS = 8
 #: Pair comparisons (or sorted entries) per second on NumPy, for the progress bar.
 RATE = 1e7
+#: Deal comparisons per second on an H200 (a paper estimate, not yet measured: about 20
+#: integer operations a deal over 132 SMs; benchmarks/gpu_check.sh measures it).
+CUDA_RATE = 2e10
+#: exact=None walks the grid on CUDA up to this many pairs (seconds there), and
+#: exact=True up to CUDA_HARD_LIMIT (about a minute).
+CUDA_EXACT_LIMIT = 5e10
+CUDA_HARD_LIMIT = 1e12
+#: Most grid rows (disjoint tuples of the first players' completions) built on the host.
+CUDA_MAX_ROWS = 10_000_000
 _GRID_BLOCK = 1 << 20  # pair comparisons per grid block
 
 
@@ -222,22 +238,46 @@ def costs(prob: DealProblem) -> dict[str, float]:
     return out
 
 
-def _completions(prob: DealProblem, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
-                                                     np.ndarray | None]:
-    """Player ``i``'s completions: ``(deck positions (m, k), masks, strengths, lows)``."""
+def completion_masks(prob: DealProblem, i: int) -> tuple[np.ndarray, np.ndarray]:
+    """Player ``i``'s completions: ``(deck positions (m, k), masks of those cards)``, every
+    ``need``-card subset of the deck in colex order.
+
+    Examples
+    --------
+    >>> pos, masks = completion_masks(prepare(["7d5h4c3s", "8h6d4s2c"], "", "",
+    ...                                       "deuce-seven-draw"), 0)
+    >>> pos.shape, masks.dtype.name
+    ((44, 1), 'uint64')
+    """
     pos = board_orbits.subsets(len(prob.deck), prob.need[i])
     ids = prob.deck[pos]
     masks = board_orbits.or_rows(ids) if ids.shape[1] else np.zeros(1, dtype=np.uint64)
+    return pos, masks
+
+
+def _completions(prob: DealProblem, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
+                                                     np.ndarray | None]:
+    """Player ``i``'s completions: ``(deck positions (m, k), masks, strengths, lows)``."""
+    pos, masks = completion_masks(prob, i)
     hi, lo = strengths(prob.game, masks | np.uint64(prob.known[i]))
     return pos, masks, hi, lo
 
 
-def _tuples(prob: DealProblem, comps: list) -> tuple[np.ndarray, np.ndarray]:
-    """The disjoint tuples of the first ``n - 1`` players' completions: ``(indices, union)``."""
+def tuples(masks: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """The disjoint tuples of the first ``n - 1`` players' completions (``masks``: every
+    player's completion masks): ``(indices (t, n - 1), union of each tuple's cards)``.
+
+    Examples
+    --------
+    >>> m = [np.array([1, 2], np.uint64), np.array([1, 4], np.uint64), np.zeros(1, np.uint64)]
+    >>> idx, union = tuples(m)
+    >>> idx.tolist(), union.tolist()
+    ([[0, 1], [1, 0], [1, 1]], [5, 3, 6])
+    """
     idx = np.zeros((1, 0), dtype=np.int64)
     union = np.zeros(1, dtype=np.uint64)
-    for i in range(len(comps) - 1):
-        m = comps[i][1]
+    for i in range(len(masks) - 1):
+        m = masks[i]
         rows = np.repeat(np.arange(len(idx)), len(m))
         cols = np.tile(np.arange(len(m)), len(idx))
         ok = (union[rows] & m[cols]) == 0
@@ -256,14 +296,47 @@ def grid_rows(prob: DealProblem) -> int:
     """
     if len(prob.known) == 2:
         return math.comb(len(prob.deck), prob.need[0])
-    return len(_tuples(prob, [_completions(prob, i) for i in range(len(prob.known))])[0])
+    return len(tuples([completion_masks(prob, i)[1] for i in range(len(prob.known))])[0])
+
+
+def device_order(prob: DealProblem) -> tuple[DealProblem, list[int]]:
+    """``(prob with its players in the order the CUDA grid walks them, that order)``
+    (:func:`gpu_eval.cuda.deals.player_order`: the largest completion set last).
+
+    Examples
+    --------
+    >>> p = prepare(["7d5h4c", "8h6d4s2c"], "", "", "deuce-seven-draw")
+    >>> device_order(p)[0].labels, device_order(p)[1]
+    (('8h6d4s2c', '7d5h4c'), [1, 0])
+    """
+    from gpu_eval.cuda.deals import player_order  # noqa: PLC0415 -- CuPy-free helper
+
+    order = player_order([math.comb(len(prob.deck), k) for k in prob.need])
+    return replace(prob, labels=tuple(prob.labels[i] for i in order),
+                   known=tuple(prob.known[i] for i in order),
+                   need=tuple(prob.need[i] for i in order)), order
+
+
+def _device_grid(prob: DealProblem, bar: Progress, start: int = 0, stop: int | None = None
+                 ) -> tuple[np.ndarray, ...]:
+    """Rows ``[start, stop)`` of the grid walked on CUDA (rows of :func:`device_order`),
+    counts in the caller's player order."""
+    from gpu_eval.cuda import deals as cuda_deals  # noqa: PLC0415 -- imports CuPy
+
+    dev, order = device_order(prob)
+    comps = [completion_masks(dev, i)[1] for i in range(len(dev.known))]
+    idx, union = tuples(comps)
+    counts = cuda_deals.grid_counts(dev.game, list(dev.known), comps, idx[start:stop],
+                                    union[start:stop], dev.scale, bar)
+    back = np.argsort(order)
+    return (*(c[back] for c in counts[:5]), counts[5])
 
 
 def _grid(prob: DealProblem, bar: Progress, start: int = 0, stop: int | None = None
           ) -> tuple[np.ndarray, ...]:
     n, scale = len(prob.known), prob.scale
     comps = [_completions(prob, i) for i in range(n)]
-    idx, union = _tuples(prob, comps)
+    idx, union = tuples([c[1] for c in comps])
     idx, union = idx[start:stop], union[start:stop]
     last_m, last_hi, last_lo = comps[-1][1], comps[-1][2], comps[-1][3]
     wins, ties, units, hu_t, lu_t = (np.zeros(n, dtype=np.int64) for _ in range(5))
@@ -382,13 +455,22 @@ class DealPlan:
     span: int              # exact: task units; Monte Carlo: samples
     entropy: int | None
     work: float
+    backend: str = "numpy"  # where the tasks run: "numpy" or "cuda"
 
     @property
     def exact(self) -> bool:
         return self.method != "monte carlo"
 
+    @property
+    def seconds(self) -> float:
+        """Expected seconds of the whole job on its backend (progress bars, the planner)."""
+        return self.work / (CUDA_RATE if self.backend == "cuda" else RATE)
+
     def spans(self, parts: int = 1) -> list[tuple[int, int]]:
-        """``parts`` (at most) task ranges covering the work; Monte Carlo in whole blocks."""
+        """``parts`` (at most) task ranges covering the work; Monte Carlo in whole blocks
+        (on CUDA, one range: the device takes any range of samples at once)."""
+        if self.backend == "cuda" and parts == 1:
+            return [(0, self.span)]
         if not self.exact:
             return [(s, min(s + SAMPLE_BLOCK, self.span))
                     for s in range(0, self.span, SAMPLE_BLOCK)]
@@ -403,9 +485,11 @@ def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *, exact: bool
     """Validate and decide: exact (the cheaper method, when cheap enough or asked for) or
     Monte Carlo; bad input raises here, before any work.
 
+    On CUDA the grid is the exact method (see the module's notes).
+
     Examples
     --------
-    >>> plan(["AhKh3c", "QsQd7h"]).method
+    >>> plan(["AhKh3c", "QsQd7h"], backend="numpy").method
     'inclusion-exclusion'
     """
     samples = equity_problem.check_options(exact, samples, seed)
@@ -413,9 +497,8 @@ def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *, exact: bool
     if backend not in backend_choice.BACKENDS:
         raise ValueError(f"backend={backend!r}: expected one of "
                          f"{', '.join(backend_choice.BACKENDS)}")
-    if backend == "cuda":
-        raise ValueError(f"backend='cuda' has no {game!r} equity engine yet; use "
-                         f"backend='numpy' (or 'auto')")
+    if backend_choice.resolve(backend) == "cuda":
+        return _cuda_plan(prob, exact, samples, seed)
     c = costs(prob)
     method = min(c, key=c.get)
     if exact is True and c[method] > HARD_LIMIT:
@@ -427,6 +510,26 @@ def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *, exact: bool
     n_samples = samples or equity_problem.DEFAULT_SAMPLES
     return DealPlan(prob, "monte carlo", n_samples, equity_problem.entropy_of(seed),
                     float(n_samples * len(prob.known)))
+
+
+def _cuda_plan(prob: DealProblem, exact: bool | None, samples: int | None,
+               seed: int | None) -> DealPlan:
+    """:func:`plan` on CUDA: the grid when it is cheap enough there (or asked for), else
+    Monte Carlo on the device."""
+    pairs = costs(prob)["grid"]
+    dev, _ = device_order(prob)
+    # The first players' tuples are built on the host: bounded before they are built.
+    rows_bound = math.prod(math.comb(len(prob.deck), k) for k in dev.need[:-1])
+    if exact is True and (pairs > CUDA_HARD_LIMIT or rows_bound > CUDA_MAX_ROWS):
+        raise ValueError(f"exact {prob.game!r} equity of this deal needs {pairs:.3g} "
+                         f"comparisons over {rows_bound:.3g} rows, more than the CUDA engine "
+                         f"walks; pass exact=False (Monte Carlo)")
+    if rows_bound <= CUDA_MAX_ROWS and (
+            exact is True or (exact is None and samples is None and pairs <= CUDA_EXACT_LIMIT)):
+        return DealPlan(prob, "grid", grid_rows(dev), None, pairs, "cuda")
+    n_samples = samples or equity_problem.DEFAULT_SAMPLES
+    return DealPlan(prob, "monte carlo", n_samples, equity_problem.entropy_of(seed),
+                    float(n_samples * len(prob.known)), "cuda")
 
 
 def task(job: DealPlan, start: int, stop: int, bar: Progress | None = None
@@ -443,6 +546,12 @@ def task(job: DealPlan, start: int, stop: int, bar: Progress | None = None
     """
     bar = bar or Progress(0, "", enabled=False)
     prob = job.prob
+    if job.backend == "cuda":
+        from gpu_eval.cuda import deals as cuda_deals  # noqa: PLC0415 -- imports CuPy
+
+        out = _device_grid(prob, bar, start, stop) if job.exact else \
+            cuda_deals.sample_counts(prob, job.entropy, start, stop, bar)
+        return tuple(np.asarray(x, dtype=np.int64) for x in out)
     if job.method == "grid":
         out = _grid(prob, bar, start, stop)
     elif job.method == "inclusion-exclusion":

@@ -632,10 +632,8 @@ class DealMonteCarlo(Strategy):
 
 
 def _deal_seconds(req: Request) -> float:
-    """Expected seconds of the deal job, from :mod:`deals`' measured rate."""
-    from gpu_eval.equity_engine import deals  # noqa: PLC0415 -- hold'em never loads it
-
-    return req.deal_job.work / deals.RATE
+    """Expected seconds of the deal job, from its backend's rate (:mod:`deals`)."""
+    return req.deal_job.seconds
 
 
 def _deal_plan(strategy: Strategy, req: Request, unit: str) -> Plan:
@@ -652,7 +650,8 @@ def _deal_plan(strategy: Strategy, req: Request, unit: str) -> Plan:
                 work=job.work, bar_enabled=wanted(req.progress, strategy.cost(req)),
                 # what deals.task counts: work units exact (comparisons), else samples
                 bar_total=lambda: int(job.work) if job.exact else job.span, bar_unit=unit,
-                bar_what=f"{req.game} {'exact' if job.exact else 'monte carlo'}")
+                bar_what=f"{req.game} {'exact' if job.exact else 'monte carlo'}",
+                backend=job.backend)
 
 
 class SpotsOnDevice(Strategy):
@@ -1072,7 +1071,7 @@ def deal_task(job: Any, start: int, stop: int, bar: Progress | None = None) -> P
     """One task of :mod:`deals`: exact units or sample blocks ``[start, stop)``."""
     from gpu_eval.equity_engine import deals  # noqa: PLC0415 -- hold'em never loads it
 
-    return Part(deals.task(job, start, stop, bar), frozenset({"numpy"}))
+    return Part(deals.task(job, start, stop, bar), frozenset({job.backend}))
 
 
 def game_task(job: Any, start: int, stop: int, bar: Progress | None = None) -> Part:

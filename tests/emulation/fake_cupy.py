@@ -498,6 +498,8 @@ KERNEL_OUTPUTS = {
     "shortdeck_check_eval_masks": (7, 8), "shortdeck_check_eval_ids": (8, 9),
     **{f"batch_{n}": (5, 6, 7) for n in range(2, 11)}, "low_eval_masks": (2,),
     "tables_board_strengths": (4,), "tables_river_counts": (7, 8),
+    "deals_strengths": (5, 6), "deals_sample": (12,),
+    **{f"deals_grid_{n}": tuple(range(9, 15)) for n in range(2, 9)},
 }
 
 
@@ -606,6 +608,8 @@ class RawModule:
             from emulation import indexer_host  # gpu_eval.cuda.indexer's module
 
             return indexer_host.IndexerModule(code, options)
+        if code is not None and '#include "equity_deals.cu"' in code:
+            return _DealsModule(code, options)  # gpu_eval.cuda.deals' module
         if code is not None and '#include "lowball.cu"' in code:
             return _LowModule(code, options)  # gpu_eval.cuda.lows' module
         return super().__new__(cls)
@@ -868,6 +872,30 @@ class _TablesModule(_BatchModule):
     def get_function(self, name):
         assert name.startswith("ge_tables_"), name
         return _BatchKernel(name, self.host)
+
+
+class _DealsModule:
+    """The RawModule of gpu_eval.cuda.deals: kernels/equity_deals.cu in the block emulator
+    (emulation.deals_host), its ``ge_bitmask_tables`` and ``ge_low_tables`` its own."""
+
+    def __init__(self, code, options):
+        from emulation import deals_host
+
+        self.code, self.options = code, options
+        self.host = deals_host.load_private()
+        self._symbols = {
+            "ge_bitmask_tables": np.zeros(self.host.lib.emu_table_count(), dtype=np.uint64),
+            "ge_low_tables": np.zeros(self.host.lib.emu_low_table_count(), dtype=np.uint64)}
+        self._setters = {"ge_bitmask_tables": self.host.set_tables,
+                         "ge_low_tables": self.host.set_low_tables}
+
+    def get_function(self, name):
+        assert name.startswith("ge_deals_"), name
+        return _BatchKernel(name, self.host)
+
+    def get_global(self, name):
+        setter = self._setters[name]
+        return _MemoryPointer(self._symbols[name], on_write=lambda a: setter(a.view(np.uintp)))
 
 
 class _LowKernel:

@@ -1,0 +1,243 @@
+// equity_deals.cu -- equity of the games without a board (stud, stud hi/lo, razz, the draw
+// games) on the device: the twin of gpu_eval/equity_engine/deals.py's grid and Monte Carlo.
+//
+// A player holds known cards (a hand mask) and gets `need` more from one deck; the final hand
+// is scored by `eval`: GE_DEALS_HIGH, the best five on the hold'em scale (bitmask.cuh: stud,
+// five-card draw), or a low scale GE_LOW_* (lowball.cuh: razz's A-5, 2-7, badugi); hi/lo
+// games add the 8-or-better low of the best five (`best5`: gpu_eval.games.lowball's "BEST5"
+// table, 256 bytes, by the hand's 8-bit low mask).
+//
+//   ge_deals_strengths  one player's completions: S[i] = eval(masks[i] | known), L[i] its low;
+//   ge_deals_grid_N     every deal: the rows (disjoint tuples of the first N - 1 players'
+//                       completions, built on the host) against the last player's
+//                       completions. A block takes a row at a time (its strengths and card
+//                       union read once), its threads stride over the last player's
+//                       completions (consecutive threads, consecutive columns); a column
+//                       sharing a card with the row is no deal. Integer wins (the whole pot
+//                       alone), ties (part of it), split units, high and low units and deals,
+//                       as deals.py's _grid counts them;
+//   ge_deals_sample     Monte Carlo: sample s deals each player's missing cards, in player
+//                       order, from its own Philox stream (equity.cuh), so totals depend on the
+//                       seed and the sample range only, never on the launch.
+// Pots are scale units (pots.cuh). Inputs are validated in Python; any grid and block size.
+#ifndef GE_EQUITY_DEALS_CU
+#define GE_EQUITY_DEALS_CU
+
+#include "ge_common.cuh"
+#include "bitmask.cuh"
+#include "lowball.cuh"
+#include "pots.cuh"
+#include "equity.cuh"  // Philox streams, dealing
+
+#define GE_DEALS_MAX_PLAYERS 8
+#define GE_DEALS_HIGH 3  // eval code of the high hand (0..2 are lowball.cuh's GE_LOW_*)
+// Per-thread counters are 32-bit: flushed to the totals after this many deals (a pot is at
+// most 2 * 840 units, so no counter can pass 2^31 in between).
+#define GE_DEALS_FLUSH (1u << 20)
+
+GE_DEVICE ge_u32 ge_deals_eval(int eval, ge_u64 hand) {
+    return eval == GE_DEALS_HIGH ? ge_bitmask_eval(ge_bitmask_tables, hand)
+                                 : ge_low_eval(ge_low_tables, eval, hand);
+}
+
+GE_GLOBAL void ge_deals_strengths(const ge_u64* __restrict__ masks, ge_u32 n, ge_u64 known,
+                                  int eval, const ge_u8* __restrict__ best5,
+                                  ge_u16* __restrict__ S, ge_u8* __restrict__ L) {
+    const ge_u64 stride = ge_thread_count();
+    for (ge_u64 i = ge_thread_index(); i < n; i += stride) {
+        const ge_u64 hand = GE_LDG(masks + i) | known;
+        S[i] = (ge_u16)ge_deals_eval(eval, hand);
+        if (L) L[i] = GE_LDG(best5 + ge_low8_mask(hand));
+    }
+}
+
+// Per-player counters of one thread, added to the totals (uint64, N each) with one atomic each.
+template <int N>
+struct GeDealCounts {
+    ge_u32 w[N], t[N], u[N], hu[N], lu[N], valid;
+
+    GE_DEVICE void clear() {
+        GE_UNROLL
+        for (int j = 0; j < N; ++j) w[j] = t[j] = u[j] = hu[j] = lu[j] = 0;
+        valid = 0;
+    }
+    GE_DEVICE void add(const GePot& pot, const ge_u32* s, const ge_u32* lo, ge_u32 scale) {
+        GE_UNROLL
+        for (int j = 0; j < N; ++j) {
+            const ge_u32 gh = pot.high(s[j]), gl = pot.low(lo[j]);
+            const ge_u32 got = gh + gl;
+            hu[j] += gh;
+            lu[j] += gl;
+            if (got == scale) {
+                ++w[j];
+            } else if (got) {
+                ++t[j];
+                u[j] += got;
+            }
+        }
+        ++valid;
+    }
+    GE_DEVICE void flush(unsigned long long* wins, unsigned long long* ties,
+                         unsigned long long* units, unsigned long long* high,
+                         unsigned long long* low, unsigned long long* n_valid, bool hilo) {
+        GE_UNROLL
+        for (int j = 0; j < N; ++j) {
+            if (w[j]) atomicAdd(wins + j, (unsigned long long)w[j]);
+            if (t[j]) atomicAdd(ties + j, (unsigned long long)t[j]);
+            if (u[j]) atomicAdd(units + j, (unsigned long long)u[j]);
+            if (hilo && hu[j]) atomicAdd(high + j, (unsigned long long)hu[j]);
+            if (hilo && lu[j]) atomicAdd(low + j, (unsigned long long)lu[j]);
+        }
+        if (valid) atomicAdd(n_valid, (unsigned long long)valid);
+        clear();
+    }
+};
+
+// rows: (n_rows, N - 1) int32, player j's completion index in column j; unions: (n_rows,)
+// the cards of each row; S, L: every player's completion strengths and lows (L null: high
+// only), player j's from offsets[j]; last: the last player's n_last completion masks.
+template <int N>
+GE_DEVICE void ge_deals_grid(const ge_i32* __restrict__ rows, const ge_u64* __restrict__ unions,
+                             ge_u32 n_rows, const ge_u16* __restrict__ S,
+                             const ge_u8* __restrict__ L, const ge_u32* __restrict__ offsets,
+                             const ge_u64* __restrict__ last, ge_u32 n_last, ge_u32 scale,
+                             unsigned long long* __restrict__ wins,
+                             unsigned long long* __restrict__ ties,
+                             unsigned long long* __restrict__ units,
+                             unsigned long long* __restrict__ high,
+                             unsigned long long* __restrict__ low,
+                             unsigned long long* __restrict__ n_valid) {
+    GeDealCounts<N> acc;
+    acc.clear();
+    const ge_u32 last_at = GE_LDG(offsets + (N - 1));
+    ge_u32 since_flush = 0;
+    for (ge_u32 r = blockIdx.x; r < n_rows; r += gridDim.x) {
+        const ge_u64 taken = GE_LDG(unions + r);
+        ge_u32 s[N], lo[N];
+        GE_UNROLL
+        for (int j = 0; j < N - 1; ++j) {
+            const ge_u32 at = GE_LDG(offsets + j) + (ge_u32)GE_LDG(rows + (ge_u64)r * (N - 1) + j);
+            s[j] = GE_LDG(S + at);
+            lo[j] = L ? GE_LDG(L + at) : 0u;
+        }
+        for (ge_u32 c = threadIdx.x; c < n_last; c += blockDim.x) {
+            if (GE_LDG(last + c) & taken) continue;
+            s[N - 1] = GE_LDG(S + (last_at + c));
+            lo[N - 1] = L ? GE_LDG(L + (last_at + c)) : 0u;
+            acc.add(ge_pot(N, s, lo, L != nullptr, scale), s, lo, scale);
+        }
+        since_flush += (n_last + blockDim.x - 1) / blockDim.x;
+        if (since_flush >= GE_DEALS_FLUSH) {
+            acc.flush(wins, ties, units, high, low, n_valid, L != nullptr);
+            since_flush = 0;
+        }
+    }
+    acc.flush(wins, ties, units, high, low, n_valid, L != nullptr);
+}
+
+#define GE_DEALS_GRID_KERNEL(N)                                                               \
+    GE_GLOBAL void ge_deals_grid_##N(                                                         \
+        const ge_i32* __restrict__ rows, const ge_u64* __restrict__ unions, ge_u32 n_rows,    \
+        const ge_u16* __restrict__ S, const ge_u8* __restrict__ L,                            \
+        const ge_u32* __restrict__ offsets, const ge_u64* __restrict__ last, ge_u32 n_last,   \
+        ge_u32 scale, unsigned long long* __restrict__ wins,                                  \
+        unsigned long long* __restrict__ ties, unsigned long long* __restrict__ units,        \
+        unsigned long long* __restrict__ high, unsigned long long* __restrict__ low,          \
+        unsigned long long* __restrict__ n_valid) {                                           \
+        ge_deals_grid<N>(rows, unions, n_rows, S, L, offsets, last, n_last, scale, wins, ties, \
+                         units, high, low, n_valid);                                          \
+    }
+GE_DEALS_GRID_KERNEL(2)
+GE_DEALS_GRID_KERNEL(3)
+GE_DEALS_GRID_KERNEL(4)
+GE_DEALS_GRID_KERNEL(5)
+GE_DEALS_GRID_KERNEL(6)
+GE_DEALS_GRID_KERNEL(7)
+GE_DEALS_GRID_KERNEL(8)
+
+// Samples [start, stop), grid-stride. known (N): each player's cards; need (N): how many
+// more; deck: the n_deck cards that can still come (hand-mask bits). totals (6 N uint64)
+// gains, per player: whole pots won alone, pots shared, pot units won (wins included), the
+// sum of squared per-sample units, and (best5 not null: hi/lo) the high and low units.
+template <int N>
+GE_DEVICE void ge_deals_sample_n(const ge_u64* __restrict__ known, const ge_u8* __restrict__ need,
+                                 const ge_u64* __restrict__ deck, ge_u32 n_deck, int eval,
+                                 const ge_u8* __restrict__ best5, ge_u32 scale, ge_u32 key0,
+                                 ge_u32 key1, ge_u64 start, ge_u64 stop,
+                                 unsigned long long* __restrict__ totals) {
+    ge_u32 w[N], t[N], u[N], hu[N], lu[N];
+    ge_u64 q[N];
+    GE_UNROLL
+    for (int j = 0; j < N; ++j) {
+        w[j] = t[j] = u[j] = hu[j] = lu[j] = 0;
+        q[j] = 0;
+    }
+    const ge_u64 stride = ge_thread_count();
+    for (ge_u64 smp = start + ge_thread_index(); smp < stop; smp += stride) {
+        GeRng r;
+        ge_rng_init(r, key0, key1, smp);
+        ge_u64 used = 0;
+        ge_u32 s[N], lo[N];
+        GE_UNROLL
+        for (int j = 0; j < N; ++j) {
+            ge_u64 hand = GE_LDG(known + j);
+            const int k = GE_LDG(need + j);
+            GE_EQ_NO_UNROLL
+            for (int c = 0; c < k; ++c) {
+                const ge_u64 card = ge_deal_card(r, deck, n_deck, used);
+                used |= card;
+                hand |= card;
+            }
+            s[j] = ge_deals_eval(eval, hand);
+            lo[j] = best5 ? GE_LDG(best5 + ge_low8_mask(hand)) : 0u;
+        }
+        const GePot pot = ge_pot(N, s, lo, best5 != nullptr, scale);
+        GE_UNROLL
+        for (int j = 0; j < N; ++j) {
+            const ge_u32 gh = pot.high(s[j]), gl = pot.low(lo[j]);
+            const ge_u32 got = gh + gl;
+            if (got == scale) ++w[j];
+            else if (got) ++t[j];
+            u[j] += got;
+            q[j] += (ge_u64)got * got;
+            hu[j] += gh;
+            lu[j] += gl;
+        }
+    }
+    GE_UNROLL
+    for (int j = 0; j < N; ++j) {
+        if (w[j]) atomicAdd(totals + j, (unsigned long long)w[j]);
+        if (t[j]) atomicAdd(totals + N + j, (unsigned long long)t[j]);
+        if (u[j]) atomicAdd(totals + 2 * N + j, (unsigned long long)u[j]);
+        if (q[j]) atomicAdd(totals + 3 * N + j, (unsigned long long)q[j]);
+        if (best5 && hu[j]) atomicAdd(totals + 4 * N + j, (unsigned long long)hu[j]);
+        if (best5 && lu[j]) atomicAdd(totals + 5 * N + j, (unsigned long long)lu[j]);
+    }
+}
+
+// n players (2..8); see ge_deals_sample_n. Per thread, at most 2^24 samples a launch (the
+// launcher's chunks) keep the 32-bit counters exact.
+GE_GLOBAL void ge_deals_sample(int n, const ge_u64* __restrict__ known,
+                               const ge_u8* __restrict__ need, const ge_u64* __restrict__ deck,
+                               ge_u32 n_deck, int eval, const ge_u8* __restrict__ best5,
+                               ge_u32 scale, ge_u32 key0, ge_u32 key1, ge_u64 start,
+                               ge_u64 stop, unsigned long long* __restrict__ totals) {
+#define GE_DEALS_SAMPLE_CASE(N)                                                             \
+    case N:                                                                                 \
+        ge_deals_sample_n<N>(known, need, deck, n_deck, eval, best5, scale, key0, key1,     \
+                             start, stop, totals);                                          \
+        break;
+    switch (n) {
+        GE_DEALS_SAMPLE_CASE(2)
+        GE_DEALS_SAMPLE_CASE(3)
+        GE_DEALS_SAMPLE_CASE(4)
+        GE_DEALS_SAMPLE_CASE(5)
+        GE_DEALS_SAMPLE_CASE(6)
+        GE_DEALS_SAMPLE_CASE(7)
+        GE_DEALS_SAMPLE_CASE(8)
+        default: break;  // rejected in Python
+    }
+#undef GE_DEALS_SAMPLE_CASE
+}
+
+#endif  // GE_EQUITY_DEALS_CU
