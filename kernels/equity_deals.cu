@@ -16,7 +16,7 @@
 //                       sharing a card with the row is no deal. Integer wins (the whole pot
 //                       alone), ties (part of it), split units, high and low units and deals,
 //                       as deals.py's _grid counts them;
-//   ge_deals_sample     Monte Carlo: sample s deals each player's missing cards, in player
+//   ge_deals_sample_N   Monte Carlo: sample s deals each player's missing cards, in player
 //                       order, from its own Philox stream (equity.cuh), so totals depend on the
 //                       seed and the sample range only, never on the launch.
 // Pots are scale units (pots.cuh). Inputs are validated in Python; any grid and block size.
@@ -215,29 +215,23 @@ GE_DEVICE void ge_deals_sample_n(const ge_u64* __restrict__ known, const ge_u8* 
     }
 }
 
-// n players (2..8); see ge_deals_sample_n. Per thread, at most 2^24 samples a launch (the
-// launcher's chunks) keep the 32-bit counters exact.
-GE_GLOBAL void ge_deals_sample(int n, const ge_u64* __restrict__ known,
-                               const ge_u8* __restrict__ need, const ge_u64* __restrict__ deck,
-                               ge_u32 n_deck, int eval, const ge_u8* __restrict__ best5,
-                               ge_u32 scale, ge_u32 key0, ge_u32 key1, ge_u64 start,
-                               ge_u64 stop, unsigned long long* __restrict__ totals) {
-#define GE_DEALS_SAMPLE_CASE(N)                                                             \
-    case N:                                                                                 \
-        ge_deals_sample_n<N>(known, need, deck, n_deck, eval, best5, scale, key0, key1,     \
-                             start, stop, totals);                                          \
-        break;
-    switch (n) {
-        GE_DEALS_SAMPLE_CASE(2)
-        GE_DEALS_SAMPLE_CASE(3)
-        GE_DEALS_SAMPLE_CASE(4)
-        GE_DEALS_SAMPLE_CASE(5)
-        GE_DEALS_SAMPLE_CASE(6)
-        GE_DEALS_SAMPLE_CASE(7)
-        GE_DEALS_SAMPLE_CASE(8)
-        default: break;  // rejected in Python
+// One kernel per player count (registers sized for it); see ge_deals_sample_n. Per thread,
+// at most 2^24 samples a launch (the launcher's chunks) keep the 32-bit counters exact.
+#define GE_DEALS_SAMPLE_KERNEL(N)                                                             \
+    GE_GLOBAL void ge_deals_sample_##N(                                                       \
+        const ge_u64* __restrict__ known, const ge_u8* __restrict__ need,                     \
+        const ge_u64* __restrict__ deck, ge_u32 n_deck, int eval,                             \
+        const ge_u8* __restrict__ best5, ge_u32 scale, ge_u32 key0, ge_u32 key1,              \
+        ge_u64 start, ge_u64 stop, unsigned long long* __restrict__ totals) {                 \
+        ge_deals_sample_n<N>(known, need, deck, n_deck, eval, best5, scale, key0, key1, start, \
+                             stop, totals);                                                   \
     }
-#undef GE_DEALS_SAMPLE_CASE
-}
+GE_DEALS_SAMPLE_KERNEL(2)
+GE_DEALS_SAMPLE_KERNEL(3)
+GE_DEALS_SAMPLE_KERNEL(4)
+GE_DEALS_SAMPLE_KERNEL(5)
+GE_DEALS_SAMPLE_KERNEL(6)
+GE_DEALS_SAMPLE_KERNEL(7)
+GE_DEALS_SAMPLE_KERNEL(8)
 
 #endif  // GE_EQUITY_DEALS_CU

@@ -10,12 +10,21 @@ must give the NumPy engine's integers field for field; Monte Carlo is the device
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 import gpu_eval as ge
 from gpu_eval.cuda import deals as cuda_deals
+from gpu_eval.cuda import nvrtc
 from gpu_eval.equity_engine import deals
+
+try:
+    nvrtc.nvrtc_version()
+    NVRTC_SKIP = ""
+except nvrtc.NvrtcUnavailableError as exc:
+    NVRTC_SKIP = str(exc)
 
 FIELDS = ("equity", "win", "tie", "tie_share", "wins", "ties", "high", "low", "scoop")
 
@@ -99,7 +108,7 @@ def test_cuda_monte_carlo(fake, game, players, dead):
     assert np.all(np.abs(got.equity - exact.equity) < tol), (got.equity, exact.equity)
     if got.high is not None:
         np.testing.assert_allclose(got.high + got.low, got.equity, atol=1e-12)
-    assert any(name == "ge_deals_sample" for name, _, _ in fake.launches)
+    assert any(name == f"ge_deals_sample_{len(players)}" for name, _, _ in fake.launches)
 
 
 def test_cuda_plans_walk_third_street_exactly(fake):
@@ -123,3 +132,11 @@ def test_player_order_puts_the_most_completions_last():
     dev, order = deals.device_order(p)
     assert order == [1, 2, 0] and dev.need == (2, 1, 5)
     assert dev.labels == ("7d5h4c", "8h6d4s2c", "-")
+
+
+@pytest.mark.skipif(bool(NVRTC_SKIP), reason=NVRTC_SKIP)
+def test_module_assembles_for_sm90_with_every_kernel():
+    cubin = nvrtc.compile_cubin(cuda_deals.module_source(), arch="sm_90",
+                                options=("-ftz=true", "--device-as-default-execution-space"))
+    assert cubin[:4] == b"\x7fELF"
+    assert set(re.findall(rb"\.text\.(ge_\w+)", cubin)) == {k.encode() for k in cuda_deals.KERNELS}

@@ -6,7 +6,7 @@ the same integers: every player's completions (the same colex subsets of the dec
 ``ge_deals_strengths``, then ``ge_deals_grid_N`` compares every disjoint deal, a block per
 row of the first players' completions against all of the last player's (the caller walks the
 players in :func:`player_order`, the largest completion set last, and puts the counts
-back). :func:`sample_counts` is Monte Carlo on the device (``ge_deals_sample``): sample
+back). :func:`sample_counts` is Monte Carlo on the device (``ge_deals_sample_N``): sample
 ``s`` deals from its own Philox4x32-10 stream keyed by the seed
 (:func:`gpu_eval.cuda.equity.mc_key`), so a seed reproduces a CUDA result exactly however
 the samples are split, but not the NumPy engine's digits.
@@ -37,8 +37,8 @@ __all__ = ["get_module", "module_source", "grid_counts", "sample_counts", "eval_
            "player_order", "KERNELS", "MODULE_FILES", "HIGH"]
 
 MODULE_FILES: tuple[str, ...] = ("equity_deals.cu",)
-KERNELS: tuple[str, ...] = ("ge_deals_strengths", "ge_deals_sample") + tuple(
-    f"ge_deals_grid_{n}" for n in range(2, 9))
+KERNELS: tuple[str, ...] = ("ge_deals_strengths",) + tuple(
+    f"ge_deals_{kind}_{n}" for kind in ("grid", "sample") for n in range(2, 9))
 #: ``eval`` code of the high hand (GE_DEALS_HIGH); the lows are :data:`GAME_CODES`.
 HIGH = 3
 #: Rows of the grid per launch (the host waits between launches, for the progress bar).
@@ -211,8 +211,8 @@ def sample_counts(prob: Any, entropy: int, start: int, stop: int,
     best5 = state.best5 if prob.hilo else np.uint64(0)
     for lo in range(start, stop, SAMPLES_PER_LAUNCH):
         hi = min(stop, lo + SAMPLES_PER_LAUNCH)
-        state.launch("ge_deals_sample", hi - lo,
-                     (np.int32(n), known, need, deck, np.uint32(len(prob.deck)),
+        state.launch(f"ge_deals_sample_{n}", hi - lo,
+                     (known, need, deck, np.uint32(len(prob.deck)),
                       np.int32(eval_code(prob.game)), best5, np.uint32(prob.scale),
                       np.uint32(key0), np.uint32(key1), np.uint64(lo), np.uint64(hi), totals))
         if bar is not None:

@@ -34,6 +34,14 @@ _GRIDS = "\n".join(
         ge_deals_grid_{n}(rows, unions, n_rows, S, L, offsets, last, n_last, scale, w, t, u,
                           hi, lo, v);
     }});
+}}
+extern "C" void emu_ge_deals_sample_{n}(GE_EMU_HEAD, const ge_u64* known, const ge_u8* need,
+        const ge_u64* deck, ge_u32 n_deck, int eval, const ge_u8* best5, ge_u32 scale,
+        ge_u32 key0, ge_u32 key1, ge_u64 start, ge_u64 stop, unsigned long long* totals) {{
+    ge_emu_launch(gx, gy, bx, nt, [=]() {{
+        ge_deals_sample_{n}(known, need, deck, n_deck, eval, best5, scale, key0, key1, start,
+                            stop, totals);
+    }});
 }}""" for n in range(2, 9))
 _WRAPPER = r"""
 #include "equity_deals.cu"
@@ -52,15 +60,6 @@ extern "C" void emu_ge_deals_strengths(GE_EMU_HEAD, const ge_u64* masks, ge_u32 
     ge_emu_launch(gx, gy, bx, nt, [=]() { ge_deals_strengths(masks, n, known, eval, best5, S, L); });
 }
 
-extern "C" void emu_ge_deals_sample(GE_EMU_HEAD, int n, const ge_u64* known, const ge_u8* need,
-                                    const ge_u64* deck, ge_u32 n_deck, int eval,
-                                    const ge_u8* best5, ge_u32 scale, ge_u32 key0, ge_u32 key1,
-                                    ge_u64 start, ge_u64 stop, unsigned long long* totals) {
-    ge_emu_launch(gx, gy, bx, nt, [=]() {
-        ge_deals_sample(n, known, need, deck, n_deck, eval, best5, scale, key0, key1, start,
-                        stop, totals);
-    });
-}
 """ + _GRIDS + "\n"
 
 _P = equity_host._P
@@ -68,8 +67,9 @@ _OUT = (_P, np.uint64)
 SIGNATURES = {
     "ge_deals_strengths": ((_P, np.uint64), "u32", "u64", "i32", (_P, np.uint8),
                            (_P, np.uint16), (_P, np.uint8, None)),
-    "ge_deals_sample": ("i32", (_P, np.uint64), (_P, np.uint8), (_P, np.uint64), "u32", "i32",
-                        (_P, np.uint8, None), "u32", "u32", "u32", "u64", "u64", _OUT),
+    **{f"ge_deals_sample_{n}": ((_P, np.uint64), (_P, np.uint8), (_P, np.uint64), "u32", "i32",
+                                (_P, np.uint8, None), "u32", "u32", "u32", "u64", "u64", _OUT)
+       for n in range(2, 9)},
     **{f"ge_deals_grid_{n}": ((_P, np.int32), (_P, np.uint64), "u32", (_P, np.uint16),
                               (_P, np.uint8, None), (_P, np.uint32), (_P, np.uint64), "u32",
                               "u32", _OUT, _OUT, _OUT, _OUT, _OUT, _OUT)

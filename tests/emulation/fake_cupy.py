@@ -498,8 +498,9 @@ KERNEL_OUTPUTS = {
     "shortdeck_check_eval_masks": (7, 8), "shortdeck_check_eval_ids": (8, 9),
     **{f"batch_{n}": (5, 6, 7) for n in range(2, 11)}, "low_eval_masks": (2,),
     "tables_board_strengths": (4,), "tables_river_counts": (7, 8),
-    "deals_strengths": (5, 6), "deals_sample": (12,),
+    "deals_strengths": (5, 6),
     **{f"deals_grid_{n}": tuple(range(9, 15)) for n in range(2, 9)},
+    **{f"deals_sample_{n}": (11,) for n in range(2, 9)},
 }
 
 
