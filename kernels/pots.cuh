@@ -43,9 +43,10 @@ GE_DEVICE GePot ge_pot(int n, const ge_u32* s, const ge_u32* lo, bool hilo, ge_u
         n_best += s[j] == pot.best;
         n_low += pot.lbest && lo[j] == pot.lbest;
     }
-    const ge_u32 half = scale / 2;
-    pot.hshare = (pot.lbest ? half : scale) / n_best;
-    pot.lshare = pot.lbest ? half / n_low : 0u;
+    // Ties are rare: the integer division (a long instruction sequence) only runs for them.
+    const ge_u32 half = scale / 2, high = pot.lbest ? half : scale;
+    pot.hshare = n_best == 1 ? high : high / n_best;
+    pot.lshare = !pot.lbest ? 0u : n_low == 1 ? half : half / n_low;
     return pot;
 }
 
