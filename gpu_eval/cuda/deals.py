@@ -104,14 +104,14 @@ def eval_code(game: str) -> int:
 
 def player_order(sizes: list[int]) -> list[int]:
     """The order the device walks the players in: the largest completion set last (the
-    threads of a block stride over it), the others as given.
+    threads of a block stride over it; on a tie the later player), the others as given.
 
     Examples
     --------
-    >>> player_order([4324, 1, 990])
-    [1, 2, 0]
+    >>> player_order([4324, 1, 990]), player_order([42, 42])
+    ([1, 2, 0], [0, 1])
     """
-    last = max(range(len(sizes)), key=lambda i: (sizes[i], -i))
+    last = max(range(len(sizes)), key=lambda i: (sizes[i], i))
     return [i for i in range(len(sizes)) if i != last] + [last]
 
 
