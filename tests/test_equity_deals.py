@@ -177,3 +177,26 @@ def test_equity_batch_runs_every_game(game, spots, boards):
         one = ge.equity(s, board=boards[i] if boards else "", game=game, exact=True)
         assert np.array_equal(r.equity[i], one.equity) and np.array_equal(r.wins[i], one.wins)
         assert r.boards[i] == one.boards
+
+
+@pytest.mark.parametrize("game", ["deuce-seven-draw", "badugi-draw", "five-card-draw", "razz"])
+def test_completion_strengths_are_the_evaluators(game):
+    """The draw games' table lookups (rank keys and flush lanes; badugi by colex number) give
+    the evaluator's integers for every completion, kept cards in one suit or several."""
+    from gpu_eval.equity_engine import deal_hands
+
+    rng = np.random.default_rng(31)
+    size = deals.registry.GAMES[game].hole_cards
+    kept_sets = [[], cards.parse("2h5h9h").tolist(), cards.parse("AsKs").tolist(),
+                 cards.parse("7d5h4c3s").tolist()[:size - 1]]
+    kept_sets += [sorted(rng.choice(52, k, replace=False).tolist())
+                  for k in range(size + 1) for _ in range(3)]
+    for kept in kept_sets:
+        kept = kept[:size]
+        need = min(size - len(kept), 3)
+        kept = kept + sorted(set(range(52)) - set(kept))[:size - len(kept) - need]
+        deck = bytes(c for c in range(52) if c not in kept)
+        known = sum(int(cards.ID_TO_MASK[c]) for c in kept)
+        _, masks, hi, _ = deal_hands.player_strengths(game, deck, need, known)
+        want, _ = deals.strengths(game, masks | np.uint64(known))
+        assert len(hi) == len(want) and np.array_equal(hi, want), (game, kept)

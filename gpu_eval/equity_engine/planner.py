@@ -284,6 +284,8 @@ class Part:
     @staticmethod
     def add(*parts: Part) -> Part:
         """Elementwise sum of task results (integers: order-free)."""
+        if len(parts) == 1:
+            return parts[0]
         arrays = tuple(sum(a[i] for a in (p.arrays for p in parts))
                        for i in range(len(parts[0].arrays)))
         return Part(arrays, frozenset().union(*(p.backends for p in parts)))
@@ -632,10 +634,8 @@ class DealMonteCarlo(Strategy):
 
 
 def _deal_seconds(req: Request) -> float:
-    """Expected seconds of the deal job, from :mod:`deals`' measured rate."""
-    from gpu_eval.equity_engine import deals  # noqa: PLC0415 -- hold'em never loads it
-
-    return req.deal_job.work / deals.RATE
+    """Expected seconds of the deal job, from :mod:`deals`' measured rates."""
+    return req.deal_job.seconds
 
 
 def _deal_plan(strategy: Strategy, req: Request, unit: str) -> Plan:
