@@ -7,6 +7,7 @@ Run from the repository root::
     python benchmarks/bench_games.py               # median of 5 warm runs per case
     python benchmarks/bench_games.py --repeat 3 --samples 500000
     python benchmarks/bench_games.py --families --match draw --repeat 101   # the draw rows
+    python benchmarks/bench_games.py --families --match 7d5h4c3s,Ac2d3h,AhAdKcKs --repeat 201
 
 Cases (exact, heads-up, preflop):
 
@@ -89,7 +90,8 @@ def main() -> None:
     ap.add_argument("--families", action="store_true",
                     help="only the stud, draw and Courchevel rows (FAMILY_CASES)")
     ap.add_argument("--match", default="",
-                    help="only the family rows whose name contains this text (e.g. 'draw')")
+                    help="only the family rows whose name contains one of these texts "
+                         "(comma-separated, e.g. 'draw' or '7d5h4c3s,Ac2d3h')")
     args = ap.parse_args()
     try:
         import poker_equity as pe
@@ -106,7 +108,7 @@ def main() -> None:
             eq_pe = rp["players"][0]["equity"]
         rows.append((f"exact {name}", t_ge, t_pe, float(r.equity[0]), eq_pe))
     for name, game, pe_game, hands, board, dead in FAMILY_CASES:
-        if args.match not in name:
+        if not any(m in name for m in args.match.split(",")):
             continue
         ge.equity(hands, game=game, board=board, dead=dead, exact=True,
                   backend="numpy")  # warm
