@@ -6,6 +6,8 @@ Run from the repository root::
 
     python benchmarks/bench_games.py               # median of 5 warm runs per case
     python benchmarks/bench_games.py --repeat 3 --samples 500000
+    python benchmarks/bench_games.py --families --match draw --repeat 101   # the draw rows
+    python benchmarks/bench_games.py --families --match 7d5h4c3s,Ac2d3h,AhAdKcKs --repeat 201
 
 Cases (exact, heads-up, preflop):
 
@@ -85,6 +87,11 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=1_000_000)
     ap.add_argument("--gpu", action="store_true",
                     help="also time the exact cases with backend='cuda' (needs a device)")
+    ap.add_argument("--families", action="store_true",
+                    help="only the stud, draw and Courchevel rows (FAMILY_CASES)")
+    ap.add_argument("--match", default="",
+                    help="only the family rows whose name contains one of these texts "
+                         "(comma-separated, e.g. 'draw' or '7d5h4c3s,Ac2d3h')")
     args = ap.parse_args()
     try:
         import poker_equity as pe
@@ -92,7 +99,7 @@ def main() -> None:
         pe = None
     print(f"{'case':<40} {'gpu_eval':>10} {'poker-equity':>13} {'speed-up':>9}  equity")
     rows = []
-    for name, game, pe_game, hands in CASES:
+    for name, game, pe_game, hands in [] if args.families else CASES:
         ge.equity(hands, game=game, exact=True)  # warm
         t_ge, r = timed(lambda: ge.equity(hands, game=game, exact=True), args.repeat)
         t_pe, eq_pe = None, None
@@ -101,6 +108,8 @@ def main() -> None:
             eq_pe = rp["players"][0]["equity"]
         rows.append((f"exact {name}", t_ge, t_pe, float(r.equity[0]), eq_pe))
     for name, game, pe_game, hands, board, dead in FAMILY_CASES:
+        if not any(m in name for m in args.match.split(",")):
+            continue
         ge.equity(hands, game=game, board=board, dead=dead, exact=True,
                   backend="numpy")  # warm
         t_ge, r = timed(lambda: ge.equity(hands, game=game, board=board, dead=dead, exact=True,
@@ -111,7 +120,7 @@ def main() -> None:
                              args.repeat)
             eq_pe = rp["players"][0]["equity"]
         rows.append((f"exact {name}", t_ge, t_pe, float(r.equity[0]), eq_pe))
-    for name, game, pe_game, hands in CASES[:2]:
+    for name, game, pe_game, hands in [] if args.families else CASES[:2]:
         n = args.samples
         ge.equity(hands, game=game, exact=False, samples=n, seed=1)
         t_ge, r = timed(lambda: ge.equity(hands, game=game, exact=False, samples=n, seed=1),
@@ -140,10 +149,10 @@ def main() -> None:
                                               backend="cuda"), args.repeat)
             rows.append((f"MC {n:,} {name} (cuda)", t_ge, None, float(r.equity[0]), None))
     for label, t_ge, t_pe, e_ge, e_pe in rows:
-        pe_s = f"{1e3 * t_pe:10.1f} ms" if t_pe is not None else f"{'-':>13}"
+        pe_s = f"{1e3 * t_pe:10.3f} ms" if t_pe is not None else f"{'-':>13}"
         sp = f"{t_pe / t_ge:8.2f}x" if t_pe is not None else f"{'-':>9}"
         eqs = f"{e_ge:.6f}" + (f" / {e_pe:.6f}" if e_pe is not None else "")
-        print(f"{label:<40} {1e3 * t_ge:7.1f} ms {pe_s} {sp}  {eqs}")
+        print(f"{label:<40} {1e3 * t_ge:7.3f} ms {pe_s} {sp}  {eqs}")
 
 
 if __name__ == "__main__":

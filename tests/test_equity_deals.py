@@ -177,3 +177,62 @@ def test_equity_batch_runs_every_game(game, spots, boards):
         one = ge.equity(s, board=boards[i] if boards else "", game=game, exact=True)
         assert np.array_equal(r.equity[i], one.equity) and np.array_equal(r.wins[i], one.wins)
         assert r.boards[i] == one.boards
+
+
+@pytest.mark.parametrize("game", ["deuce-seven-draw", "badugi-draw", "five-card-draw", "razz"])
+def test_completion_strengths_are_the_evaluators(game):
+    """The draw games' table lookups (rank keys and flush lanes; badugi by colex number) give
+    the evaluator's integers for every completion, kept cards in one suit or several."""
+    from gpu_eval.equity_engine import deal_hands
+
+    rng = np.random.default_rng(31)
+    size = deals.registry.GAMES[game].hole_cards
+    kept_sets = [[], cards.parse("2h5h9h").tolist(), cards.parse("AsKs").tolist(),
+                 cards.parse("7d5h4c3s").tolist()[:size - 1]]
+    kept_sets += [sorted(rng.choice(52, k, replace=False).tolist())
+                  for k in range(size + 1) for _ in range(3)]
+    for kept in kept_sets:
+        kept = kept[:size]
+        need = min(size - len(kept), 3)
+        kept = kept + sorted(set(range(52)) - set(kept))[:size - len(kept) - need]
+        deck = bytes(c for c in range(52) if c not in kept)
+        known = sum(int(cards.ID_TO_MASK[c]) for c in kept)
+        _, masks, hi, _ = deal_hands.player_strengths(game, deck, need, known)
+        want, _ = deals.strengths(game, masks | np.uint64(known))
+        assert len(hi) == len(want) and np.array_equal(hi, want), (game, kept)
+
+
+@pytest.mark.parametrize("game, spots, boards", [
+    ("omaha-hilo", [["4c3sKhQd", "4h5cQhKs"], ["Ac2d3hKs", "AhKd7c8c"], ["2c3dKhKs", "AsAd4h5h"]],
+     ["Ac2d6cKcJs", "7s8d2h", "Kd4d5c6h"]),
+    ("omaha-hilo", [["Ac2d3hKs", "AhKd7c8c", "4c5c9dTd"]], ["6h7h8s"]),
+    ("omaha5-hilo", [["Ac2d3hKsQs", "AhKd7c8c9c"], ["2c3d4h5s6s", "AsAdKhKdQc"]],
+     ["Kc7d2h", "9h8h7s6d"]),
+    ("stud-hilo", [["AhAcAdKhQc", "KsKcKdQhJc"], ["Ah2h3h4c9s", "KsKcKdQhJh"]], None),
+    ("stud-hilo", [["Ah2h3h4c9s6d", "KsKcKdQhJh2d", "5c6c7c8cTs9c"]], None),
+    ("courchevel-hilo", [["AsKsQd3c2h", "JhTh9d8c4s"], ["Ac2c3d4d5h", "KsKhQsQhJd"]],
+     ["Ah7c2d", "6c7c8s9d"]),
+])
+def test_equity_batch_of_hilo_games_carries_high_low_scoop(game, spots, boards):
+    """A hi/lo batch holds each spot's high, low and scoop, field for field as ge.equity."""
+    r = ge.equity_batch(spots, boards, game=game)
+    assert r.high is not None and r.high.shape == r.equity.shape == (len(spots), len(spots[0]))
+    np.testing.assert_allclose(r.high + r.low, r.equity, rtol=0, atol=1e-12)
+    assert (r.low > 0).any()  # some spot has a qualifying low: the columns are filled
+    assert not r.high.flags.writeable
+    for i, s in enumerate(spots):
+        one = ge.equity(s, board=boards[i] if boards else "", game=game, exact=True)
+        for k in ("equity", "win", "tie", "tie_share", "high", "low", "scoop"):
+            assert np.array_equal(getattr(r, k)[i], getattr(one, k)), (k, s)
+        assert np.array_equal(r.wins[i], one.wins) and r.boards[i] == one.boards
+
+
+@pytest.mark.parametrize("game, spots, boards", [
+    ("holdem", [["AhKh", "QsQd"]], ["2c7d9h"]),
+    ("razz", [["Ah2h3h4h5h", "Kh2d3d4d5d"]], None),
+    ("omaha", [["4c3sKhQd", "4h5cQhKs"]], ["Ac2d6cKcJs"]),
+    ("deuce-seven-draw", [["7d5h4c3s2h", "5s4h3d2c"]], None),
+])
+def test_equity_batch_without_a_low_has_no_high_low_columns(game, spots, boards):
+    r = ge.equity_batch(spots, boards, game=game)
+    assert r.high is None and r.low is None and r.scoop is None

@@ -215,7 +215,8 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
     -------
     BatchResult
         ``equity``, ``win``, ``tie`` (N, P) shares; ``wins``, ``ties`` (N, P) board counts;
-        ``boards`` (N,) completions per spot.
+        ``boards`` (N,) completions per spot; in the hi/lo games ``high``, ``low``,
+        ``scoop`` (N, P) as well (None otherwise).
 
     Raises
     ------
@@ -238,9 +239,8 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
     """
     if registry.get(game, where="equity_batch()").family != HOLDEM:  # one spot at a time
         from gpu_eval.equity_engine import game_batch  # noqa: PLC0415
-        *arrays, used, method = game_batch.spot_counts(hands, boards, dead, game=game,
-                                                       backend=backend)
-        return BatchResult(*arrays, backend=used, method=method)
+        return BatchResult(*game_batch.spot_counts(hands, boards, dead, game=game,
+                                                   backend=backend))
     if backend not in _BACKENDS:
         raise ValueError(f"backend={backend!r}: expected one of {', '.join(_BACKENDS)}")
     cupy_out = _is_cupy(hands)

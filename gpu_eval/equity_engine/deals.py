@@ -36,14 +36,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property, lru_cache
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 
 from gpu_eval import backend_choice, cards
+from gpu_eval.card_spelling import CARD_BIT, PLAIN_CARD_ID, id_text
 from gpu_eval.cards import ID_TO_MASK
-from gpu_eval.equity_engine import board_orbits, omaha_shortdeck
+from gpu_eval.equity_engine import deal_hands, omaha_shortdeck
 from gpu_eval.equity_engine import problem as equity_problem
 from gpu_eval.equity_engine import results as equity_results
 from gpu_eval.equity_engine.numpy_engine import pot_units
@@ -51,9 +53,10 @@ from gpu_eval.games import registry
 from gpu_eval.progress import Progress, wanted
 
 __all__ = ["prepare", "plan", "task", "finish", "DealProblem", "DealPlan",
-           "strengths", "costs", "exact_counts", "grid_rows", "completion_masks", "tuples",
-           "device_order", "SAMPLE_BLOCK", "EXACT_LIMIT", "MAX_PLAYERS", "RATE", "CUDA_RATE",
-           "CUDA_EXACT_LIMIT", "CUDA_HARD_LIMIT", "CUDA_MAX_ROWS"]
+           "strengths", "costs", "expected_seconds", "exact_counts", "grid_rows",
+           "completion_masks", "tuples", "device_order", "SAMPLE_BLOCK", "EXACT_LIMIT",
+           "MAX_PLAYERS", "RATE", "CUDA_RATE", "CUDA_EXACT_LIMIT", "CUDA_HARD_LIMIT",
+           "CUDA_MAX_ROWS"]
 
 #: Monte Carlo samples per block (one random stream each).
 SAMPLE_BLOCK = 1 << 15
@@ -76,6 +79,14 @@ CUDA_HARD_LIMIT = 1e12
 #: Most grid rows (disjoint tuples of the first players' completions) built on the host.
 CUDA_MAX_ROWS = 10_000_000
 _GRID_BLOCK = 1 << 20  # pair comparisons per grid block
+_SMALL_GRID = 256  # at most this many pairs: counted in Python (a NumPy call costs more)
+_NO_BAR = Progress(0, "", enabled=False)  # disabled: update() and close() do nothing
+#: Measured NumPy seconds of the exact methods (the 2-vCPU VM): a grid's fixed cost, per
+#: completion evaluated, per pair (heads-up with one winner: a few passes; else through
+#: ``pots``); inclusion-exclusion's per shared-set size and per sorted entry. They pick the
+#: method (:func:`expected_seconds`); whether to enumerate at all reads :func:`costs`.
+_GRID_SECONDS = (3e-5, 6e-8, 1.5e-9, 4e-8)
+_IE_SECONDS = (5e-5, 6e-8)
 
 
 @dataclass(frozen=True)
@@ -112,7 +123,24 @@ class DealProblem:
 
 
 def _text(ids) -> str:
-    return cards.format(np.asarray(sorted(int(c) for c in ids), dtype=np.uint8)) if ids else ""
+    return "".join(id_text(c) for c in sorted(int(c) for c in ids))
+
+
+def _plain_ids(text: str) -> list[int] | None:
+    """Card ids of plain two-character card text (``"7d5h4c"``), else None (then
+    :func:`cards.parse` reads it and names any problem)."""
+    if len(text) % 2:
+        return None
+    out = [PLAIN_CARD_ID.get(text[i:i + 2]) for i in range(0, len(text), 2)]
+    return None if None in out else out
+
+
+@lru_cache(maxsize=256)
+def _deck(used: int) -> np.ndarray:
+    """The ``uint8`` ids of the cards not in ``used`` (read-only, cached)."""
+    out = np.array([c for c in range(52) if not used & CARD_BIT[c]], dtype=np.uint8)
+    out.flags.writeable = False
+    return out
 
 
 def _player_ids(spec: Any, who: str, record: registry.Game) -> tuple[list[int], str]:
@@ -123,10 +151,12 @@ def _player_ids(spec: Any, who: str, record: registry.Game) -> tuple[list[int], 
         if not text:
             raise ValueError(f"{who}: no cards; {record.name!r} needs "
                              f"{record.hand_cards[0]} to {record.hand_cards[1]}")
-        try:
-            ids = [int(c) for c in np.atleast_1d(cards.parse(text)).reshape(-1)]
-        except ValueError as exc:
-            raise ValueError(f"{who} ({text!r}): {exc}") from None
+        ids = _plain_ids(text)
+        if ids is None:
+            try:
+                ids = [int(c) for c in np.atleast_1d(cards.parse(text)).reshape(-1)]
+            except ValueError as exc:
+                raise ValueError(f"{who} ({text!r}): {exc}") from None
         return ids, text
     arr = np.asarray(spec)
     if arr.dtype.kind not in "iu" or arr.ndim > 1 or isinstance(spec, bool):
@@ -161,10 +191,13 @@ def prepare(players: Sequence[Any], board: Any, dead: Any, game: str) -> DealPro
         raise ValueError(f"{game!r} has no board (every card is a player's), but a board was "
                          f"given: {_text(b)}; known cards go with their player, folded cards "
                          f"in dead=")
-    d = equity_problem.card_set(dead, "the dead cards")
+    d = (_plain_ids(dead) if isinstance(dead, str) else None) \
+        or equity_problem.card_set(dead, "the dead cards")
     lo, hi = record.hand_cards
     size = record.hole_cards
     owner = {c: "the dead cards" for c in d}
+    if len(owner) != len(d):
+        equity_problem.card_set(dead, "the dead cards")  # names the card given twice
     labels, known, need = [], [], []
     for i, spec in enumerate(players):
         who = f"player {i + 1}"
@@ -182,9 +215,9 @@ def prepare(players: Sequence[Any], board: Any, dead: Any, game: str) -> DealPro
                                  f"{owner[c]}")
             owner[c] = f"{who} ({label})"
         labels.append(label)
-        known.append(equity_problem.mask_of(ids) if ids else 0)
+        known.append(sum(CARD_BIT[c] for c in ids))
         need.append(size - len(ids))
-    deck = np.array([c for c in range(52) if c not in owner], dtype=np.uint8)
+    deck = _deck(sum(CARD_BIT[c] for c in owner))
     if sum(need) > len(deck):
         raise ValueError(f"too many players for the deck: {n} players of {game!r} need "
                          f"{sum(need)} more cards, and {len(deck)} are left")
@@ -192,30 +225,8 @@ def prepare(players: Sequence[Any], board: Any, dead: Any, game: str) -> DealPro
                        _text(d) if d else "")
 
 
-def strengths(game: str, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
-    """``(pot strengths, 8-or-better lows or None)`` of final hand masks: the high hand
-    (hold'em scale) or, in the low games, the low scale's strength; hi/lo adds the low.
-
-    Examples
-    --------
-    >>> hi, lo = strengths("stud-hilo", cards.to_mask(["Ah2h3h4h5h6c7c"]))
-    >>> int(hi[0]), int(lo[0])
-    (7453, 56)
-    """
-    record = registry.GAMES[game]
-    m = np.ascontiguousarray(masks, dtype=np.uint64).reshape(-1)
-    if record.low:
-        from gpu_eval.games import lows  # noqa: PLC0415 -- its tables load on demand
-
-        return lows.evaluate_masks(m, record.low), None
-    from gpu_eval.evaluator.bitmask import evaluate_masks  # noqa: PLC0415
-
-    hi = evaluate_masks(m, np.empty(len(m), dtype=np.uint16))
-    if not record.hilo:
-        return hi, None
-    from gpu_eval.games import lowball  # noqa: PLC0415
-
-    return hi, lowball.lookup(lowball.low_tables()["BEST5"], m, None)
+#: The strengths of final hand masks (:func:`deal_hands.strengths`; named here too).
+strengths = deal_hands.strengths
 
 
 def costs(prob: DealProblem) -> dict[str, float]:
@@ -238,6 +249,29 @@ def costs(prob: DealProblem) -> dict[str, float]:
     return out
 
 
+def expected_seconds(prob: DealProblem, method: str, work: float) -> float:
+    """Expected NumPy seconds of exact ``method`` over ``work`` of its units (:func:`costs`).
+
+    Examples
+    --------
+    >>> p = prepare(["7d5h4c3s", "8h6d4s2c"], "", "", "deuce-seven-draw")
+    >>> c = costs(p)
+    >>> min(c, key=c.get), min(c, key=lambda m: expected_seconds(p, m, c[m]))
+    ('inclusion-exclusion', 'grid')
+    """
+    if method == "inclusion-exclusion":
+        per_size, per_entry = _IE_SECONDS
+        return per_size * (min(prob.need) + 1) + per_entry * work
+    fixed, per_hand, per_pair_hu, per_pair = _GRID_SECONDS
+    hands = sum(math.comb(len(prob.deck), k) for k in prob.need)
+    pair = per_pair_hu if len(prob.known) == 2 and not prob.hilo else per_pair
+    return fixed + per_hand * hands + pair * work
+
+
+def _fastest(prob: DealProblem, c: dict[str, float]) -> str:
+    return min(c, key=lambda m: expected_seconds(prob, m, c[m]))
+
+
 def completion_masks(prob: DealProblem, i: int) -> tuple[np.ndarray, np.ndarray]:
     """Player ``i``'s completions: ``(deck positions (m, k), masks of those cards)``, every
     ``need``-card subset of the deck in colex order.
@@ -249,18 +283,15 @@ def completion_masks(prob: DealProblem, i: int) -> tuple[np.ndarray, np.ndarray]
     >>> pos.shape, masks.dtype.name
     ((44, 1), 'uint64')
     """
-    pos = board_orbits.subsets(len(prob.deck), prob.need[i])
-    ids = prob.deck[pos]
-    masks = board_orbits.or_rows(ids) if ids.shape[1] else np.zeros(1, dtype=np.uint64)
-    return pos, masks
+    c = deal_hands.completions(prob.deck.tobytes(), prob.need[i])
+    return c.pos, c.masks
 
 
 def _completions(prob: DealProblem, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                      np.ndarray | None]:
     """Player ``i``'s completions: ``(deck positions (m, k), masks, strengths, lows)``."""
-    pos, masks = completion_masks(prob, i)
-    hi, lo = strengths(prob.game, masks | np.uint64(prob.known[i]))
-    return pos, masks, hi, lo
+    return deal_hands.player_strengths(prob.game, prob.deck.tobytes(), prob.need[i],
+                                       prob.known[i])
 
 
 def tuples(masks: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
@@ -336,6 +367,8 @@ def _grid(prob: DealProblem, bar: Progress, start: int = 0, stop: int | None = N
           ) -> tuple[np.ndarray, ...]:
     n, scale = len(prob.known), prob.scale
     comps = [_completions(prob, i) for i in range(n)]
+    if n == 2 and not prob.hilo:
+        return _heads_up_grid(comps, scale, bar, start, stop)
     idx, union = tuples([c[1] for c in comps])
     idx, union = idx[start:stop], union[start:stop]
     last_m, last_hi, last_lo = comps[-1][1], comps[-1][2], comps[-1][3]
@@ -367,6 +400,39 @@ def _grid(prob: DealProblem, bar: Progress, start: int = 0, stop: int | None = N
         valid += int(good.sum())
         bar.update(len(sel) * len(last_m))
     return wins, ties, units, hu_t, lu_t, valid
+
+
+def _heads_up_grid(comps: list, scale: int, bar: Progress, start: int, stop: int | None
+                   ) -> tuple[np.ndarray, ...]:
+    """The grid of two players, one winner per pot: each disjoint pair of completions (rows
+    ``[start, stop)`` of the first player's) is a win, a loss or a split, counted directly
+    (what :func:`omaha_shortdeck.pots` gives heads-up, in a few passes; a few dozen pairs in
+    plain Python, where each NumPy call would cost more than the pairs)."""
+    (_, ma, sa, _), (_, mb, sb, _) = comps
+    ma, sa = ma[start:stop], sa[start:stop]
+    won = tied = valid = 0
+    if len(ma) * len(mb) <= _SMALL_GRID:
+        b_side = list(zip(mb.tolist(), sb.tolist()))
+        for x, s in zip(ma.tolist(), sa.tolist()):
+            for y, t in b_side:
+                if not x & y:
+                    valid += 1
+                    won += s > t
+                    tied += s == t
+        bar.update(len(ma) * len(mb))
+    else:
+        step = max(1, _GRID_BLOCK // max(1, len(mb)))
+        for a in range(0, len(ma), step):
+            ok = (ma[a:a + step, None] & mb[None, :]) == 0
+            s = sa[a:a + step, None]
+            won += int(np.count_nonzero(ok & (s > sb)))
+            tied += int(np.count_nonzero(ok & (s == sb)))
+            valid += int(np.count_nonzero(ok))
+            bar.update(ok.size)
+    wins = np.array([won, valid - won - tied], dtype=np.int64)
+    ties = np.array([tied, tied], dtype=np.int64)
+    z = np.zeros(2, dtype=np.int64)
+    return wins, ties, ties * (scale // 2), z, z, valid
 
 
 def _subset_keys(pos: np.ndarray, j: int, offset: int) -> list[np.ndarray]:
@@ -428,7 +494,7 @@ def _inclusion_exclusion(prob: DealProblem, bar: Progress, start: int = 0,
 def exact_counts(prob: DealProblem, method: str | None = None,
                  progress: bool | None = None) -> tuple[str, tuple]:
     """``(method, (wins, ties, split units, high units, low units, deals))`` walked exactly
-    by ``method`` (default: the cheaper one).
+    by ``method`` (default: the faster one, :func:`expected_seconds`).
 
     Examples
     --------
@@ -438,9 +504,10 @@ def exact_counts(prob: DealProblem, method: str | None = None,
     ('grid', [39, 0], [3, 3], 42)
     """
     c = costs(prob)
-    method = method or min(c, key=c.get)
+    method = method or _fastest(prob, c)
     with Progress(int(c[method]), f"{prob.game} exact", unit="pairs" if method == "grid"
-                  else "entries", enabled=wanted(progress, c[method] / RATE)) as bar:
+                  else "entries", enabled=wanted(progress, expected_seconds(
+                      prob, method, c[method]))) as bar:
         run = _grid if method == "grid" else _inclusion_exclusion
         return method, run(prob, bar)
 
@@ -461,10 +528,15 @@ class DealPlan:
     def exact(self) -> bool:
         return self.method != "monte carlo"
 
-    @property
+    @cached_property
     def seconds(self) -> float:
-        """Expected seconds of the whole job on its backend (progress bars, the planner)."""
-        return self.work / (CUDA_RATE if self.backend == "cuda" else RATE)
+        """Expected seconds of the whole job on its backend: NumPy's measured
+        (:func:`expected_seconds`; Monte Carlo at :data:`RATE`), CUDA's estimated
+        (:data:`CUDA_RATE`)."""
+        if self.backend == "cuda":
+            return self.work / CUDA_RATE
+        return expected_seconds(self.prob, self.method, self.work) if self.exact \
+            else self.work / RATE
 
     def spans(self, parts: int = 1) -> list[tuple[int, int]]:
         """``parts`` (at most) task ranges covering the work; Monte Carlo in whole blocks
@@ -500,11 +572,12 @@ def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *, exact: bool
     if backend_choice.resolve(backend) == "cuda":
         return _cuda_plan(prob, exact, samples, seed)
     c = costs(prob)
-    method = min(c, key=c.get)
-    if exact is True and c[method] > HARD_LIMIT:
-        raise ValueError(f"exact {game!r} equity of this deal needs {c[method]:.3g} "
+    least = min(c.values())  # whether to enumerate: the least work; how: the fastest method
+    if exact is True and least > HARD_LIMIT:
+        raise ValueError(f"exact {game!r} equity of this deal needs {least:.3g} "
                          f"comparisons; pass exact=False (Monte Carlo)")
-    if exact is True or (exact is None and samples is None and c[method] <= EXACT_LIMIT):
+    if exact is True or (exact is None and samples is None and least <= EXACT_LIMIT):
+        method = _fastest(prob, c)
         span = grid_rows(prob) if method == "grid" else min(prob.need) + 1
         return DealPlan(prob, method, span, None, c[method])
     n_samples = samples or equity_problem.DEFAULT_SAMPLES
@@ -544,7 +617,7 @@ def task(job: DealPlan, start: int, stop: int, bar: Progress | None = None
     >>> [int(x[0]) if x.ndim else int(x) for x in task(job, *job.spans()[0])]
     [39, 3, 3, 0, 0, 42]
     """
-    bar = bar or Progress(0, "", enabled=False)
+    bar = bar or _NO_BAR
     prob = job.prob
     if job.backend == "cuda":
         from gpu_eval.cuda import deals as cuda_deals  # noqa: PLC0415 -- imports CuPy
@@ -583,8 +656,9 @@ def finish(job: DealPlan, totals: Sequence[np.ndarray],
         wins, ties, units, hu, lu, n_deals = totals
         n_deals = int(n_deals)
         assert n_deals == prob.deals(), (n_deals, prob.deals())
-        res = equity_results.spot_result(wins, ties, units, prob.scale, n_deals, **common)
-        res = replace(res, method=f"exact ({job.method}): {n_deals:,} deals")
+        res = equity_results.spot_result(wins, ties, units, prob.scale, n_deals,
+                                         method=f"exact ({job.method}): {n_deals:,} deals",
+                                         **common)
         den = float(prob.scale * n_deals)
     else:
         wins, ties, units, units_sq, hu, lu = totals

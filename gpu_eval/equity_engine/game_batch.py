@@ -52,7 +52,8 @@ def spot_counts(hands, boards=None, dead=None, game: str = registry.STUD,
     tuple
         ``equity``, ``win``, ``tie``, ``tie_share`` (N, P); ``wins``, ``ties`` (N, P) deals or
         boards won and split; ``boards`` (N,) deals (or board completions) per spot; the
-        backend and the method.
+        backend and the method; ``high``, ``low``, ``scoop`` (N, P) for the hi/lo games
+        (each spot's :class:`~gpu_eval.EquityResult` fields), else None.
 
     Raises
     ------
@@ -64,12 +65,15 @@ def spot_counts(hands, boards=None, dead=None, game: str = registry.STUD,
     --------
     >>> r = spot_counts([["Ah2h3h4h5h", "Kh2d3d4d5d"], ["7d5h4c3s2h", "Kh2d3d4d5d"]],
     ...                 game="razz")
-    >>> r[0].round(6).tolist()[0], r[6].tolist()
-    ([0.930314, 0.069686], [671580, 671580])
+    >>> r[0].round(6).tolist()[0], r[6].tolist(), r[9] is None
+    ([0.930314, 0.069686], [671580, 671580], True)
+    >>> r = spot_counts([["AhAcAdKhQc", "KsKcKdQhJc"]], game="stud-hilo")
+    >>> bool(np.allclose(r[9] + r[10], r[0])), r[11].round(6).tolist()
+    (True, [[0.749534, 0.250412]])
     """
     from gpu_eval.equity_engine.api import equity  # noqa: PLC0415 -- the public call, per spot
 
-    registry.get(game, where="equity_batch()")
+    hilo = registry.get(game, where="equity_batch()").hilo
     spots = [list(s) for s in hands]
     n = len(spots)
     if n and len({len(s) for s in spots}) != 1:
@@ -77,7 +81,8 @@ def spot_counts(hands, boards=None, dead=None, game: str = registry.STUD,
     b_rows, d_rows = _rows(boards, n, "boards"), _rows(dead, n, "dead cards")
     p = len(spots[0]) if n else 0
     out = {k: np.zeros((n, p), dtype=np.int64) for k in ("wins", "ties")}
-    eq = {k: np.zeros((n, p)) for k in ("equity", "win", "tie", "tie_share")}
+    eq = {k: np.zeros((n, p)) for k in ("equity", "win", "tie", "tie_share")
+          + (("high", "low", "scoop") if hilo else ())}
     n_boards = np.zeros(n, dtype=np.int64)
     used = set()
     for i, (players, b, d) in enumerate(zip(spots, b_rows, d_rows)):
@@ -94,7 +99,9 @@ def spot_counts(hands, boards=None, dead=None, game: str = registry.STUD,
         n_boards[i] = r.boards
     arrays = [eq["equity"], eq["win"], eq["tie"], eq["tie_share"], out["wins"], out["ties"],
               n_boards]
-    for a in arrays:
-        a.flags.writeable = False
+    split = [eq[k] for k in ("high", "low", "scoop")] if hilo else [None] * 3
+    for a in arrays + split:
+        if a is not None:
+            a.flags.writeable = False
     return (*arrays, "+".join(sorted(used)) or "numpy",
-            f"exact: {n:,} {game} spot{'s' * (n != 1)}, {p} players")
+            f"exact: {n:,} {game} spot{'s' * (n != 1)}, {p} players", *split)

@@ -284,6 +284,8 @@ class Part:
     @staticmethod
     def add(*parts: Part) -> Part:
         """Elementwise sum of task results (integers: order-free)."""
+        if len(parts) == 1:
+            return parts[0]
         arrays = tuple(sum(a[i] for a in (p.arrays for p in parts))
                        for i in range(len(parts[0].arrays)))
         return Part(arrays, frozenset().union(*(p.backends for p in parts)))
@@ -632,7 +634,8 @@ class DealMonteCarlo(Strategy):
 
 
 def _deal_seconds(req: Request) -> float:
-    """Expected seconds of the deal job, from its backend's rate (:mod:`deals`)."""
+    """Expected seconds of the deal job, from its backend's measured (NumPy) or estimated
+    (CUDA) rates (:mod:`deals`)."""
     return req.deal_job.seconds
 
 

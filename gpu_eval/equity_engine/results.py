@@ -198,9 +198,10 @@ def _column_sums(x: np.ndarray) -> np.ndarray:
 
 
 def spot_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, scale: int,
-                per_matchup: int, **common: Any) -> EquityResult:
+                per_matchup: int, *, method: str | None = None, **common: Any) -> EquityResult:
     """:func:`exact_result` of a single matchup of weight 1 (every hand known), given its
-    counts ``(n,)``: the same numbers, without the matchup sums (a fifth of a one-spot call).
+    counts ``(n,)``: the same numbers, without the matchup sums (a fifth of a one-spot call);
+    ``method`` replaces the default ``"exact: N boards"``.
 
     Examples
     --------
@@ -212,12 +213,13 @@ def spot_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, scale: in
     total = 1.0 * per_matchup     # what exact_result's w.sum() * per_matchup is for w = [1.0]
     win = wins / total
     tie_share = units / (scale * total)
-    what = f"{per_matchup:,} board{'s' * (per_matchup != 1)}"
+    if method is None:
+        method = f"exact: {per_matchup:,} board{'s' * (per_matchup != 1)}"
     return EquityResult(equity=read_only(win + tie_share), win=read_only(win),
                         tie=read_only(ties / total), tie_share=read_only(tie_share),
                         stderr=read_only(np.zeros(len(wins))), exact=True, boards=per_matchup,
                         samples=None, matchups=1, wins=read_only(np.array(wins, dtype=np.int64)),
-                        ties=read_only(np.array(ties, dtype=np.int64)), method=f"exact: {what}",
+                        ties=read_only(np.array(ties, dtype=np.int64)), method=method,
                         **common)
 
 

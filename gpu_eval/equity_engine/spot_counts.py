@@ -43,6 +43,11 @@ class BatchResult:
         Where it ran (``"numpy"`` or ``"cuda"``; preflop spots always run on the host).
     method : str
         What was done.
+    high, low, scoop : numpy.ndarray of float64, shape (N, P), or None
+        Hi/lo games only (the registry's ``hilo`` games: Omaha hi/lo, stud hi/lo, Courchevel
+        hi/lo; None for every other game and for hold'em): per spot and player, the pot
+        share won through the high and the low half (``equity == high + low``) and the
+        probability of scooping the whole pot, as in :class:`gpu_eval.EquityResult`.
     """
 
     equity: Any
@@ -54,6 +59,9 @@ class BatchResult:
     boards: Any
     backend: str
     method: str
+    high: Any = None
+    low: Any = None
+    scoop: Any = None
 
     def __len__(self) -> int:
         return len(self.boards)
