@@ -92,12 +92,14 @@ def main() -> None:
     ap.add_argument("--match", default="",
                     help="only the family rows whose name contains one of these texts "
                          "(comma-separated, e.g. 'draw' or '7d5h4c3s,Ac2d3h')")
+    ap.add_argument("--batch", type=int, default=1000,
+                    help="spots per equity_batch call in the batch rows (default 1000)")
     args = ap.parse_args()
     try:
         import poker_equity as pe
     except ImportError:
         pe = None
-    print(f"{'case':<40} {'gpu_eval':>10} {'poker-equity':>13} {'speed-up':>9}  equity")
+    print(f"{'case':<48} {'gpu_eval':>10} {'poker-equity':>13} {'speed-up':>9}  equity")
     rows = []
     for name, game, pe_game, hands in [] if args.families else CASES:
         ge.equity(hands, game=game, exact=True)  # warm
@@ -120,6 +122,24 @@ def main() -> None:
                              args.repeat)
             eq_pe = rp["players"][0]["equity"]
         rows.append((f"exact {name}", t_ge, t_pe, float(r.equity[0]), eq_pe))
+    # The small heads-up spots as equity_batch walks them (together), per spot, against
+    # poker-equity's one call per spot.
+    from gpu_eval.equity_engine import deals  # noqa: PLC0415
+
+    for name, game, pe_game, hands, board, dead in FAMILY_CASES:
+        if board or not any(m in name for m in args.match.split(",")) or \
+                not deals.batchable(deals.prepare(hands, board, dead, game)):
+            continue
+        n_spots = args.batch
+        batch = dict(dead=[dead] * n_spots, game=game, backend="numpy")
+        ge.equity_batch([hands] * n_spots, **batch)  # warm
+        t_ge, r = timed(lambda: ge.equity_batch([hands] * n_spots, **batch), args.repeat)
+        t_pe, eq_pe = None, None
+        if pe is not None:
+            t_pe, rp = timed(lambda: pe.exact_from_text(pe_game, hands, board, dead),
+                             args.repeat)
+            eq_pe = rp["players"][0]["equity"]
+        rows.append((f"batch/spot {name}", t_ge / n_spots, t_pe, float(r.equity[0, 0]), eq_pe))
     for name, game, pe_game, hands in [] if args.families else CASES[:2]:
         n = args.samples
         ge.equity(hands, game=game, exact=False, samples=n, seed=1)
@@ -152,7 +172,7 @@ def main() -> None:
         pe_s = f"{1e3 * t_pe:10.3f} ms" if t_pe is not None else f"{'-':>13}"
         sp = f"{t_pe / t_ge:8.2f}x" if t_pe is not None else f"{'-':>9}"
         eqs = f"{e_ge:.6f}" + (f" / {e_pe:.6f}" if e_pe is not None else "")
-        print(f"{label:<40} {1e3 * t_ge:7.3f} ms {pe_s} {sp}  {eqs}")
+        print(f"{label:<48} {1e3 * t_ge:7.3f} ms {pe_s} {sp}  {eqs}")
 
 
 if __name__ == "__main__":

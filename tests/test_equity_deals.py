@@ -236,3 +236,31 @@ def test_equity_batch_of_hilo_games_carries_high_low_scoop(game, spots, boards):
 def test_equity_batch_without_a_low_has_no_high_low_columns(game, spots, boards):
     r = ge.equity_batch(spots, boards, game=game)
     assert r.high is None and r.low is None and r.scoop is None
+
+
+@pytest.mark.parametrize("game", list(PEER_KEY))
+def test_small_heads_up_spots_walked_together_equal_each_alone(game):
+    """equity_batch walks the small heads-up spots of a board-less game together
+    (deals.batch_counts over the whole deck's completions): each row is the spot's own
+    ge.equity, field for field, larger spots (walked alone) in between keep their rows."""
+    rng = np.random.default_rng(100 + list(PEER_KEY).index(game))
+    spots, dead = [], []
+    for _ in range(24):
+        players, d = _spot(game, 2, rng)
+        spots.append(players)
+        dead.append(d)
+    probs = [deals.prepare(s, "", d, game) for s, d in zip(spots, dead)]
+    small = [deals.batchable(p) for p in probs]
+    assert any(small) and not all(small)
+    r = ge.equity_batch(spots, dead=dead, game=game, backend="numpy")
+    for i, (s, d) in enumerate(zip(spots, dead)):
+        one = ge.equity(s, dead=d, game=game, exact=True, backend="numpy")
+        for k in ("equity", "win", "tie", "tie_share", "wins", "ties", "high", "low", "scoop"):
+            a = getattr(r, k)
+            if a is None:
+                assert getattr(one, k) is None or k in ("high", "low", "scoop")
+            else:
+                assert np.array_equal(a[i], getattr(one, k)), (k, s, d)
+        assert r.boards[i] == one.boards == probs[i].deals()
+    with pytest.raises(ValueError, match=r"^spot 2: card .. is used twice: by player 2"):
+        ge.equity_batch(spots[:2] + [[spots[2][0], spots[2][0][:4]]], game=game)

@@ -56,7 +56,7 @@ __all__ = ["prepare", "plan", "task", "finish", "DealProblem", "DealPlan",
            "strengths", "costs", "expected_seconds", "exact_counts", "grid_rows",
            "completion_masks", "tuples", "device_order", "SAMPLE_BLOCK", "EXACT_LIMIT",
            "MAX_PLAYERS", "RATE", "CUDA_RATE", "CUDA_EXACT_LIMIT", "CUDA_HARD_LIMIT",
-           "CUDA_MAX_ROWS"]
+           "CUDA_MAX_ROWS", "BATCH_PAIRS", "batchable", "batch_counts"]
 
 #: Monte Carlo samples per block (one random stream each).
 SAMPLE_BLOCK = 1 << 15
@@ -489,6 +489,84 @@ def _inclusion_exclusion(prob: DealProblem, bar: Progress, start: int = 0,
     units = ties * half
     z = np.zeros(2, dtype=np.int64)
     return wins, ties, units, z, z, total
+
+
+#: Heads-up spots whose completions over the whole deck make at most this many pairs are
+#: walked together by :func:`batch_counts` (``equity_batch``); larger ones one at a time.
+BATCH_PAIRS = 1 << 12
+
+
+def batchable(prob: DealProblem) -> bool:
+    """Whether :func:`batch_counts` walks this spot (heads-up, a few thousand pairs at most).
+
+    Examples
+    --------
+    >>> batchable(prepare(["7d5h4c3s2h", "5s4h3d2c"], "", "Ad", "deuce-seven-draw"))
+    True
+    """
+    return len(prob.known) == 2 and \
+        math.prod(math.comb(52, k) for k in prob.need) <= BATCH_PAIRS
+
+
+def batch_counts(probs: Sequence[DealProblem]) -> tuple[np.ndarray, ...]:
+    """``(wins, ties, split units, high units, low units)`` ``(S, 2)`` and deals ``(S,)`` of
+    many :func:`batchable` spots of one game and one ``need``, walked together: the
+    completions of the whole deck, each spot leaving out those that touch its known or dead
+    cards, so the NumPy calls are shared by the spots (a spot alone costs more in calls than
+    in deals). The integers :func:`task` counts for each spot alone.
+
+    Examples
+    --------
+    >>> p = prepare(["7d5h4c3s2h", "5s4h3d2c"], "", "Ad", "deuce-seven-draw")
+    >>> w, t, u, hu, lu, n = batch_counts([p, p])
+    >>> w.tolist(), n.tolist()
+    ([[39, 0], [39, 0]], [42, 42])
+    """
+    first = probs[0]
+    assert all(p.game == first.game and p.need == first.need and batchable(p) for p in probs)
+    n_spots, scale, hilo = len(probs), first.scale, first.hilo
+    full = bytes(range(52))
+    c0, c1 = (deal_hands.completions(full, k).masks for k in first.need)
+    disjoint = (c0[:, None] & c1[None, :]) == 0
+    out = [np.zeros((n_spots, 2), dtype=np.int64) for _ in range(5)]
+    valid = np.zeros(n_spots, dtype=np.int64)
+    step = max(1, _GRID_BLOCK // (len(c0) * len(c1)))
+    for a in range(0, n_spots, step):
+        part = probs[a:a + step]
+        s = len(part)
+        taken = ~np.array([int(np.bitwise_or.reduce(ID_TO_MASK[p.deck])) for p in part],
+                          dtype=np.uint64)
+        sides = []
+        for i, comp in enumerate((c0, c1)):
+            ok = (comp[None, :] & taken[:, None]) == 0                      # (s, C)
+            hands = comp[None, :] | np.array([p.known[i] for p in part], np.uint64)[:, None]
+            hi, lo = np.zeros(ok.shape, np.uint16), np.zeros(ok.shape, np.uint8)
+            st, low = strengths(first.game, hands[ok])
+            hi[ok] = st
+            if low is not None:
+                lo[ok] = low
+            sides.append((ok, hi, lo))
+        (ok0, hi0, lo0), (ok1, hi1, lo1) = sides
+        deal = ok0[:, :, None] & ok1[:, None, :] & disjoint[None]           # (s, C0, C1)
+        H = np.empty((s * len(c0), 2, len(c1)), dtype=np.uint16)
+        H[:, 0, :] = hi0.reshape(-1, 1)
+        H[:, 1, :] = (hi1[:, None, :] * deal).reshape(-1, len(c1))  # 0: no deal
+        L = None
+        if hilo:
+            L = np.empty(H.shape, dtype=np.uint8)
+            L[:, 0, :] = lo0.reshape(-1, 1)
+            L[:, 1, :] = np.broadcast_to(lo1[:, None, :], deal.shape).reshape(-1, len(c1))
+        t, hu, lu, good = omaha_shortdeck.pots(H, L, scale)
+        t = t.reshape(s, len(c0), 2, len(c1))
+        whole = t == scale
+        out[0][a:a + s] = whole.sum(axis=(1, 3))
+        out[1][a:a + s] = ((t > 0) & ~whole).sum(axis=(1, 3))
+        out[2][a:a + s] = np.where(whole, 0, t).sum(axis=(1, 3))
+        if hilo:
+            out[3][a:a + s] = hu.reshape(t.shape).sum(axis=(1, 3))
+            out[4][a:a + s] = lu.reshape(t.shape).sum(axis=(1, 3))
+        valid[a:a + s] = good.reshape(s, -1).sum(axis=1)
+    return (*out, valid)
 
 
 def exact_counts(prob: DealProblem, method: str | None = None,

@@ -1,6 +1,9 @@
 """``equity_batch`` for the games beside hold'em: many spots of known cards, each walked
 exactly by its game's own engine (Omaha and short deck: :mod:`gpu_eval.equity_engine.omaha_shortdeck`;
-stud, razz and the draw games: :mod:`gpu_eval.equity_engine.deals`), one after another.
+stud, razz and the draw games: :mod:`gpu_eval.equity_engine.deals`), one after another,
+except the small heads-up spots of the games without a board, walked together
+(:func:`gpu_eval.equity_engine.deals.batch_counts`: a few thousand deals each, where one
+call's fixed cost would outweigh the deals).
 
 A spot is a fixed set of cards: each player's cards (hole cards; in stud the known cards; in
 a draw game the cards kept), the board where the game has one, and dead cards.
@@ -27,6 +30,39 @@ def _rows(x: Any, n: int, what: str) -> list:
         raise ValueError(f"{len(rows)} rows of {what} for {n} spots")
     return [r if isinstance(r, str) else cards.format(np.asarray(r, dtype=np.uint8))
             if len(r) else "" for r in rows]
+
+
+def _small_deals(spots: list, b_rows: list, d_rows: list, game: str, backend: str,
+                 out: dict, eq: dict, n_boards: np.ndarray) -> set[int]:
+    """Fill the rows of the small heads-up spots of a game without a board (stud, the draw
+    games), walked together by :func:`gpu_eval.equity_engine.deals.batch_counts` on NumPy
+    (every spot validated first, errors naming it); the indices of the rows filled."""
+    if registry.GAMES[game].equity_family != "deals" or backend == "cuda" \
+            or not spots or len(spots[0]) != 2:
+        return set()
+    from gpu_eval.equity_engine import deals  # noqa: PLC0415 -- hold'em never loads it
+
+    groups: dict[tuple[int, ...], list[int]] = {}
+    probs = []
+    for i, (players, b, d) in enumerate(zip(spots, b_rows, d_rows)):
+        try:
+            probs.append(deals.prepare(players, b, d, game))
+        except ValueError as exc:
+            raise ValueError(f"spot {i}: {exc}") from None
+        if deals.batchable(probs[-1]):
+            groups.setdefault(probs[-1].need, []).append(i)
+    for rows in groups.values():
+        wins, ties, units, hu, lu, valid = deals.batch_counts([probs[i] for i in rows])
+        scale = probs[rows[0]].scale
+        total = 1.0 * valid[:, None]  # the arithmetic of each spot's own EquityResult
+        win, tie_share = wins / total, units / (scale * total)
+        fields = {"equity": win + tie_share, "win": win, "tie": ties / total,
+                  "tie_share": tie_share, "high": hu / (scale * total),
+                  "low": lu / (scale * total), "scoop": win}
+        for k in eq:
+            eq[k][rows] = fields[k]
+        out["wins"][rows], out["ties"][rows], n_boards[rows] = wins, ties, valid
+    return {i for rows in groups.values() for i in rows}
 
 
 def spot_counts(hands, boards=None, dead=None, game: str = registry.STUD,
@@ -85,7 +121,12 @@ def spot_counts(hands, boards=None, dead=None, game: str = registry.STUD,
           + (("high", "low", "scoop") if hilo else ())}
     n_boards = np.zeros(n, dtype=np.int64)
     used = set()
+    done = _small_deals(spots, b_rows, d_rows, game, backend, out, eq, n_boards)
+    if len(done):
+        used.add("numpy")
     for i, (players, b, d) in enumerate(zip(spots, b_rows, d_rows)):
+        if i in done:
+            continue
         try:
             r = equity(players, board=b, dead=d, exact=True, game=game, backend=backend,
                        progress=False)
