@@ -165,13 +165,8 @@ GE_DEVICE void ge_deals_sample_n(const ge_u64* __restrict__ known, const ge_u8* 
                                  const ge_u8* __restrict__ best5, ge_u32 scale, ge_u32 key0,
                                  ge_u32 key1, ge_u64 start, ge_u64 stop,
                                  unsigned long long* __restrict__ totals) {
-    ge_u32 w[N], t[N], u[N], hu[N], lu[N];
-    ge_u64 q[N];
-    GE_UNROLL
-    for (int j = 0; j < N; ++j) {
-        w[j] = t[j] = u[j] = hu[j] = lu[j] = 0;
-        q[j] = 0;
-    }
+    GeMcTally<N> tally;
+    tally.clear();
     const ge_u64 stride = ge_thread_count();
     for (ge_u64 smp = start + ge_thread_index(); smp < stop; smp += stride) {
         GeRng r;
@@ -191,32 +186,12 @@ GE_DEVICE void ge_deals_sample_n(const ge_u64* __restrict__ known, const ge_u8* 
             s[j] = ge_deals_eval(eval, hand);
             lo[j] = best5 ? GE_LDG(best5 + ge_low8_mask(hand)) : 0u;
         }
-        const GePot pot = ge_pot(N, s, lo, best5 != nullptr, scale);
-        GE_UNROLL
-        for (int j = 0; j < N; ++j) {
-            const ge_u32 gh = pot.high(s[j]), gl = pot.low(lo[j]);
-            const ge_u32 got = gh + gl;
-            if (got == scale) ++w[j];
-            else if (got) ++t[j];
-            u[j] += got;
-            q[j] += (ge_u64)got * got;
-            hu[j] += gh;
-            lu[j] += gl;
-        }
+        tally.add(N, ge_pot(N, s, lo, best5 != nullptr, scale), s, lo, scale);
     }
-    GE_UNROLL
-    for (int j = 0; j < N; ++j) {
-        if (w[j]) atomicAdd(totals + j, (unsigned long long)w[j]);
-        if (t[j]) atomicAdd(totals + N + j, (unsigned long long)t[j]);
-        if (u[j]) atomicAdd(totals + 2 * N + j, (unsigned long long)u[j]);
-        if (q[j]) atomicAdd(totals + 3 * N + j, (unsigned long long)q[j]);
-        if (best5 && hu[j]) atomicAdd(totals + 4 * N + j, (unsigned long long)hu[j]);
-        if (best5 && lu[j]) atomicAdd(totals + 5 * N + j, (unsigned long long)lu[j]);
-    }
+    tally.flush(N, totals, best5 != nullptr);
 }
 
-// One kernel per player count (registers sized for it); see ge_deals_sample_n. Per thread,
-// at most 2^24 samples a launch (the launcher's chunks) keep the 32-bit counters exact.
+// One kernel per player count (registers sized for it); see ge_deals_sample_n.
 #define GE_DEALS_SAMPLE_KERNEL(N)                                                             \
     GE_GLOBAL void ge_deals_sample_##N(                                                       \
         const ge_u64* __restrict__ known, const ge_u8* __restrict__ need,                     \

@@ -237,13 +237,9 @@ GE_DEVICE void ge_games_sample_h(int N, const ge_u64* __restrict__ combos,
                                ge_u64 stop, ge_u32 max_tries,
                                unsigned long long* __restrict__ totals,
                                unsigned long long* __restrict__ failures) {
-    ge_u32 w[GE_GAMES_MAX_PLAYERS], t[GE_GAMES_MAX_PLAYERS], fail = 0;
-    ge_u64 u[GE_GAMES_MAX_PLAYERS], q[GE_GAMES_MAX_PLAYERS], hu[GE_GAMES_MAX_PLAYERS],
-        lu[GE_GAMES_MAX_PLAYERS];
-    for (int p = 0; p < GE_GAMES_MAX_PLAYERS; ++p) {
-        w[p] = t[p] = 0;
-        u[p] = q[p] = hu[p] = lu[p] = 0;
-    }
+    GeMcTally<GE_GAMES_MAX_PLAYERS> tally;
+    tally.clear();
+    ge_u32 fail = 0;
     const ge_u64 stride = ge_thread_count();
     for (ge_u64 s = start + ge_thread_index(); s < stop; s += stride) {
         GeRng r;
@@ -289,28 +285,9 @@ GE_DEVICE void ge_games_sample_h(int N, const ge_u64* __restrict__ combos,
                                                     ge_low8_mask(board)))
                               : 0u;
         }
-        const GePot pot = ge_pot(N, st, lo, low_table != nullptr, scale);
-        GE_EQ_NO_UNROLL
-        for (int p = 0; p < N; ++p) {
-            const ge_u32 gh = pot.high(st[p]), gl = pot.low(lo[p]);
-            const ge_u32 got = gh + gl;
-            if (got == scale) ++w[p];
-            else if (got) ++t[p];
-            u[p] += got;
-            q[p] += (ge_u64)got * got;
-            hu[p] += gh;
-            lu[p] += gl;
-        }
+        tally.add(N, ge_pot(N, st, lo, low_table != nullptr, scale), st, lo, scale);
     }
-    GE_EQ_NO_UNROLL
-    for (int p = 0; p < N; ++p) {
-        if (w[p]) atomicAdd(totals + p, (unsigned long long)w[p]);
-        if (t[p]) atomicAdd(totals + N + p, (unsigned long long)t[p]);
-        if (u[p]) atomicAdd(totals + 2 * N + p, (unsigned long long)u[p]);
-        if (q[p]) atomicAdd(totals + 3 * N + p, (unsigned long long)q[p]);
-        if (low_table && hu[p]) atomicAdd(totals + 4 * N + p, (unsigned long long)hu[p]);
-        if (low_table && lu[p]) atomicAdd(totals + 5 * N + p, (unsigned long long)lu[p]);
-    }
+    tally.flush(N, totals, low_table != nullptr);
     if (fail) atomicAdd(failures, (unsigned long long)fail);
 }
 

@@ -50,4 +50,44 @@ GE_DEVICE GePot ge_pot(int n, const ge_u32* s, const ge_u32* lo, bool hilo, ge_u
     return pot;
 }
 
+// Per-player Monte Carlo counters of one thread (CAP >= n players): whole pots won alone,
+// pots shared, pot units won (wins included), the sum of squared per-sample units, and the
+// high and low units; flush() adds them to totals (6 n uint64) with one atomic each. Shared
+// by the samplers of equity_games.cu and equity_deals.cu.
+template <int CAP>
+struct GeMcTally {
+    ge_u32 w[CAP], t[CAP];
+    ge_u64 u[CAP], q[CAP], hu[CAP], lu[CAP];
+
+    GE_DEVICE void clear() {
+        for (int j = 0; j < CAP; ++j) {
+            w[j] = t[j] = 0;
+            u[j] = q[j] = hu[j] = lu[j] = 0;
+        }
+    }
+    GE_DEVICE void add(int n, const GePot& pot, const ge_u32* s, const ge_u32* lo,
+                       ge_u32 scale) {
+        for (int j = 0; j < n; ++j) {
+            const ge_u32 gh = pot.high(s[j]), gl = pot.low(lo[j]);
+            const ge_u32 got = gh + gl;
+            if (got == scale) ++w[j];
+            else if (got) ++t[j];
+            u[j] += got;
+            q[j] += (ge_u64)got * got;
+            hu[j] += gh;
+            lu[j] += gl;
+        }
+    }
+    GE_DEVICE void flush(int n, unsigned long long* totals, bool hilo) const {
+        for (int j = 0; j < n; ++j) {
+            if (w[j]) atomicAdd(totals + j, (unsigned long long)w[j]);
+            if (t[j]) atomicAdd(totals + n + j, (unsigned long long)t[j]);
+            if (u[j]) atomicAdd(totals + 2 * n + j, (unsigned long long)u[j]);
+            if (q[j]) atomicAdd(totals + 3 * n + j, (unsigned long long)q[j]);
+            if (hilo && hu[j]) atomicAdd(totals + 4 * n + j, (unsigned long long)hu[j]);
+            if (hilo && lu[j]) atomicAdd(totals + 5 * n + j, (unsigned long long)lu[j]);
+        }
+    }
+};
+
 #endif  // GE_POTS_CUH

@@ -20,6 +20,8 @@ from gpu_eval.cuda import deals as cuda_deals
 from gpu_eval.cuda import nvrtc
 from gpu_eval.equity_engine import deals
 
+from result_fields import assert_same_fields
+
 try:
     nvrtc.nvrtc_version()
     NVRTC_SKIP = ""
@@ -50,12 +52,7 @@ def test_cuda_exact_equals_numpy(fake, game, players, dead):
     want = ge.equity(players, game=game, dead=dead, backend="numpy", exact=True)
     got = ge.equity(players, game=game, dead=dead, backend="cuda", exact=True)
     assert want.exact and got.exact and got.backend == "cuda" and want.backend == "numpy"
-    for name in FIELDS:
-        a, b = getattr(want, name), getattr(got, name)
-        if a is None:
-            assert b is None, name
-        else:
-            np.testing.assert_array_equal(a, b, err_msg=name)
+    assert_same_fields(want, got, FIELDS)
     assert got.boards == want.boards and got.labels == want.labels
     assert got.method.startswith("exact (grid)") and got.strategy == "deal enumeration"
     names = [name for name, _, _ in fake.launches]

@@ -12,6 +12,8 @@ import pytest
 import gpu_eval as ge
 from gpu_eval.cuda import availability
 
+from result_fields import assert_same_fields
+
 OK, REASON = availability.cuda_available()
 pytestmark = pytest.mark.skipif(not OK, reason=REASON)
 
@@ -31,12 +33,7 @@ def test_gpu_exact_equals_numpy(game, players, dead):
     want = ge.equity(players, game=game, dead=dead, backend="numpy", exact=True)
     got = ge.equity(players, game=game, dead=dead, backend="cuda", exact=True)
     assert got.backend == "cuda" and got.boards == want.boards
-    for name in FIELDS:
-        a, b = getattr(want, name), getattr(got, name)
-        if a is None:
-            assert b is None
-        else:
-            np.testing.assert_array_equal(a, b, err_msg=name)
+    assert_same_fields(want, got, FIELDS)
 
 
 def test_gpu_third_street_hilo_is_walked_and_agrees_with_sampling():

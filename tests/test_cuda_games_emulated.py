@@ -15,6 +15,8 @@ import gpu_eval as ge
 from gpu_eval.cuda import availability
 from gpu_eval.cuda import omaha_shortdeck as cuda_omaha_shortdeck
 
+from result_fields import assert_same_fields
+
 
 @pytest.fixture
 def fake(stand_in_cuda_games, monkeypatch):
@@ -41,12 +43,7 @@ def test_cuda_exact_equals_numpy(fake, game, players, board):
     got = ge.equity(players, board=board, game=game, backend="cuda")
     assert want.exact and got.exact
     assert got.backend == "cuda" and want.backend == "numpy"
-    for name in FIELDS:
-        a, b = getattr(want, name), getattr(got, name)
-        if a is None:
-            assert b is None, name
-        else:
-            np.testing.assert_array_equal(a, b, err_msg=name)
+    assert_same_fields(want, got, FIELDS)
     assert (want.method, want.boards, want.matchups) == (got.method, got.boards, got.matchups)
     names = {name for name, _, _ in fake.launches}
     assert {"ge_games_strengths"} <= names

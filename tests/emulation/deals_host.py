@@ -11,8 +11,6 @@ a device; launches are stream-ordered like the stand-in's other kernels.
 from __future__ import annotations
 
 import ctypes
-import os
-import shutil
 from functools import cache
 from pathlib import Path
 
@@ -20,7 +18,7 @@ import numpy as np
 
 from gpu_eval.cuda.lows import LOW_TABLE_ORDER
 
-from emulation import equity_host, hostbuild
+from emulation import equity_host
 
 _EMULATOR = equity_host._WRAPPER[equity_host._WRAPPER.index("#include <ucontext.h>"):
                                  equity_host._WRAPPER.index("#define GE_EMU_HEAD")]
@@ -80,9 +78,7 @@ SIGNATURES = {
 @cache
 def build() -> Path:
     """Compile (or find in the cache) the library; raises HostBuildUnavailableError."""
-    return hostbuild.compile_cached(_WRAPPER, "ge_deals",
-                                    [(*equity_host._FLAGS, "-fopenmp"), equity_host._FLAGS],
-                                    "kernels/equity_deals.cu")
+    return equity_host.build_emulated(_WRAPPER, "ge_deals", "kernels/equity_deals.cu")
 
 
 class DealsHost(equity_host.EquityHost):
@@ -99,15 +95,7 @@ class DealsHost(equity_host.EquityHost):
         self.lib.emu_set_low_tables(ctypes.c_void_p(self._low_ptrs.ctypes.data))
 
 
-_COPIES: list[Path] = []
-
-
 def load_private() -> DealsHost:
     """A fresh copy of the library, loaded on its own (each RawModule its own symbols)."""
-    path = build()
-    copy = path.with_name(f"{path.stem}_copy{len(_COPIES)}_{os.getpid()}.so")
-    if not copy.exists():
-        shutil.copyfile(path, copy)
-    _COPIES.append(copy)
-    return DealsHost(copy)
+    return DealsHost(equity_host.private_copy(build()))
 

@@ -17,6 +17,8 @@ The library is cached like emulation.hostbuild's (same compiler, cache directory
 from __future__ import annotations
 
 import ctypes
+import os
+import shutil
 from functools import cache
 from pathlib import Path
 
@@ -364,6 +366,26 @@ class EquityHost:
         fn = getattr(self.lib, f"emu_{name}")
         fn(ctypes.c_uint(grid[0]), ctypes.c_uint(grid[1]), ctypes.c_uint(block[0]),
            ctypes.c_int(self.threads), *c_args)
+
+
+def build_emulated(wrapper: str, name: str, what: str) -> Path:
+    """A library of other kernels around this emulator (its flags; OpenMP where the compiler
+    has it), compiled or found in the cache; raises HostBuildUnavailableError."""
+    return hostbuild.compile_cached(wrapper, name, [(*_FLAGS, "-fopenmp"), _FLAGS], what)
+
+
+_COPIES: list[Path] = []
+
+
+def private_copy(path: Path) -> Path:
+    """A fresh copy of a built library, to be loaded on its own: each stand-in RawModule
+    then has its own ``__constant__`` tables (several modules live side by side, as on a
+    GPU)."""
+    copy = path.with_name(f"{path.stem}_copy{len(_COPIES)}_{os.getpid()}.so")
+    if not copy.exists():
+        shutil.copyfile(path, copy)
+    _COPIES.append(copy)
+    return copy
 
 
 @cache

@@ -8,8 +8,6 @@ and block sizes the launcher uses and a misplaced barrier fails here as it would
 
 from __future__ import annotations
 
-import os
-import shutil
 from functools import cache
 from pathlib import Path
 
@@ -17,7 +15,7 @@ import numpy as np
 
 from gpu_eval.cuda.modules import BITMASK_TABLE_ORDER
 
-from emulation import equity_host, hostbuild
+from emulation import equity_host
 
 # equity_host's fiber scheduler, launch helper and table setters (the part of its wrapper
 # from the system headers to its kernel wrappers), without its kernels: a smaller build.
@@ -59,9 +57,7 @@ OUTPUTS = {"ge_tables_board_strengths": (4,), "ge_tables_river_counts": (7, 8)}
 @cache
 def build() -> Path:
     """Compile (or find in the cache) the library; raises HostBuildUnavailableError."""
-    return hostbuild.compile_cached(_WRAPPER, "ge_tables",
-                                    [(*equity_host._FLAGS, "-fopenmp"), equity_host._FLAGS],
-                                    "kernels/solver_tables.cu")
+    return equity_host.build_emulated(_WRAPPER, "ge_tables", "kernels/solver_tables.cu")
 
 
 class TablesHost(equity_host.EquityHost):
@@ -75,15 +71,7 @@ class TablesHost(equity_host.EquityHost):
         equity_host.SIGNATURES.update(SIGNATURES)   # distinct names: launch() checks them too
 
 
-_COPIES: list[Path] = []
-
-
 def load_private() -> TablesHost:
     """A fresh copy of the library, loaded on its own: each RawModule has its own
     ``ge_bitmask_tables`` (hold'em and short-deck modules live side by side, as on a GPU)."""
-    path = build()
-    copy = path.with_name(f"{path.stem}_copy{len(_COPIES)}_{os.getpid()}.so")
-    if not copy.exists():
-        shutil.copyfile(path, copy)
-    _COPIES.append(copy)
-    return TablesHost(copy)
+    return TablesHost(equity_host.private_copy(build()))
