@@ -51,48 +51,6 @@ GE_GLOBAL void ge_deals_strengths(const ge_u64* __restrict__ masks, ge_u32 n, ge
     }
 }
 
-// Per-player counters of one thread, added to the totals (uint64, N each) with one atomic each.
-template <int N>
-struct GeDealCounts {
-    ge_u32 w[N], t[N], u[N], hu[N], lu[N], valid;
-
-    GE_DEVICE void clear() {
-        GE_UNROLL
-        for (int j = 0; j < N; ++j) w[j] = t[j] = u[j] = hu[j] = lu[j] = 0;
-        valid = 0;
-    }
-    GE_DEVICE void add(const GePot& pot, const ge_u32* s, const ge_u32* lo, ge_u32 scale) {
-        GE_UNROLL
-        for (int j = 0; j < N; ++j) {
-            const ge_u32 gh = pot.high(s[j]), gl = pot.low(lo[j]);
-            const ge_u32 got = gh + gl;
-            hu[j] += gh;
-            lu[j] += gl;
-            if (got == scale) {
-                ++w[j];
-            } else if (got) {
-                ++t[j];
-                u[j] += got;
-            }
-        }
-        ++valid;
-    }
-    GE_DEVICE void flush(unsigned long long* wins, unsigned long long* ties,
-                         unsigned long long* units, unsigned long long* high,
-                         unsigned long long* low, unsigned long long* n_valid, bool hilo) {
-        GE_UNROLL
-        for (int j = 0; j < N; ++j) {
-            if (w[j]) atomicAdd(wins + j, (unsigned long long)w[j]);
-            if (t[j]) atomicAdd(ties + j, (unsigned long long)t[j]);
-            if (u[j]) atomicAdd(units + j, (unsigned long long)u[j]);
-            if (hilo && hu[j]) atomicAdd(high + j, (unsigned long long)hu[j]);
-            if (hilo && lu[j]) atomicAdd(low + j, (unsigned long long)lu[j]);
-        }
-        if (valid) atomicAdd(n_valid, (unsigned long long)valid);
-        clear();
-    }
-};
-
 // rows: (n_rows, N - 1) int32, player j's completion index in column j; unions: (n_rows,)
 // the cards of each row; S, L: every player's completion strengths and lows (L null: high
 // only), player j's from offsets[j]; last: the last player's n_last completion masks.
@@ -107,7 +65,7 @@ GE_DEVICE void ge_deals_grid(const ge_i32* __restrict__ rows, const ge_u64* __re
                              unsigned long long* __restrict__ high,
                              unsigned long long* __restrict__ low,
                              unsigned long long* __restrict__ n_valid) {
-    GeDealCounts<N> acc;
+    GeExactTally<N, ge_u32> acc;
     acc.clear();
     const ge_u32 last_at = GE_LDG(offsets + (N - 1));
     ge_u32 since_flush = 0;
@@ -128,11 +86,14 @@ GE_DEVICE void ge_deals_grid(const ge_i32* __restrict__ rows, const ge_u64* __re
         }
         since_flush += (n_last + blockDim.x - 1) / blockDim.x;
         if (since_flush >= GE_DEALS_FLUSH) {
-            acc.flush(wins, ties, units, high, low, n_valid, L != nullptr);
+            acc.flush(wins, ties, units, high, low, L != nullptr);
+            if (acc.valid) atomicAdd(n_valid, (unsigned long long)acc.valid);
+            acc.clear();
             since_flush = 0;
         }
     }
-    acc.flush(wins, ties, units, high, low, n_valid, L != nullptr);
+    acc.flush(wins, ties, units, high, low, L != nullptr);
+    if (acc.valid) atomicAdd(n_valid, (unsigned long long)acc.valid);
 }
 
 #define GE_DEALS_GRID_KERNEL(N)                                                               \

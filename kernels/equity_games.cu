@@ -108,13 +108,8 @@ GE_DEVICE void ge_games_showdown(const ge_u16* __restrict__ S, const ge_u8* __re
         int col[N];
         GE_UNROLL
         for (int j = 0; j < N; ++j) col[j] = GE_LDG(matchups + m * N + j);
-        ge_u32 w[N], t[N], v = 0;
-        ge_u64 u[N], hu[N], lu[N];
-        GE_UNROLL
-        for (int j = 0; j < N; ++j) {
-            w[j] = t[j] = 0;
-            u[j] = hu[j] = lu[j] = 0;
-        }
+        GeExactTally<N, ge_u64> acc;
+        acc.clear();
         const ge_u32 b_lo = y * per_task;
         const ge_u32 b_hi = b_lo + per_task < n_boards ? b_lo + per_task : n_boards;
         for (ge_u32 b = b_lo; b < b_hi; ++b) {
@@ -126,35 +121,15 @@ GE_DEVICE void ge_games_showdown(const ge_u16* __restrict__ S, const ge_u8* __re
                 least = s[j] < least ? s[j] : least;
             }
             if (least == 0) continue;  // a hand shares a card with this board
-            ++v;
             ge_u32 lo[N];
             const ge_u8* lrow = L + (ge_u64)b * ld;
             GE_UNROLL
             for (int j = 0; j < N; ++j) lo[j] = L ? GE_LDG(lrow + col[j]) : 0u;
-            const GePot pot = ge_pot(N, s, lo, L != nullptr, scale);
-            GE_UNROLL
-            for (int j = 0; j < N; ++j) {
-                const ge_u32 gh = pot.high(s[j]), gl = pot.low(lo[j]);
-                const ge_u32 got = gh + gl;
-                hu[j] += gh;
-                lu[j] += gl;
-                if (got == scale) {
-                    ++w[j];
-                } else if (got) {
-                    ++t[j];
-                    u[j] += got;
-                }
-            }
+            acc.add(ge_pot(N, s, lo, L != nullptr, scale), s, lo, scale);
         }
-        GE_UNROLL
-        for (int j = 0; j < N; ++j) {
-            if (w[j]) atomicAdd(wins + m * N + j, (unsigned long long)w[j]);
-            if (t[j]) atomicAdd(ties + m * N + j, (unsigned long long)t[j]);
-            if (u[j]) atomicAdd(units + m * N + j, (unsigned long long)u[j]);
-            if (L && hu[j]) atomicAdd(high + m * N + j, (unsigned long long)hu[j]);
-            if (L && lu[j]) atomicAdd(low + m * N + j, (unsigned long long)lu[j]);
-        }
-        if (v) atomicAdd(valid + m, (unsigned long long)v);
+        acc.flush(wins + m * N, ties + m * N, units + m * N, high + m * N, low + m * N,
+                  L != nullptr);
+        if (acc.valid) atomicAdd(valid + m, (unsigned long long)acc.valid);
     }
 }
 

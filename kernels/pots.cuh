@@ -50,6 +50,54 @@ GE_DEVICE GePot ge_pot(int n, const ge_u32* s, const ge_u32* lo, bool hilo, ge_u
     return pot;
 }
 
+// Per-player exact counters of one thread over the deals (or boards) it walks: whole pots won
+// alone, pots shared and their units, the high and low units, and the deals counted; U, the
+// units' type (32 bits where the caller bounds the deals between flushes). flush() adds them
+// to totals (N each, offset by the caller) with one atomic each; the deals are the caller's.
+// Shared by the exact kernels of equity_games.cu and equity_deals.cu.
+template <int N, typename U>
+struct GeExactTally {
+    ge_u32 w[N], t[N], valid;
+    U u[N], hu[N], lu[N];
+
+    GE_DEVICE void clear() {
+        GE_UNROLL
+        for (int j = 0; j < N; ++j) {
+            w[j] = t[j] = 0;
+            u[j] = hu[j] = lu[j] = 0;
+        }
+        valid = 0;
+    }
+    GE_DEVICE void add(const GePot& pot, const ge_u32* s, const ge_u32* lo, ge_u32 scale) {
+        GE_UNROLL
+        for (int j = 0; j < N; ++j) {
+            const ge_u32 gh = pot.high(s[j]), gl = pot.low(lo[j]);
+            const ge_u32 got = gh + gl;
+            hu[j] += gh;
+            lu[j] += gl;
+            if (got == scale) {
+                ++w[j];
+            } else if (got) {
+                ++t[j];
+                u[j] += got;
+            }
+        }
+        ++valid;
+    }
+    GE_DEVICE void flush(unsigned long long* wins, unsigned long long* ties,
+                         unsigned long long* units, unsigned long long* high,
+                         unsigned long long* low, bool hilo) const {
+        GE_UNROLL
+        for (int j = 0; j < N; ++j) {
+            if (w[j]) atomicAdd(wins + j, (unsigned long long)w[j]);
+            if (t[j]) atomicAdd(ties + j, (unsigned long long)t[j]);
+            if (u[j]) atomicAdd(units + j, (unsigned long long)u[j]);
+            if (hilo && hu[j]) atomicAdd(high + j, (unsigned long long)hu[j]);
+            if (hilo && lu[j]) atomicAdd(low + j, (unsigned long long)lu[j]);
+        }
+    }
+};
+
 // Per-player Monte Carlo counters of one thread (CAP >= n players): whole pots won alone,
 // pots shared, pot units won (wins included), the sum of squared per-sample units, and the
 // high and low units; flush() adds them to totals (6 n uint64) with one atomic each. Shared
