@@ -137,3 +137,16 @@ def test_module_assembles_for_sm90_with_every_kernel():
                                 options=("-ftz=true", "--device-as-default-execution-space"))
     assert cubin[:4] == b"\x7fELF"
     assert set(re.findall(rb"\.text\.(ge_\w+)", cubin)) == {k.encode() for k in cuda_deals.KERNELS}
+
+
+def test_auto_keeps_quick_walks_on_the_host(fake):
+    """backend="auto" with a device: a deal NumPy walks in well under HOST_SECONDS stays on
+    the host; third street goes to the device; exact=False always samples on the device."""
+    tiny = deals.plan(["7d5h4c3s2h", "5s4h3d2c"], game="deuce-seven-draw", dead="Ad")
+    assert tiny.backend == "numpy" and tiny.exact
+    assert ge.equity(["7d5h4c3s2h", "5s4h3d2c"], game="deuce-seven-draw", dead="Ad"
+                     ).backend == "numpy"
+    big = deals.plan(["AhKh3c", "QsQd7h"], game="stud-hilo")
+    assert (big.backend, big.method) == ("cuda", "grid")
+    assert deals.plan(["7d5h4c3s2h", "5s4h3d2c"], game="deuce-seven-draw", dead="Ad",
+                      exact=False, samples=1000).backend == "cuda"

@@ -24,8 +24,9 @@ Monte Carlo deals the missing cards of every player from a random order of the d
 blocks of :data:`SAMPLE_BLOCK` samples, each with its own stream from ``seed`` (so a seed
 reproduces a result); standard errors are those of the per-deal pot share.
 
-On CUDA (``backend="cuda"``, or ``"auto"`` with a usable device: :mod:`gpu_eval.cuda.deals`)
-exact is always the grid, walked by the device with the same integers (its limits are
+On CUDA (``backend="cuda"``, or ``"auto"`` with a usable device, unless NumPy would walk the
+deal exactly in under :data:`HOST_SECONDS`: :mod:`gpu_eval.cuda.deals`) exact is always the
+grid, walked by the device with the same integers (its limits are
 :data:`CUDA_EXACT_LIMIT` and :data:`CUDA_HARD_LIMIT` pairs; heads-up third-street stud,
 2.7e10 pairs, is exact by default there), and Monte Carlo draws from the device's own
 per-sample streams (a seed reproduces a CUDA result, not the NumPy digits).
@@ -647,9 +648,10 @@ def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *, exact: bool
     if backend not in backend_choice.BACKENDS:
         raise ValueError(f"backend={backend!r}: expected one of "
                          f"{', '.join(backend_choice.BACKENDS)}")
-    if backend_choice.resolve(backend) == "cuda":
-        return _cuda_plan(prob, exact, samples, seed)
     c = costs(prob)
+    if backend_choice.resolve(backend) == "cuda" and not (
+            backend == "auto" and _quick_on_host(prob, c, exact, samples)):
+        return _cuda_plan(prob, exact, samples, seed)
     least = min(c.values())  # whether to enumerate: the least work; how: the fastest method
     if exact is True and least > HARD_LIMIT:
         raise ValueError(f"exact {game!r} equity of this deal needs {least:.3g} "
@@ -661,6 +663,19 @@ def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *, exact: bool
     n_samples = samples or equity_problem.DEFAULT_SAMPLES
     return DealPlan(prob, "monte carlo", n_samples, equity_problem.entropy_of(seed),
                     float(n_samples * len(prob.known)))
+
+
+#: backend="auto" keeps an exact walk on NumPy when it is expected to take under this many
+#: seconds there (a device launch and its copies cost about as much).
+HOST_SECONDS = 2e-3
+
+
+def _quick_on_host(prob: DealProblem, c: dict[str, float], exact: bool | None,
+                   samples: int | None) -> bool:
+    """Whether NumPy would walk this deal exactly in under :data:`HOST_SECONDS`."""
+    if exact is False or samples is not None or min(c.values()) > EXACT_LIMIT:
+        return False
+    return expected_seconds(prob, _fastest(prob, c), c[_fastest(prob, c)]) <= HOST_SECONDS
 
 
 def _cuda_plan(prob: DealProblem, exact: bool | None, samples: int | None,
