@@ -26,7 +26,7 @@ FIELDS = ("equity", "wins", "ties", "high", "low", "scoop")
     ("stud-hilo", ["AhAcAdKhQc", "KsKcKdQhJc"], ""),
     ("stud-hilo", ["Ah2c3dKhQc6s", "4s5c6dQhJc", "8c8dAs2h7s"], "9c"),
     ("deuce-seven-draw", ["7d5h4c3s2h", "5s4h3d2c"], "Ad"),
-    ("badugi-draw", ["Ac2d", "4s5h6c", "2c7h"], ""),
+    ("badugi-draw", ["Ac2d3h", "4s5h6c", "2c7h"], ""),
     ("five-card-draw", ["AhAd", "KsKcQd"], ""),
 ])
 def test_gpu_exact_equals_numpy(game, players, dead):
