@@ -56,8 +56,8 @@ from gpu_eval.progress import Progress, wanted
 __all__ = ["prepare", "plan", "task", "finish", "DealProblem", "DealPlan",
            "strengths", "costs", "expected_seconds", "exact_counts", "grid_rows",
            "completion_masks", "tuples", "device_order", "SAMPLE_BLOCK", "EXACT_LIMIT",
-           "MAX_PLAYERS", "RATE", "CUDA_RATE", "CUDA_EXACT_LIMIT", "CUDA_HARD_LIMIT",
-           "CUDA_MAX_ROWS", "BATCH_PAIRS", "batchable", "batch_counts"]
+           "EXACT_SECONDS", "MAX_PLAYERS", "RATE", "CUDA_RATE", "CUDA_EXACT_LIMIT",
+           "CUDA_HARD_LIMIT", "CUDA_MAX_ROWS", "BATCH_PAIRS", "batchable", "batch_counts"]
 
 #: Monte Carlo samples per block (one random stream each).
 SAMPLE_BLOCK = 1 << 15
@@ -70,6 +70,10 @@ HARD_LIMIT = 1e9
 MAX_PLAYERS = 8
 #: Pair comparisons (or sorted entries) per second on NumPy, for the progress bar.
 RATE = 1e7
+#: exact=None also enumerates when the fastest method's measured seconds
+#: (:func:`expected_seconds`) are at most this: the direct heads-up counts walk far more
+#: pairs a second than RATE (heads-up hi/lo fourth street, 1.75e8 pairs, in under a second).
+EXACT_SECONDS = EXACT_LIMIT / RATE
 #: Deal comparisons per second on an H200 (a paper estimate, not yet measured: about 20
 #: integer operations a deal over 132 SMs; benchmarks/gpu_check.sh measures it).
 CUDA_RATE = 2e10
@@ -83,10 +87,10 @@ _GRID_BLOCK = 1 << 20  # pair comparisons per grid block
 _SMALL_GRID = 256  # at most this many pairs: counted in Python (a NumPy call costs more)
 _NO_BAR = Progress(0, "", enabled=False)  # disabled: update() and close() do nothing
 #: Measured NumPy seconds of the exact methods (the 2-vCPU VM): a grid's fixed cost, per
-#: completion evaluated, per pair (heads-up with one winner: a few passes; else through
+#: completion evaluated, per pair (heads-up: a few passes, a dozen for hi/lo; else through
 #: ``pots``); inclusion-exclusion's per shared-set size and per sorted entry. They pick the
 #: method (:func:`expected_seconds`); whether to enumerate at all reads :func:`costs`.
-_GRID_SECONDS = (3e-5, 6e-8, 1.5e-9, 4e-8)
+_GRID_SECONDS = (3e-5, 6e-8, 1.5e-9, 4e-9, 4e-8)
 _IE_SECONDS = (5e-5, 6e-8)
 
 
@@ -263,9 +267,9 @@ def expected_seconds(prob: DealProblem, method: str, work: float) -> float:
     if method == "inclusion-exclusion":
         per_size, per_entry = _IE_SECONDS
         return per_size * (min(prob.need) + 1) + per_entry * work
-    fixed, per_hand, per_pair_hu, per_pair = _GRID_SECONDS
+    fixed, per_hand, per_pair_hu, per_pair_hu_hilo, per_pair = _GRID_SECONDS
     hands = sum(math.comb(len(prob.deck), k) for k in prob.need)
-    pair = per_pair_hu if len(prob.known) == 2 and not prob.hilo else per_pair
+    pair = per_pair if len(prob.known) > 2 else per_pair_hu_hilo if prob.hilo else per_pair_hu
     return fixed + per_hand * hands + pair * work
 
 
@@ -368,8 +372,9 @@ def _grid(prob: DealProblem, bar: Progress, start: int = 0, stop: int | None = N
           ) -> tuple[np.ndarray, ...]:
     n, scale = len(prob.known), prob.scale
     comps = [_completions(prob, i) for i in range(n)]
-    if n == 2 and not prob.hilo:
-        return _heads_up_grid(comps, scale, bar, start, stop)
+    if n == 2:
+        walk = _heads_up_hilo_grid if prob.hilo else _heads_up_grid
+        return walk(comps, scale, bar, start, stop)
     idx, union = tuples([c[1] for c in comps])
     idx, union = idx[start:stop], union[start:stop]
     last_m, last_hi, last_lo = comps[-1][1], comps[-1][2], comps[-1][3]
@@ -434,6 +439,44 @@ def _heads_up_grid(comps: list, scale: int, bar: Progress, start: int, stop: int
     ties = np.array([tied, tied], dtype=np.int64)
     z = np.zeros(2, dtype=np.int64)
     return wins, ties, ties * (scale // 2), z, z, valid
+
+
+def _heads_up_hilo_grid(comps: list, scale: int, bar: Progress, start: int,
+                        stop: int | None) -> tuple[np.ndarray, ...]:
+    """The grid of two hi/lo players (rows ``[start, stop)`` of the first player's
+    completions), counted directly: what :func:`omaha_shortdeck.pots` gives heads-up, from
+    a dozen boolean counts a block instead of its per-pair shares. A pot is 4 units: without
+    a qualifying low the high takes 4 (2 each on a tie); with one, each half is 2 (1 each)."""
+    (_, ma, sa, la), (_, mb, sb, lb) = comps
+    ma, sa, la = ma[start:stop], sa[start:stop], la[start:stop]
+    assert scale == 4, scale
+    c = np.zeros(16, dtype=np.int64)  # the counts below, summed over blocks
+    step = max(1, _GRID_BLOCK // max(1, len(mb)))
+    for a in range(0, len(ma), step):
+        ok = (ma[a:a + step, None] & mb[None, :]) == 0
+        s, lo = sa[a:a + step, None], la[a:a + step, None]
+        gt, eq = s > sb, s == sb
+        low = (lo > 0) | (lb > 0)
+        okn, okl = ok & ~low, ok & low
+        l_gt, l_lt = lo > lb, lo < lb
+        l_eq = (lo == lb) & low
+        cnt = np.count_nonzero
+        c += [cnt(ok), cnt(okn), cnt(okl),
+              cnt(okn & gt), cnt(okn & eq), cnt(okl & gt), cnt(okl & eq),
+              cnt(ok & l_gt), cnt(ok & l_lt), cnt(ok & l_eq),
+              cnt(ok & gt & l_gt), cnt(ok & ~gt & ~eq & l_lt),
+              cnt(ok & (gt | eq | l_gt | l_eq)), cnt(ok & (~gt | eq | l_lt | l_eq)), 0, 0]
+        bar.update(ok.size)
+    valid, n_none, n_low, ngt, neq, lgt, leq, lo_gt, lo_lt, lo_eq, sc_a, sc_b, pos_a, pos_b = \
+        (int(x) for x in c[:14])
+    nlt, llt = n_none - ngt - neq, n_low - lgt - leq
+    high = np.array([4 * ngt + 2 * neq + 2 * lgt + leq, 4 * nlt + 2 * neq + 2 * llt + leq])
+    low_units = np.array([2 * lo_gt + lo_eq, 2 * lo_lt + lo_eq])
+    wins = np.array([ngt + sc_a, nlt + sc_b], dtype=np.int64)
+    ties = np.array([pos_a, pos_b], dtype=np.int64) - wins
+    units = high + low_units - 4 * wins
+    return wins, ties, units.astype(np.int64), high.astype(np.int64), \
+        low_units.astype(np.int64), valid
 
 
 def _subset_keys(pos: np.ndarray, j: int, offset: int) -> list[np.ndarray]:
@@ -652,12 +695,13 @@ def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *, exact: bool
     if backend_choice.resolve(backend) == "cuda" and not (
             backend == "auto" and _quick_on_host(prob, c, exact, samples)):
         return _cuda_plan(prob, exact, samples, seed)
-    least = min(c.values())  # whether to enumerate: the least work; how: the fastest method
+    least = min(c.values())  # the least work bounds exact=True; how: the fastest method
     if exact is True and least > HARD_LIMIT:
         raise ValueError(f"exact {game!r} equity of this deal needs {least:.3g} "
                          f"comparisons; pass exact=False (Monte Carlo)")
-    if exact is True or (exact is None and samples is None and least <= EXACT_LIMIT):
-        method = _fastest(prob, c)
+    method = _fastest(prob, c)
+    if exact is True or (exact is None and samples is None and (
+            least <= EXACT_LIMIT or expected_seconds(prob, method, c[method]) <= EXACT_SECONDS)):
         span = grid_rows(prob) if method == "grid" else min(prob.need) + 1
         return DealPlan(prob, method, span, None, c[method])
     n_samples = samples or equity_problem.DEFAULT_SAMPLES
