@@ -10,23 +10,14 @@ must give the NumPy engine's integers field for field; Monte Carlo is the device
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 
 import gpu_eval as ge
 from gpu_eval.cuda import deals as cuda_deals
-from gpu_eval.cuda import nvrtc
 from gpu_eval.equity_engine import deals
 
 from result_fields import assert_same_fields
-
-try:
-    nvrtc.nvrtc_version()
-    NVRTC_SKIP = ""
-except nvrtc.NvrtcUnavailableError as exc:
-    NVRTC_SKIP = str(exc)
 
 FIELDS = ("equity", "win", "tie", "tie_share", "wins", "ties", "high", "low", "scoop")
 
@@ -129,14 +120,6 @@ def test_player_order_puts_the_most_completions_last():
     dev, order = deals.device_order(p)
     assert order == [1, 2, 0] and dev.need == (2, 1, 5)
     assert dev.labels == ("7d5h4c", "8h6d4s2c", "-")
-
-
-@pytest.mark.skipif(bool(NVRTC_SKIP), reason=NVRTC_SKIP)
-def test_module_assembles_for_sm90_with_every_kernel():
-    cubin = nvrtc.compile_cubin(cuda_deals.module_source(), arch="sm_90",
-                                options=("-ftz=true", "--device-as-default-execution-space"))
-    assert cubin[:4] == b"\x7fELF"
-    assert set(re.findall(rb"\.text\.(ge_\w+)", cubin)) == {k.encode() for k in cuda_deals.KERNELS}
 
 
 def test_auto_keeps_quick_walks_on_the_host(fake):

@@ -42,6 +42,8 @@ def test_every_kernel_is_reported(report):
     assert {k for m, k in names if m == "variants"} >= {"ge_omaha_eval_ids",
                                                          "ge_wild_eval_masks"}
     assert all(r.registers > 0 for r in report)
+    # the deal module's cubin exports exactly the kernels its launcher looks up
+    assert {k for m, k in names if m == "deals"} == set(cuda_deals.KERNELS)
 
 
 def test_no_kernel_spills(report):
