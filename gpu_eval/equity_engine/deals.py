@@ -57,7 +57,7 @@ __all__ = ["prepare", "plan", "task", "finish", "DealProblem", "DealPlan",
            "strengths", "costs", "expected_seconds", "exact_counts", "grid_rows",
            "completion_masks", "tuples", "device_order", "SAMPLE_BLOCK", "EXACT_LIMIT",
            "EXACT_SECONDS", "MAX_PLAYERS", "RATE", "CUDA_RATE", "CUDA_EXACT_LIMIT",
-           "CUDA_HARD_LIMIT", "CUDA_MAX_ROWS", "BATCH_PAIRS", "batchable", "batch_counts"]
+           "CUDA_HARD_LIMIT", "CUDA_MAX_ROWS", "HOST_SECONDS", "BATCH_PAIRS", "batchable", "batch_counts"]
 
 #: Monte Carlo samples per block (one random stream each).
 SAMPLE_BLOCK = 1 << 15
@@ -81,6 +81,9 @@ CUDA_RATE = 2e10
 #: exact=True up to CUDA_HARD_LIMIT (about a minute).
 CUDA_EXACT_LIMIT = 5e10
 CUDA_HARD_LIMIT = 1e12
+#: backend="auto" keeps an exact walk on NumPy when it is expected to take under this many
+#: seconds there (a device launch and its copies cost about as much).
+HOST_SECONDS = 2e-3
 #: Most grid rows (disjoint tuples of the first players' completions) built on the host.
 CUDA_MAX_ROWS = 10_000_000
 _GRID_BLOCK = 1 << 20  # pair comparisons per grid block
@@ -89,7 +92,7 @@ _NO_BAR = Progress(0, "", enabled=False)  # disabled: update() and close() do no
 #: Measured NumPy seconds of the exact methods (the 2-vCPU VM): a grid's fixed cost, per
 #: completion evaluated, per pair (heads-up: a few passes, a dozen for hi/lo; else through
 #: ``pots``); inclusion-exclusion's per shared-set size and per sorted entry. They pick the
-#: method (:func:`expected_seconds`); whether to enumerate at all reads :func:`costs`.
+#: method (:func:`expected_seconds`) and, with :data:`EXACT_SECONDS`, whether to enumerate.
 _GRID_SECONDS = (3e-5, 6e-8, 1.5e-9, 4e-9, 4e-8)
 _IE_SECONDS = (5e-5, 6e-8)
 
@@ -707,11 +710,6 @@ def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *, exact: bool
     n_samples = samples or equity_problem.DEFAULT_SAMPLES
     return DealPlan(prob, "monte carlo", n_samples, equity_problem.entropy_of(seed),
                     float(n_samples * len(prob.known)))
-
-
-#: backend="auto" keeps an exact walk on NumPy when it is expected to take under this many
-#: seconds there (a device launch and its copies cost about as much).
-HOST_SECONDS = 2e-3
 
 
 def _quick_on_host(prob: DealProblem, c: dict[str, float], exact: bool | None,
