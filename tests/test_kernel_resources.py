@@ -46,6 +46,18 @@ def test_every_kernel_is_reported(report):
     assert {k for m, k in names if m == "deals"} == set(cuda_deals.KERNELS)
 
 
+def test_every_kernel_file_is_built_for_sm90_here(report):
+    """Every kernels/*.cu is in a module this report builds for sm_90 through ptxas (the
+    per-file NVRTC test then checks only compute_80), and every kernel is extern "C"."""
+    import re
+
+    included = set()
+    for code in KR.module_sources().values():
+        included |= set(re.findall(r'#include "(\w+\.cu)"', code))
+    assert {p.name for p in nvrtc.kernel_dir().glob("*.cu")} <= included
+    assert all(r.kernel.startswith("ge_") for r in report)
+
+
 def test_no_kernel_spills(report):
     spilling = [f"{r.module}/{r.kernel}: {r.spill_stores} B stored, {r.spill_loads} B loaded "
                 f"({r.registers} registers)" for r in report if r.spills]
