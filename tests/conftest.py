@@ -48,20 +48,28 @@ def stand_in_cupy(monkeypatch):
     variants_host.load()._set_tables()
 
 
+def _with_module(stand_in_cupy, monkeypatch, build, launcher):
+    """The stand-in CuPy once ``build()`` (a host build of a kernel module) works, with the
+    launcher module's per-device cache emptied; skips the test when there is no compiler."""
+    from emulation import hostbuild
+
+    try:
+        build()
+    except hostbuild.HostBuildUnavailableError as exc:
+        pytest.skip(f"cannot build the kernels for the CPU: {exc}")
+    monkeypatch.setattr(launcher, "_STATES", {})
+    return stand_in_cupy
+
+
 @pytest.fixture
 def stand_in_cuda_games(stand_in_cupy, monkeypatch):
     """The stand-in CuPy with the other games' module (kernels/equity_games.cu built as host
     C++, tests/emulation/games_host.py) and its per-device cache emptied."""
     from gpu_eval.cuda import games_module
 
-    from emulation import games_host, hostbuild
+    from emulation import games_host
 
-    try:
-        games_host.load()
-    except hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-    monkeypatch.setattr(games_module, "_STATES", {})
-    return stand_in_cupy
+    return _with_module(stand_in_cupy, monkeypatch, games_host.load, games_module)
 
 
 @pytest.fixture
@@ -70,11 +78,6 @@ def stand_in_cuda_deals(stand_in_cupy, monkeypatch):
     block emulator, tests/emulation/deals_host.py) and its per-device cache emptied."""
     from gpu_eval.cuda import deals as cuda_deals
 
-    from emulation import deals_host, hostbuild
+    from emulation import deals_host
 
-    try:
-        deals_host.build()
-    except hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-    monkeypatch.setattr(cuda_deals, "_STATES", {})
-    return stand_in_cupy
+    return _with_module(stand_in_cupy, monkeypatch, deals_host.build, cuda_deals)
