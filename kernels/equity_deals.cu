@@ -29,7 +29,6 @@
 #include "pots.cuh"
 #include "equity.cuh"  // Philox streams, dealing
 
-#define GE_DEALS_MAX_PLAYERS 8
 #define GE_DEALS_HIGH 3  // eval code of the high hand (0..2 are lowball.cuh's GE_LOW_*)
 // Per-thread counters are 32-bit: flushed to the totals after this many deals (a pot is at
 // most 2 * 840 units, so no counter can pass 2^31 in between).
