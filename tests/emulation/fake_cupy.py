@@ -595,7 +595,24 @@ class _Kernel:
             raise AssertionError(f"unknown kernel {self.name}")
 
 
-class RawModule:
+def _c_setter(fn):
+    """A host build's table setter that takes the pointer array's address."""
+    return lambda a: fn(ctypes.c_void_p(a.ctypes.data))
+
+
+class _SymbolModule:
+    """A stand-in RawModule whose ``__constant__`` table structs are arrays of device
+    pointers (``_symbols``: name -> ``uint64`` array), each written into the host build by
+    ``_setters[name]`` (a function of that array) when the launcher uploads its tables."""
+
+    _symbols: dict
+    _setters: dict
+
+    def get_global(self, name):
+        return _MemoryPointer(self._symbols[name], on_write=self._setters[name])
+
+
+class RawModule(_SymbolModule):
     def __new__(cls, code=None, *, options=(), **kwargs):
         if code is not None and '#include "variants.cu"' in code:
             return _VariantModule(code, options)  # gpu_eval.cuda.variants' module
@@ -622,15 +639,11 @@ class RawModule:
         self._symbols = {
             "ge_bitmask_tables": np.zeros(lib.ge_host_bitmask_table_count(), dtype=np.uint64),
             "ge_phash_tables": np.zeros(lib.ge_host_phash_table_count(), dtype=np.uint64)}
+        self._setters = {"ge_bitmask_tables": _c_setter(lib.ge_host_set_bitmask_tables),
+                         "ge_phash_tables": _c_setter(lib.ge_host_set_phash_tables)}
 
     def get_function(self, name):
         return _Kernel(name, self.host)
-
-    def get_global(self, name):
-        setter = {"ge_bitmask_tables": self.host.lib.ge_host_set_bitmask_tables,
-                  "ge_phash_tables": self.host.lib.ge_host_set_phash_tables}[name]
-        return _MemoryPointer(self._symbols[name],
-                              on_write=lambda a: setter(ctypes.c_void_p(a.ctypes.data)))
 
 
 class _VariantKernel:
@@ -694,7 +707,7 @@ class _VariantKernel:
             raise AssertionError(f"unknown variant kernel {name}")
 
 
-class _VariantModule:
+class _VariantModule(_SymbolModule):
     """The RawModule of gpu_eval.cuda.variants: its __constant__ table structs are the host
     build's (written through ge_host_set_*), its kernels run there."""
 
@@ -705,10 +718,10 @@ class _VariantModule:
         self.host = variants_host.load()
         self.holdem = hostbuild.load()
         lib = self.host.lib
-        self._setters = {"ge_bitmask_tables": lib.ge_host_set_bitmask,
-                         "ge_shortdeck_tables": lib.ge_host_set_shortdeck,
-                         "ge_omaha_tables": lib.ge_host_set_omaha,
-                         "ge_wild_tables": lib.ge_host_set_wild}
+        self._setters = {name: _c_setter(fn) for name, fn in (
+            ("ge_bitmask_tables", lib.ge_host_set_bitmask),
+            ("ge_shortdeck_tables", lib.ge_host_set_shortdeck),
+            ("ge_omaha_tables", lib.ge_host_set_omaha), ("ge_wild_tables", lib.ge_host_set_wild))}
         self._symbols = {
             "ge_bitmask_tables": np.zeros(self.holdem.lib.ge_host_bitmask_table_count(),
                                           dtype=np.uint64),
@@ -719,11 +732,6 @@ class _VariantModule:
 
     def get_function(self, name):
         return _VariantKernel(name, self.host.lib, self.holdem.lib)
-
-    def get_global(self, name):
-        setter = self._setters[name]
-        return _MemoryPointer(self._symbols[name],
-                              on_write=lambda a: setter(ctypes.c_void_p(a.ctypes.data)))
 
 
 class _GamesKernel:
@@ -793,7 +801,7 @@ class _GamesKernel:
             raise AssertionError(f"unknown game kernel {self.name}")
 
 
-class _GamesModule:
+class _GamesModule(_SymbolModule):
     """The RawModule of gpu_eval.cuda.omaha_shortdeck: table structs and kernels of the host build."""
 
     def __init__(self, code, options):
@@ -802,8 +810,8 @@ class _GamesModule:
         self.code, self.options = code, options
         self.host = games_host.load()
         lib = self.host.lib
-        self._setters = {"ge_shortdeck_tables": lib.ge_host_set_shortdeck,
-                         "ge_omaha_tables": lib.ge_host_set_omaha}
+        self._setters = {"ge_shortdeck_tables": _c_setter(lib.ge_host_set_shortdeck),
+                         "ge_omaha_tables": _c_setter(lib.ge_host_set_omaha)}
         self._symbols = {
             "ge_shortdeck_tables": np.zeros(lib.ge_host_shortdeck_table_count(),
                                             dtype=np.uint64),
@@ -811,11 +819,6 @@ class _GamesModule:
 
     def get_function(self, name):
         return _GamesKernel(name, self.host.lib)
-
-    def get_global(self, name):
-        setter = self._setters[name]
-        return _MemoryPointer(self._symbols[name],
-                              on_write=lambda a: setter(ctypes.c_void_p(a.ctypes.data)))
 
 
 class _BatchKernel:
@@ -838,65 +841,53 @@ class _BatchKernel:
                          [a.view(np.ndarray) if isinstance(a, np.ndarray) else a for a in args])
 
 
-class _BatchModule:
+class _BatchModule(_SymbolModule):
     """The RawModule of gpu_eval.cuda.batch: the bitmask table struct and kernels of the
-    equity host build."""
+    equity host build (kernels named ``prefix``...)."""
+
+    prefix = "ge_batch_"
 
     def __init__(self, code, options):
         from emulation import equity_host
 
-        self.code, self.options = code, options
-        self.host = equity_host.load()
-        self.symbol = np.zeros(self.host.lib.emu_table_count(), dtype=np.uint64)
+        self._load(code, options, equity_host.load())
+
+    def _load(self, code, options, host) -> None:
+        self.code, self.options, self.host = code, options, host
+        self._symbols = {"ge_bitmask_tables": np.zeros(host.lib.emu_table_count(),
+                                                       dtype=np.uint64)}
+        self._setters = {"ge_bitmask_tables": lambda a: host.set_tables(a.view(np.uintp))}
 
     def get_function(self, name):
-        assert name.startswith("ge_batch_"), name
+        assert name.startswith(self.prefix), name
         return _BatchKernel(name, self.host)
-
-    def get_global(self, name):
-        assert name == "ge_bitmask_tables", name
-        return _MemoryPointer(self.symbol,
-                              on_write=lambda a: self.host.set_tables(a.view(np.uintp)))
 
 
 class _TablesModule(_BatchModule):
     """The RawModule of gpu_eval.cuda.solver_tables: kernels/solver_tables.cu in the block
     emulator (emulation.tables_host), one library copy per module (its own table symbol)."""
 
+    prefix = "ge_tables_"
+
     def __init__(self, code, options):
         from emulation import tables_host
 
-        self.code, self.options = code, options
-        self.host = tables_host.load_private()
-        self.symbol = np.zeros(self.host.lib.emu_table_count(), dtype=np.uint64)
-
-    def get_function(self, name):
-        assert name.startswith("ge_tables_"), name
-        return _BatchKernel(name, self.host)
+        self._load(code, options, tables_host.load_private())
 
 
-class _DealsModule:
+class _DealsModule(_BatchModule):
     """The RawModule of gpu_eval.cuda.deals: kernels/equity_deals.cu in the block emulator
     (emulation.deals_host), its ``ge_bitmask_tables`` and ``ge_low_tables`` its own."""
+
+    prefix = "ge_deals_"
 
     def __init__(self, code, options):
         from emulation import deals_host
 
-        self.code, self.options = code, options
-        self.host = deals_host.load_private()
-        self._symbols = {
-            "ge_bitmask_tables": np.zeros(self.host.lib.emu_table_count(), dtype=np.uint64),
-            "ge_low_tables": np.zeros(self.host.lib.emu_low_table_count(), dtype=np.uint64)}
-        self._setters = {"ge_bitmask_tables": self.host.set_tables,
-                         "ge_low_tables": self.host.set_low_tables}
-
-    def get_function(self, name):
-        assert name.startswith("ge_deals_"), name
-        return _BatchKernel(name, self.host)
-
-    def get_global(self, name):
-        setter = self._setters[name]
-        return _MemoryPointer(self._symbols[name], on_write=lambda a: setter(a.view(np.uintp)))
+        self._load(code, options, deals_host.load_private())
+        self._symbols["ge_low_tables"] = np.zeros(self.host.lib.emu_low_table_count(),
+                                                  dtype=np.uint64)
+        self._setters["ge_low_tables"] = lambda a: self.host.set_low_tables(a.view(np.uintp))
 
 
 class _LowKernel:
@@ -932,7 +923,7 @@ class _LowKernel:
             raise AssertionError(f"unknown low kernel {self.name}")
 
 
-class _LowModule:
+class _LowModule(_SymbolModule):
     """The RawModule of gpu_eval.cuda.lows: ``ge_low_tables`` is the host build's."""
 
     def __init__(self, code, options):
@@ -941,15 +932,12 @@ class _LowModule:
         self.code, self.options = code, options
         self.host = lows_host.load()
         self.holdem = hostbuild.load()
-        self.symbol = np.zeros(self.host.lib.ge_host_low_table_count(), dtype=np.uint64)
+        self._symbols = {"ge_low_tables": np.zeros(self.host.lib.ge_host_low_table_count(),
+                                                   dtype=np.uint64)}
+        self._setters = {"ge_low_tables": _c_setter(self.host.lib.ge_host_set_low)}
 
     def get_function(self, name):
         return _LowKernel(name, self.host.lib, self.holdem.lib)
-
-    def get_global(self, name):
-        assert name == "ge_low_tables", name
-        return _MemoryPointer(self.symbol, on_write=lambda a: self.host.lib.ge_host_set_low(
-            ctypes.c_void_p(a.ctypes.data)))
 
 
 def broadcast_to(a, shape):
