@@ -717,7 +717,8 @@ def _quick_on_host(prob: DealProblem, c: dict[str, float], exact: bool | None,
     """Whether NumPy would walk this deal exactly in under :data:`HOST_SECONDS`."""
     if exact is False or samples is not None or min(c.values()) > EXACT_LIMIT:
         return False
-    return expected_seconds(prob, _fastest(prob, c), c[_fastest(prob, c)]) <= HOST_SECONDS
+    method = _fastest(prob, c)
+    return expected_seconds(prob, method, c[method]) <= HOST_SECONDS
 
 
 def _cuda_plan(prob: DealProblem, exact: bool | None, samples: int | None,
