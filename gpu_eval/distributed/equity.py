@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 
 from gpu_eval.distributed import runner
 from gpu_eval.equity_engine import api as equity_api
-from gpu_eval.equity_engine.planner import Request, plan
+from gpu_eval.equity_engine.planner import Request
 from gpu_eval.equity_engine.problem import CardsLike, PlayerLike, check_options
 from gpu_eval.equity_engine.results import EquityResult, MatrixResult, PreflopTable
+from gpu_eval.equity_engine.strategies import plan
 from gpu_eval.games.registry import HOLDEM
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -15,8 +15,9 @@ from gpu_eval.distributed import runner
 from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.equity_engine import problem as equity_problem
 from gpu_eval.equity_engine import results as equity_results
-from gpu_eval.equity_engine.holdem import numpy_engine
-from gpu_eval.equity_engine.planner import backend_name, symmetry_groups
+from gpu_eval.equity_engine.holdem.strategies import engine_for, symmetry_groups
+from gpu_eval.equity_engine.planner import backend_name
+from gpu_eval.equity_engine.pots import pot_units
 from gpu_eval.equity_engine.problem import CardsLike, PlayerLike
 from gpu_eval.equity_engine.results import read_only
 from gpu_eval.suit_symmetry import canonical_masks
@@ -86,13 +87,13 @@ def _sweep_task(plan: _SweepPlan, c0: int, c1: int) -> tuple:
     over matchups and turn-river boards (or samples), ``showdowns`` = their number; each
     times the number of flops F stands for.
     """
-    eng, name = equity_problem.engine_for(plan.backend)
+    eng, name = engine_for(plan.backend)
     nc = c1 - c0
     num, den = np.zeros(nc), np.zeros(nc)
     units, shows = np.zeros(nc, np.int64), np.zeros(nc, np.int64)
     pm = plan.mask_a[plan.pair_a] | plan.mask_b[plan.pair_b]
     pw = plan.weight_a[plan.pair_a] * plan.weight_b[plan.pair_b]
-    scale = numpy_engine.pot_units(2)
+    scale = pot_units(2)
     two = combinatorics.subset_masks(52, 2)  # all turn-river pairs; filtered per flop
     for c in range(c0, c1):
         for f in range(plan.offsets[c], plan.offsets[c + 1]):
@@ -359,7 +360,7 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
     runner.check_client(client)
     prob = equity_problem.prepare([range_a, range_b], "", dead)
     pa, pb = prob.players
-    ia, ib = np.nonzero((pa.range.masks[:, None] & pb.range.masks[None, :]) == 0)
+    ia, ib = np.nonzero((pa.masks[:, None] & pb.masks[None, :]) == 0)
     if len(ia) == 0:
         raise equity_problem.no_matchup_error(prob)
     group = symmetry_groups(prob)
@@ -377,7 +378,7 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
     if not exact:
         n_samples = samples if samples is not None else 10_000
         entropy = equity_problem.entropy_of(seed)
-    plan = _SweepPlan(pa.range.masks, pa.range.weights, pb.range.masks, pb.range.weights,
+    plan = _SweepPlan(pa.masks, pa.weights, pb.masks, pb.weights,
                       ia.astype(np.int32), ib.astype(np.int32), prob.dead_mask, played,
                       first, mult, offsets, n_samples, entropy, backend)
     n_cls = len(reps)

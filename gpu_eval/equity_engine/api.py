@@ -84,10 +84,7 @@ import numpy as np
 from gpu_eval import ranges
 from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.equity_engine import enumerate_boards
-from gpu_eval.equity_engine.planner import (
-    Request,
-    plan,
-    run_here,
+from gpu_eval.equity_engine.holdem.strategies import (
     symmetry_groups,
     table_applies,
     table_backend,
@@ -95,6 +92,7 @@ from gpu_eval.equity_engine.planner import (
     table_equity,
     table_pairs,
 )
+from gpu_eval.equity_engine.planner import Request, run_here
 from gpu_eval.equity_engine.problem import (
     CardsLike,
     PlayerLike,
@@ -111,6 +109,7 @@ from gpu_eval.equity_engine.results import (
     class_index,
     read_only,
 )
+from gpu_eval.equity_engine.strategies import plan
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.suit_symmetry import SUIT_PERMS, canonical_pairs
@@ -256,7 +255,7 @@ def pairs_request(what: str, pairs: tuple, exact: bool | None, samples: int | No
 
     Examples
     --------
-    >>> from gpu_eval.equity_engine.planner import choose
+    >>> from gpu_eval.equity_engine.strategies import choose
     >>> empty = (np.zeros(0, np.uint64), np.zeros((0, 2), int), enumerate_boards.FULL_DECK,
     ...          5, 0, 0.0)
     >>> choose(pairs_request("preflop_table", empty, None, None, None, "auto", None)).name

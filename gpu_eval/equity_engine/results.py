@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from gpu_eval import ranges
-from gpu_eval.equity_engine.holdem import numpy_engine
+from gpu_eval.equity_engine.pots import pot_units
 
 __all__ = ["EquityResult", "MatrixResult", "PreflopTable", "exact_result", "sampled_result",
            "spot_result", "read_only", "pct", "class_index"]
@@ -231,7 +231,7 @@ def sampled_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, units_
     ``scale`` units make a pot, ``pot_units(n)`` by default); ``common`` holds the labels,
     backend, board and dead-card text. Shared by :func:`equity`, the other games' engine and
     :func:`gpu_eval.distributed.equity`."""
-    scale = numpy_engine.pot_units(n) if scale is None else scale
+    scale = pot_units(n) if scale is None else scale
     eq = units / (scale * n_samples)
     win = wins / n_samples
     tie = ties / n_samples  # split pots (PokerStove's "tie"); tie_share: the pot won in them

@@ -38,6 +38,7 @@ from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.card_spelling import ID_TO_MASK as _ID_TO_MASK
 from gpu_eval.card_spelling import RANKS, SUITS
 from gpu_eval.equity_engine.batch import spot_counts
+from gpu_eval.equity_engine.batch import strategies as batch_strategies
 from gpu_eval.equity_engine.batch.spot_counts import BatchResult
 from gpu_eval.equity_engine.planner import Request, plan, run_here
 from gpu_eval.games import registry
@@ -271,4 +272,4 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
     job = spot_counts.SpotJob(hole, b_mask, d_mask, used, left, k, n_boards,
                               math.lcm(*range(1, p + 1)), cupy_out)
     return run_here(plan(Request("batch", backend=backend, batch=(job, hands),
-                                 what="equity_batch")))
+                                 what="equity_batch"), batch_strategies.STRATEGIES))

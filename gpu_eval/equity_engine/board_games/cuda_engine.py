@@ -24,12 +24,19 @@ import numpy as np
 from gpu_eval import cards
 from gpu_eval.cuda.availability import require_cuda
 from gpu_eval.cuda.games_module import get_module
-from gpu_eval.equity_engine import board_orbits
+from gpu_eval.equity_engine import board_orbits, device_sampling
 from gpu_eval.games import registry
 from gpu_eval.games.registry import SHORTDECK
 
-__all__ = ["exact_task", "sample_counts"]
+__all__ = ["exact_task", "sample_counts", "RATE", "EXACT_SECONDS"]
 
+#: Work units (hold'em 7-card evaluations plus comparisons, as the NumPy engine counts them:
+#: :func:`~gpu_eval.equity_engine.board_games.numpy_engine.exact_work`) per second on a
+#: data-centre GPU: a paper estimate, half the hold'em engine's (an Omaha hand is several
+#: table lookups), until benchmarks/gpu_check.sh measures it.
+RATE = 1e10
+#: ``exact=None`` enumerates on the GPU up to this many expected seconds.
+EXACT_SECONDS = 2.0
 #: Monte Carlo samples per launch (the host waits between launches).
 SAMPLES_PER_LAUNCH = 1 << 24
 #: Cells (boards x pool hands) of the strength array per launch pair.
@@ -101,8 +108,6 @@ def sample_counts(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
         If the ranges almost never fit together (a sample found no compatible hands in
         ``MAX_TRIES`` draws).
     """
-    from gpu_eval.equity_engine.holdem import cuda_engine as CE  # noqa: PLC0415
-
     cupy = require_cuda()
     state = get_module()
     n = len(job.sides)
@@ -111,14 +116,14 @@ def sample_counts(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
     holes = [np.zeros(1, np.uint64) if d else s.masks for s, d in zip(job.sides, job.dealt)]
     cums = [None if (s.fixed or d) else np.cumsum(s.weights)
             for s, d in zip(job.sides, job.dealt)]
-    modes = CE.player_modes(cums, job.dealt)
+    modes = device_sampling.player_modes(cums, job.dealt)
     sizes = [len(x) for x in holes]
     combos = np.ascontiguousarray(np.concatenate(holes), dtype=np.uint64)
     offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.uint32)
     cum = np.ascontiguousarray(np.concatenate(
         [np.zeros(z) if c is None else c for z, c in zip(sizes, cums)]), dtype=np.float64)
     deck = np.ascontiguousarray(cards.ID_TO_MASK[job.avail], dtype=np.uint64)
-    key0, key1 = CE.mc_key(job.entropy)
+    key0, key1 = device_sampling.mc_key(job.entropy)
     args = [cupy.asarray(a) for a in (combos, offsets, cum, modes)]
     d_deck = cupy.asarray(deck)
     totals = cupy.zeros(6 * n, dtype=cupy.uint64)
@@ -130,10 +135,11 @@ def sample_counts(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
                      (*args, np.int32(n), d_deck, np.uint32(len(deck)),
                       np.uint64(job.board_mask), np.int32(job.k), np.int32(h),
                       np.int32(variant), low, np.uint32(job.scale), np.uint32(key0),
-                      np.uint32(key1), np.uint64(lo), np.uint64(hi), np.uint32(CE.MAX_TRIES),
+                      np.uint32(key1), np.uint64(lo), np.uint64(hi),
+                      np.uint32(device_sampling.MAX_TRIES),
                       totals, failures))
     out = totals.get().astype(np.int64).reshape(6, n)
     if int(failures.get()[0]):
         raise ValueError("the players' ranges almost never fit together (a sample found no "
-                         f"compatible hands in {CE.MAX_TRIES:,} draws)")
+                         f"compatible hands in {device_sampling.MAX_TRIES:,} draws)")
     return tuple(out)

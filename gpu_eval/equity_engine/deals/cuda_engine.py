@@ -30,6 +30,7 @@ from gpu_eval.cuda import modules
 from gpu_eval.cuda.availability import require_cuda
 from gpu_eval.cuda.lowball import GAME_CODES, LOW_TABLE_DTYPES, LOW_TABLE_ORDER, low_device_tables
 from gpu_eval.cuda.nvrtc import module_code
+from gpu_eval.equity_engine import device_sampling
 from gpu_eval.games import eight_or_better, registry
 from gpu_eval.progress import Progress
 
@@ -198,12 +199,10 @@ def sample_counts(prob: Any, entropy: int, start: int, stop: int,
     >>> sample_counts(p, 1, 0, 1000)[2].sum() == 1000 * p.scale  # doctest: +SKIP
     True
     """
-    from gpu_eval.equity_engine.holdem import cuda_engine as cuda_equity  # noqa: PLC0415
-
     cupy = require_cuda()
     state = get_module()
     n = len(prob.known)
-    key0, key1 = cuda_equity.mc_key(entropy)
+    key0, key1 = device_sampling.mc_key(entropy)
     known = cupy.asarray(np.array(prob.known, dtype=np.uint64))
     need = cupy.asarray(np.array(prob.need, dtype=np.uint8))
     deck = cupy.asarray(np.ascontiguousarray(ID_TO_MASK[prob.deck], dtype=np.uint64))

@@ -44,7 +44,18 @@ from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.cuda.waves import whole_wave_splits
 from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.equity_engine.deal_check import can_deal
-from gpu_eval.equity_engine.holdem.numpy_engine import Counts, pot_units
+from gpu_eval.equity_engine.device_sampling import (
+    MAX_TRIES,
+    MODE_DEALT,
+    MODE_FIXED,
+    MODE_UNIFORM,
+    MODE_WEIGHTED,
+    mc_key,
+    philox4x32,
+    player_modes,
+)
+from gpu_eval.equity_engine.holdem.numpy_engine import Counts
+from gpu_eval.equity_engine.pots import pot_units
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.progress import Progress
 
@@ -59,16 +70,13 @@ RATE = 2e10
 EXACT_WORK_LIMIT = 4e10
 
 MODULE_FILE = "equity.cu"
+_LOW_WORD = np.uint64(0xFFFFFFFF)  # the low 32 bits of a 64-bit word
 MAX_PLAYERS = 10
 KERNELS: tuple[str, ...] = (
     "ge_eq_strengths", "ge_eq_pairs", "ge_eq_philox", "ge_eq_mc_draws",
     *(f"ge_eq_showdown_{n}" for n in range(2, MAX_PLAYERS + 1)),
     *(f"ge_eq_sample_{n}" for n in range(2, MAX_PLAYERS + 1)),
 )
-#: Player modes of the Monte Carlo kernels (GE_MC_* in kernels/equity.cuh).
-MODE_FIXED, MODE_UNIFORM, MODE_WEIGHTED, MODE_DEALT = 0, 1, 2, 3
-#: Redraws of a sample's ranged combos before giving up (the ranges almost never fit).
-MAX_TRIES = 1 << 22
 THREADS = modules.THREADS_PER_BLOCK  # block size of the launches (occupancy is sized for it)
 PAIR_THREADS = 256  # ge_eq_pairs: a 16 x 16 grid of threads, 4 x 4 pairs each
 WARP = 32
@@ -275,81 +283,6 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
 # Monte Carlo, and the NumPy twin of its generator and draws.
 # ---------------------------------------------------------------------------------------------
 
-_PHILOX_M0, _PHILOX_M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
-_PHILOX_W0, _PHILOX_W1 = np.uint64(0x9E3779B9), np.uint64(0xBB67AE85)
-_LOW32 = np.uint64(0xFFFFFFFF)
-
-
-def philox4x32(counters: np.ndarray, key: np.ndarray) -> np.ndarray:
-    """Philox4x32-10 (Random123) of each counter, vectorised; the device's generator.
-
-    Parameters
-    ----------
-    counters : array_like of uint32, shape (n, 4)
-    key : array_like of uint32, shape (2,) or (n, 2)
-
-    Returns
-    -------
-    numpy.ndarray
-        ``uint32`` of shape ``(n, 4)``.
-
-    Examples
-    --------
-    >>> [hex(x) for x in philox4x32([[0, 0, 0, 0]], [0, 0])[0]]  # Random123's test vector
-    ['0x6627e8d5', '0xe169c58d', '0xbc57ac4c', '0x9b00dbd8']
-    """
-    c = np.asarray(counters, dtype=np.uint32).reshape(-1, 4).astype(np.uint64)
-    k = np.broadcast_to(np.asarray(key, dtype=np.uint32).reshape(-1, 2), (len(c), 2))
-    k0, k1 = k[:, 0].astype(np.uint64), k[:, 1].astype(np.uint64)
-    c0, c1, c2, c3 = c.T
-    for r in range(10):
-        if r:
-            k0 = (k0 + _PHILOX_W0) & _LOW32
-            k1 = (k1 + _PHILOX_W1) & _LOW32
-        p0 = _PHILOX_M0 * c0
-        p1 = _PHILOX_M1 * c2
-        c0, c1, c2, c3 = (p1 >> np.uint64(32)) ^ c1 ^ k0, p1 & _LOW32, \
-            (p0 >> np.uint64(32)) ^ c3 ^ k1, p0 & _LOW32
-    return np.stack([c0, c1, c2, c3], axis=1).astype(np.uint32)
-
-
-def mc_key(entropy: int) -> tuple[int, int]:
-    """The Philox key of a Monte Carlo run: two 32-bit words derived from the seed.
-
-    Examples
-    --------
-    >>> mc_key(1) == mc_key(1), mc_key(1) == mc_key(2)
-    (True, False)
-    """
-    words = np.random.SeedSequence(int(entropy)).generate_state(2, np.uint32)
-    return int(words[0]), int(words[1])
-
-
-def player_modes(cum_weights: Sequence[np.ndarray | None],
-                 dealt: Sequence[bool] | None = None) -> np.ndarray:
-    """Each player's draw mode (``MODE_*``), decided as the NumPy engine decides it.
-
-    Examples
-    --------
-    >>> player_modes([None, np.array([1.0, 2.0]), np.array([0.5, 1.5]), np.ones(3)],
-    ...              [False, False, False, True]).tolist()
-    [0, 1, 2, 3]
-    """
-    n = len(cum_weights)
-    dealt = [False] * n if dealt is None else list(dealt)
-    modes = np.empty(n, dtype=np.uint8)
-    for p, cw in enumerate(cum_weights):
-        if dealt[p]:
-            modes[p] = MODE_DEALT
-        elif cw is None:
-            modes[p] = MODE_FIXED
-        elif np.allclose(np.diff(cw, prepend=0.0), cw[0], rtol=1e-12, atol=0):
-            modes[p] = MODE_UNIFORM
-        else:
-            modes[p] = MODE_WEIGHTED
-    return modes
-
-
 def _pack(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray | None]
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(combos, offsets, cum)``: every player's combos end to end, and their weights."""
@@ -368,7 +301,7 @@ class _TwinStream:
     def __init__(self, key: tuple[int, int], samples: np.ndarray) -> None:
         self.key = np.array(key, dtype=np.uint32)
         s = np.asarray(samples, dtype=np.uint64)
-        self.ctr = np.stack([s & _LOW32, s >> np.uint64(32)], axis=1).astype(np.uint32)
+        self.ctr = np.stack([s & _LOW_WORD, s >> np.uint64(32)], axis=1).astype(np.uint32)
         self.block = np.zeros(len(s), dtype=np.uint32)
         self.buf = np.zeros((len(s), 4), dtype=np.uint32)
         self.used = np.full(len(s), 4, dtype=np.int64)
@@ -390,10 +323,10 @@ class _TwinStream:
         """Uniform ints in ``[0, n)`` (Lemire's method with rejection, as on the device)."""
         m = self.next(rows).astype(np.uint64) * np.uint64(n)
         threshold = np.uint64((2**32 - n) % n)
-        redo = np.flatnonzero((m & _LOW32) < threshold)
+        redo = np.flatnonzero((m & _LOW_WORD) < threshold)
         while redo.size:
             m[redo] = self.next(rows[redo]).astype(np.uint64) * np.uint64(n)
-            redo = redo[(m[redo] & _LOW32) < threshold]
+            redo = redo[(m[redo] & _LOW_WORD) < threshold]
         return (m >> np.uint64(32)).astype(np.int64)
 
     def unit(self, rows: np.ndarray) -> np.ndarray:

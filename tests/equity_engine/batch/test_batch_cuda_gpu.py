@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_batch_cuda import random_spots
+from batch_spots import random_spots
 
 import gpu_eval as ge
 from gpu_eval.cuda import availability

@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from equity_jobs import job_of
 
 import gpu_eval as ge
 from gpu_eval.cuda import availability
-from gpu_eval.equity_engine.board_games import cuda_engine as cuda_omaha_shortdeck
+from gpu_eval.equity_engine.board_games import cuda_engine as cuda_board_games
 
 from result_fields import assert_same_fields
 
 
 @pytest.fixture
 def fake(stand_in_cuda_games, monkeypatch):
-    monkeypatch.setattr(cuda_omaha_shortdeck, "MAX_CELLS", 3_000)  # several chunks per part
+    monkeypatch.setattr(cuda_board_games, "MAX_CELLS", 3_000)  # several chunks per part
     return stand_in_cuda_games
 
 FIELDS = ("equity", "win", "tie", "wins", "ties", "high", "low", "scoop")
@@ -78,12 +79,10 @@ def test_cuda_monte_carlo_agrees_with_numpy(fake, game, players, board):
 
 
 def test_cuda_monte_carlo_split_is_the_same(fake):
-    from gpu_eval.equity_engine.board_games import numpy_engine as EG
-
-    job = EG.plan(["AsAh2d3c", "random"], game="omaha-hilo", board="4c7d9s", exact=False,
+    job = job_of(["AsAh2d3c", "random"], game="omaha-hilo", board="4c7d9s", exact=False,
                   samples=3_000, seed=9, backend="cuda")
-    whole = cuda_omaha_shortdeck.sample_counts(job, 0, 3_000)
-    parts = [cuda_omaha_shortdeck.sample_counts(job, a, b) for a, b in ((0, 1_000), (1_000, 3_000))]
+    whole = cuda_board_games.sample_counts(job, 0, 3_000)
+    parts = [cuda_board_games.sample_counts(job, a, b) for a, b in ((0, 1_000), (1_000, 3_000))]
     for w, a, b in zip(whole, *parts):
         np.testing.assert_array_equal(w, a + b)
 

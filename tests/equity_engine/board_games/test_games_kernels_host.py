@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from equity_jobs import job_of
 
 from gpu_eval import cards
 from gpu_eval.cuda import nvrtc
 from gpu_eval.equity_engine import board_orbits
 from gpu_eval.equity_engine.board_games import numpy_engine as EG
+from gpu_eval.games import registry
 
 from emulation import hostbuild
 
-HOLE = EG.HOLE_CARDS
+HOLE = {g: registry.get(g).hole_cards for g in EG.GAMES}
 
 
 @pytest.fixture(scope="module")
@@ -70,8 +72,8 @@ def test_kernel_counts_equal_numpy(kern, game, n, board_size):
     rng = np.random.default_rng(abs(hash((game, n, board_size))) % 2**32)
     for _ in range(2):
         hands, board = _spot(rng, game, n, board_size)
-        job = EG.plan(hands, board=board, game=game, exact=True)
-        assert isinstance(job, EG.ExactPlan)
+        job = job_of(hands, board=board, game=game, exact=True)
+        assert isinstance(job, EG.ExactJob)
         _check(kern, job)
 
 
@@ -82,7 +84,7 @@ def test_kernel_counts_equal_numpy(kern, game, n, board_size):
     ("shortdeck-triton", ["AhAd", "KK,QQ,AKs"], "Tc7d6s"),
 ])
 def test_kernel_counts_equal_numpy_with_ranges(kern, game, players, board):
-    job = EG.plan(players, board=board, game=game, exact=True)
+    job = job_of(players, board=board, game=game, exact=True)
     assert len(job.weights) > 1
     _check(kern, job)
 

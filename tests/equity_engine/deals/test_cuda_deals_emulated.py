@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from equity_jobs import job_of
 
 import gpu_eval as ge
 from gpu_eval.equity_engine.deals import cuda_engine as cuda_deals
@@ -56,7 +57,7 @@ def test_the_grid_kernel_counts_a_row_range(fake, monkeypatch):
     the whole (Dask)."""
     # each emulated launch builds its blocks' fibers: a few launches, not hundreds
     monkeypatch.setattr(cuda_deals, "ROWS_PER_LAUNCH", 400)
-    job = deals.plan(["Ah2h3h4h5h6c", "Kh2d3d4d5d6d", "7s8s9sTs2c"], game="razz",
+    job = job_of(["Ah2h3h4h5h6c", "Kh2d3d4d5d6d", "7s8s9sTs2c"], game="razz",
                      backend="cuda", exact=True)
     assert job.backend == "cuda" and job.method == "grid" and 800 < job.span < 1600
     whole = deals.task(job, 0, job.span)
@@ -83,7 +84,7 @@ def test_cuda_monte_carlo(fake, game, players, dead):
         a, b = getattr(got, name), getattr(again, name)
         assert (a is None and b is None) or np.array_equal(a, b), name
     # however the samples are split (the device streams are per sample)
-    job = deals.plan(players, game=game, dead=dead, seed=11, exact=False, samples=4_000,
+    job = job_of(players, game=game, dead=dead, seed=11, exact=False, samples=4_000,
                      backend="cuda")
     whole = deals.task(job, 0, 4_000)
     for w, a, b in zip(whole, deals.task(job, 0, 1_234), deals.task(job, 1_234, 4_000)):
@@ -103,16 +104,16 @@ def test_cuda_plans_walk_third_street_exactly(fake):
     """Heads-up third street (18,265,297,050 deals, 2.7e10 pairs) is exact on CUDA by
     default, hi/lo too (NumPy samples hi/lo there); three-handed third street samples."""
     for game in ("stud", "stud-hilo", "razz"):
-        job = deals.plan(["AhKh3c", "QsQd7h"], game=game, backend="cuda")
+        job = job_of(["AhKh3c", "QsQd7h"], game=game, backend="cuda")
         assert (job.backend, job.method, job.span) == ("cuda", "grid", 163_185)
         assert job.prob.deals() == 18_265_297_050
         assert 0.5 < job.seconds < 5
-    assert deals.plan(["AhKh3c", "QsQd7h"], game="stud-hilo", backend="numpy").method == \
+    assert job_of(["AhKh3c", "QsQd7h"], game="stud-hilo", backend="numpy").method == \
         "monte carlo"
-    three = deals.plan(["AhKh3c", "QsQd7h", "2c2d9s"], game="stud", backend="cuda")
+    three = job_of(["AhKh3c", "QsQd7h", "2c2d9s"], game="stud", backend="cuda")
     assert (three.backend, three.method) == ("cuda", "monte carlo")
     with pytest.raises(ValueError, match="exact=False"):
-        deals.plan(["AhKh3c", "QsQd7h", "2c2d9s"], game="stud", backend="cuda", exact=True)
+        job_of(["AhKh3c", "QsQd7h", "2c2d9s"], game="stud", backend="cuda", exact=True)
 
 
 def test_player_order_puts_the_most_completions_last():
@@ -125,11 +126,11 @@ def test_player_order_puts_the_most_completions_last():
 def test_auto_keeps_quick_walks_on_the_host(fake):
     """backend="auto" with a device: a deal NumPy walks in well under HOST_SECONDS stays on
     the host; third street goes to the device; exact=False always samples on the device."""
-    tiny = deals.plan(["7d5h4c3s2h", "5s4h3d2c"], game="deuce-seven-draw", dead="Ad")
+    tiny = job_of(["7d5h4c3s2h", "5s4h3d2c"], game="deuce-seven-draw", dead="Ad")
     assert tiny.backend == "numpy" and tiny.exact
     assert ge.equity(["7d5h4c3s2h", "5s4h3d2c"], game="deuce-seven-draw", dead="Ad"
                      ).backend == "numpy"
-    big = deals.plan(["AhKh3c", "QsQd7h"], game="stud-hilo")
+    big = job_of(["AhKh3c", "QsQd7h"], game="stud-hilo")
     assert (big.backend, big.method) == ("cuda", "grid")
-    assert deals.plan(["7d5h4c3s2h", "5s4h3d2c"], game="deuce-seven-draw", dead="Ad",
+    assert job_of(["7d5h4c3s2h", "5s4h3d2c"], game="deuce-seven-draw", dead="Ad",
                       exact=False, samples=1000).backend == "cuda"

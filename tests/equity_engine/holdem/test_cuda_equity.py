@@ -13,14 +13,14 @@ import doctest
 import re
 import subprocess
 import sys
-from collections import OrderedDict
 from math import comb
 
 import numpy as np
 import pytest
+from holdem_cuda import MC_CASES, clear_caches, install_fake_equity, mc_setup
 
 from gpu_eval import backend_choice, cards, ranges
-from gpu_eval.cuda import availability, modules, nvrtc
+from gpu_eval.cuda import nvrtc
 from gpu_eval.equity_engine import api as equity_api
 from gpu_eval.equity_engine import enumerate_boards as eb
 from gpu_eval.equity_engine import problem as equity_problem
@@ -54,78 +54,18 @@ def _equity_host_error():
     return hostbuild.HostBuildUnavailableError
 
 
-class _FakeEquityKernel:
-    num_regs = 64
-    shared_size_bytes = 0
-
-    def __init__(self, name, host, launches):
-        self.name, self.host, self.launches = name, host, launches
-
-    def __call__(self, grid, block, args, shared_mem=0):
-        self.launches.append((self.name, tuple(grid), tuple(block)))
-        self.host.launch(self.name, grid, block,
-                         [a.view(np.ndarray) if isinstance(a, np.ndarray) else a for a in args])
-
-
-class _FakeEquityModule:
-    """cupy.RawModule for the equity source: kernels run on the host build."""
-
-    def __init__(self, code, options, host, launches):
-        self.code, self.options, self.host, self.launches = code, options, host, launches
-        self.symbol = np.zeros(len(modules.BITMASK_TABLE_ORDER), dtype=np.uint64)
-
-    def get_function(self, name):
-        assert name in ce.KERNELS, name
-        return _FakeEquityKernel(name, self.host, self.launches)
-
-    def get_global(self, name):
-        from emulation import fake_cupy
-
-        assert name == "ge_bitmask_tables"
-        return fake_cupy._MemoryPointer(self.symbol,
-                                        on_write=lambda a: self.host.set_tables(a.view(np.uintp)))
-
-
 @pytest.fixture
 def fake(monkeypatch, host):
     """CuPy replaced by tests/emulation/fake_cupy.py, whose equity module runs the host-built kernels."""
     yield install_fake_equity(monkeypatch, host)
-    _clear_caches()
-
-
-def install_fake_equity(monkeypatch, host):
-    """Install the stand-in CuPy whose equity.cu module runs ``host`` (also used by
-    tests/equity_engine/test_planner.py); returns it, with its ``launches`` list."""
-    from emulation import fake_cupy
-
-    launches = []
-    plain = fake_cupy.RawModule
-
-    def raw_module(code=None, *, options=(), **kw):
-        if code is not None and ce.MODULE_FILE in code:
-            return _FakeEquityModule(code, options, host, launches)
-        return plain(code=code, options=options, **kw)
-
-    monkeypatch.setattr(fake_cupy, "RawModule", raw_module)
-    monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
-    monkeypatch.setattr(ce, "_STATES", {})
-    monkeypatch.setattr(ce, "_MATRIX", {})
-    monkeypatch.setattr(ce, "_BOARD_CACHE", OrderedDict())
-    monkeypatch.setattr(fake_cupy, "launches", launches)
-    _clear_caches()
-    return fake_cupy
-
-
-def _clear_caches():
-    availability.cuda_available.cache_clear()
-    getattr(backend_choice.cuda_status, "cache_clear", lambda: None)()
+    clear_caches()
 
 
 def _exact_problem(players, board="", dead=""):
     """``(pool, matchups, boards, base)`` as gpu_eval.equity_engine.api's exact engine builds them."""
     prob = equity_problem.prepare(players, board, dead)
-    masks = [p.range.masks for p in prob.players]
-    idx, _ = equity_problem.enumerate_matchups(masks, [p.range.weights for p in prob.players],
+    masks = [p.masks for p in prob.players]
+    idx, _ = equity_problem.enumerate_matchups(masks, [p.weights for p in prob.players],
                                          10**6)
     pool, inverse = np.unique(np.concatenate(masks), return_inverse=True)
     offsets = np.cumsum([0] + [len(m) for m in masks[:-1]])
@@ -144,10 +84,8 @@ def _same_counts(got, want):
 # --- NVRTC -----------------------------------------------------------------------------------
 
 def test_kernel_file_is_compiled_by_the_generic_nvrtc_test():
-    import test_kernels_compile
-
-    assert "equity.cu" in test_kernels_compile.CU_FILES
-    assert "equity.cuh" in test_kernels_compile.CUH_FILES
+    assert (nvrtc.kernel_dir() / "equity.cu").is_file()
+    assert (nvrtc.kernel_dir() / "equity.cuh").is_file()
 
 
 @needs_nvrtc
@@ -188,16 +126,6 @@ def test_device_philox_equals_numpy_twin(host):
     assert out[:3].tolist() == [list(k[2]) for k in KAT]
 
 
-def _mc_setup(players, board="", dead=""):
-    """What gpu_eval.equity_engine.api hands sample_counts: holes, cum weights, deck, base, k, dealt."""
-    prob = equity_problem.prepare(players, board, dead)
-    holes = [p.range.masks for p in prob.players]
-    cum = [None if p.fixed else np.cumsum(p.range.weights) for p in prob.players]
-    n_any = comb(bin(prob.deck_mask).count("1"), 2)
-    dealt = [not p.fixed and len(p.range) == n_any for p in prob.players]
-    return holes, cum, prob.deck_mask, prob.board_mask, prob.k, dealt
-
-
 def _device_draws(host, holes, cum, deck_mask, k, start, count, key, dealt, max_tries=ce.MAX_TRIES,
                   grid=(5,), block=(64,)):
     n = len(holes)
@@ -214,19 +142,12 @@ def _device_draws(host, holes, cum, deck_mask, k, start, count, key, dealt, max_
     return out_h.reshape(count, n), out_b, ok.astype(bool)
 
 
-MC_CASES = {
-    "hand vs hand preflop": (["AhKh", "QsQd"], ""),
-    "weighted ranges, flop": (["QQ+:0.7,AKs,0.3(A5s-A2s)", "JJ+,AQs+,0.5(KQo)"], "Kd 7c 2h"),
-    "uniform + weighted + random, turn": (["TT+", "AK:0.4,KQs", "random"], "2c 7d 9s Jh"),
-    "two random players and a hand": (["random", "AsAd", "random"], ""),
-    "clashing ranges, 4 players": (["AA,KK", "AK,AQs", "KQ,AKs", "QQ+"], "2c 3d 4h"),
-}
 
 
 @pytest.mark.parametrize("case", list(MC_CASES))
 def test_device_draws_equal_numpy_twin(host, case):
     players, board = MC_CASES[case]
-    holes, cum, deck, base, k, dealt = _mc_setup(players, board)
+    holes, cum, deck, base, k, dealt = mc_setup(players, board)
     key = ce.mc_key(2024)
     start = 2**32 - 1000  # samples past 2^32 use the counter's high word
     got = _device_draws(host, holes, cum, deck, k, start, 2500, key, dealt)
@@ -281,7 +202,7 @@ def _numpy_counts_from_draws(holes, boards, base):
                                   "clashing ranges, 4 players"])
 def test_sample_counts_are_those_of_the_twin_draws(fake, case):
     players, board = MC_CASES[case]
-    holes, cum, deck, base, k, dealt = _mc_setup(players, board)
+    holes, cum, deck, base, k, dealt = mc_setup(players, board)
     n_samples, seed = 20_000, 99
     got = ce.sample_counts(holes, cum, deck, base, k, n_samples, seed, dealt=dealt)
     h, b, ok = ce.mc_draws(holes, cum, deck, k, 0, n_samples, ce.mc_key(seed), dealt=dealt)
@@ -294,7 +215,7 @@ def test_sample_counts_are_those_of_the_twin_draws(fake, case):
 
 
 def test_sample_counts_do_not_depend_on_the_launch(fake, monkeypatch, host):
-    holes, cum, deck, base, k, dealt = _mc_setup(*MC_CASES["weighted ranges, flop"])
+    holes, cum, deck, base, k, dealt = mc_setup(*MC_CASES["weighted ranges, flop"])
     a = ce.sample_counts(holes, cum, deck, base, k, 5000, 7, dealt=dealt)
     monkeypatch.setattr(ce, "SAMPLES_PER_LAUNCH", 777)  # 7 launches of other grid sizes
     fake.launches.clear()
@@ -544,9 +465,11 @@ def test_combo_rows():
 
 def test_engine_is_picked_for_cuda(monkeypatch):
     monkeypatch.setattr(backend_choice, "resolve", lambda backend, *inputs: "cuda")
-    eng, name = equity_problem.engine_for("cuda")
+    from gpu_eval.equity_engine.holdem import strategies
+
+    eng, name = strategies.engine_for("cuda")
     assert eng is ce and name == "cuda"
-    assert equity_problem.engine_setting(eng, "EXACT_WORK_LIMIT") == ce.EXACT_WORK_LIMIT
+    assert strategies.ENGINE.exact_limit("cuda") == ce.EXACT_WORK_LIMIT / ce.RATE
 
 
 def test_importing_the_engine_does_not_import_cupy():

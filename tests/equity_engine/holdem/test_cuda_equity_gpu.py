@@ -62,7 +62,7 @@ def test_showdown_counts_on_sampled_boards_equal_numpy():
 
 def test_device_generator_and_draws_equal_the_numpy_twin():
     import cupy
-    from test_cuda_equity import MC_CASES, _mc_setup
+    from holdem_cuda import MC_CASES, mc_setup
 
     state = ce.get_state()
     rng = np.random.default_rng(5)
@@ -73,7 +73,7 @@ def test_device_generator_and_draws_equal_the_numpy_twin():
                                                   np.uint64(4000)))
     np.testing.assert_array_equal(out.get(), ce.philox4x32(ctr, key))
     for case, (players, board) in MC_CASES.items():
-        holes, cum, deck_mask, _, k, dealt = _mc_setup(players, board)
+        holes, cum, deck_mask, _, k, dealt = mc_setup(players, board)
         combos, offsets, cw = ce._pack(holes, cum)
         deck = eb.deck_values(deck_mask)
         n, count, start, mkey = len(holes), 3000, 2**32 - 7, ce.mc_key(5)
