@@ -314,7 +314,9 @@ class Plan:
     ``align``: spans start at multiples of it (Monte Carlo spans follow the engines' random
     blocks). ``local``: the spans one process runs (default one span; the engine threads
     inside), on a thread pool when several. ``work``: evaluations plus comparisons (how a
-    cluster sizes its tasks). The bar: ``bar_total()`` units of ``bar_unit``.
+    cluster sizes its tasks). The bar: ``bar_total()`` units of work, shown as the same
+    fraction of ``bar_shown()`` units of ``bar_unit`` when given: the count the result reports
+    (every matchup or board, where the work is one per suit orbit).
     """
 
     strategy: str
@@ -329,6 +331,7 @@ class Plan:
     block: int | None = None  # default span size on a cluster (Monte Carlo)
     bar_enabled: bool = False
     bar_total: Callable[[], int] | None = None
+    bar_shown: Callable[[], int] | None = None
     bar_unit: str = "boards"
     bar_what: str = ""
     backend: str = "numpy"  # what a run in this process reports
@@ -473,7 +476,7 @@ class BoardEnumeration(Strategy):
                     bar_total=lambda: sum(len(b) for b, _ in enumerate_boards.
                                           symmetric_completions(job.deck_mask, job.k,
                                                                 job.group)),
-                    bar_what="equity (exact)", backend=req.engine[1])
+                    bar_shown=lambda: per, bar_what="equity (exact)", backend=req.engine[1])
 
 
 class RankClasses(Strategy):
@@ -506,7 +509,10 @@ class RankClasses(Strategy):
 
         return Plan(self.name, finish, rank_class_task, job, len(reps), combine="concat",
                     work=work, bar_enabled=wanted(req.progress, expected_seconds(work, eng)),
-                    bar_total=lambda: len(reps), bar_unit="matchups",
+                    # as the result reports it: matchups, or one matchup's boards
+                    bar_total=lambda: len(reps),
+                    bar_shown=lambda: len(w) if len(w) > 1 else per,
+                    bar_unit="matchups" if len(w) > 1 else "boards",
                     bar_what="equity (exact)", backend=req.engine[1])
 
 
@@ -573,8 +579,8 @@ class GameEnumeration(Strategy):
                     job.n_boards, work=job.work,
                     local=[(s, min(s + step, job.n_boards)) for s in range(0, job.n_boards, step)],
                     bar_enabled=wanted(req.progress, self.cost(req)),
-                    bar_total=lambda: job.n_boards, bar_unit="boards",
-                    bar_what=f"{req.game} exact", backend=job.backend)
+                    bar_total=lambda: job.n_boards, bar_shown=lambda: job.per_matchup,
+                    bar_unit="boards", bar_what=f"{req.game} exact", backend=job.backend)
 
 
 class GameMonteCarlo(Strategy):
@@ -614,7 +620,7 @@ class DealEnumeration(Strategy):
         return _deal_seconds(req)
 
     def plan(self, req: Request) -> Plan:
-        return _deal_plan(self, req, "comparisons")
+        return _deal_plan(self, req, "deals")
 
 
 class DealMonteCarlo(Strategy):
@@ -652,7 +658,8 @@ def _deal_plan(strategy: Strategy, req: Request, unit: str) -> Plan:
                 block=None if job.exact else deals.SAMPLE_BLOCK, local=spans,
                 work=job.work, bar_enabled=wanted(req.progress, strategy.cost(req)),
                 # what deals.task counts: work units exact (comparisons), else samples
-                bar_total=lambda: int(job.work) if job.exact else job.span, bar_unit=unit,
+                bar_total=lambda: int(job.work) if job.exact else job.span,
+                bar_shown=lambda: job.prob.deals() if job.exact else job.span, bar_unit=unit,
                 bar_what=f"{req.game} {'exact' if job.exact else 'monte carlo'}",
                 backend=job.backend)
 
@@ -768,9 +775,11 @@ class PairEnumeration(Strategy):
             return (_counts(part), None, None, None, _reported(req, part))
 
         n = enumerate_boards.count(deck, k)
+        per_pair = math.comb(bin(deck).count("1") - 4, k)  # the boards each pair is played on
         return Plan(self.name, finish, pair_task, job, n, work=work,
                     bar_enabled=wanted(req.progress, expected_seconds(work, eng)),
-                    bar_total=lambda: n, bar_what=f"{req.what} (exact)",
+                    bar_total=lambda: n, bar_shown=lambda: per_pair,
+                    bar_what=f"{req.what} (exact)",
                     backend=req.engine[1])
 
 
@@ -882,7 +891,8 @@ def run_here(p: Plan) -> Any:
         return tag(p.finish(Part((), frozenset({p.backend}))), p.strategy)
     spans = p.local if p.local is not None else [(0, p.total)]
     bar = Progress(p.bar_total() if p.bar_enabled and p.bar_total else 0, p.bar_what,
-                   unit=p.bar_unit, enabled=p.bar_enabled)
+                   unit=p.bar_unit, enabled=p.bar_enabled,
+                   shown=p.bar_shown() if p.bar_enabled and p.bar_shown else None)
     with bar:
         if len(spans) == 1:
             parts = [p.task(p.job, *spans[0], bar if p.bar_enabled else None)]
@@ -1089,6 +1099,8 @@ def game_task(job: Any, start: int, stop: int, bar: Progress | None = None) -> P
         out = [sum(p[i] for p in parts) for i in range(len(parts[0]))]
     else:
         out = fn(job, start, stop)
+    if bar is not None:  # the span is done (the family's tasks draw no bar themselves)
+        bar.update(stop - start)
     return Part(tuple(np.asarray(a, dtype=np.int64) for a in out),
                 frozenset({getattr(job, "backend", "numpy")}))
 
