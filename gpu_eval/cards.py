@@ -189,8 +189,8 @@ def _as_ids(arr: np.ndarray, *, allow_joker: bool = False) -> np.ndarray:
         bad = (arr < 0) | (arr > top)
         if bad.any():
             where = np.argwhere(bad)[0]
-            raise ValueError(f"card id {arr[tuple(where)]} out of range 0..{top} "
-                             f"at index {tuple(int(w) for w in where)}")
+            at = f" at index {tuple(int(w) for w in where)}" if arr.ndim else ""
+            raise ValueError(f"card id {arr[tuple(where)]} out of range 0..{top}{at}")
     return arr.astype(np.uint8, copy=False)
 
 
@@ -355,7 +355,8 @@ def from_deadhorse(ints: np.ndarray) -> np.ndarray:
           & (suit_bits >= (1 << 13)) & (suit_bits <= (1 << 16)) & (a >= 0))
     if not ok.all():
         where = tuple(int(w) for w in np.argwhere(~ok)[0])
-        raise ValueError(f"{int(a[where])} at index {where} is not a DeadHorse card "
+        at = f" at index {where}" if a.ndim else ""
+        raise ValueError(f"{int(a[where])}{at} is not a DeadHorse card "
                          f"(one rank bit 0..12 plus one suit bit 13..16)")
     rank = np.log2(rank_bits.clip(1)).astype(np.int64) if a.size else rank_bits
     suit = np.select([suit_bits == 1 << 14, suit_bits == 1 << 13, suit_bits == 1 << 15],

@@ -62,7 +62,7 @@ _SIZES = registry.SCALES
 def _game(game: str) -> str:
     if game not in _SCALES:
         extra = " (wild-card strengths have no rating)" if game == WILD else ""
-        raise ValueError(f"game {game!r} has no seed 004 rating{extra}; known: "
+        raise ValueError(f"game {game!r} has no 16-bit HandRating{extra}; known: "
                          f"{', '.join(_SCALES)}")
     return game
 
@@ -122,6 +122,11 @@ def _int_array(x, what: str) -> np.ndarray:
 
 def _first_bad(bad: np.ndarray) -> tuple:
     return tuple(int(w) for w in np.argwhere(bad)[0]) if bad.ndim else ()
+
+
+def _at(bad: np.ndarray) -> str:
+    """`` at index (i, ...)`` of the first bad entry; nothing for a single (0-d) rating."""
+    return f" at index {_first_bad(bad)}" if bad.ndim else ""
 
 
 @accepts_arrays("strength", host_only=True)
@@ -197,9 +202,8 @@ def from_rating(rating, game: str = HOLDEM) -> np.ndarray:
     bad = (arr < 0) | (arr > 0xFFFF)
     bad |= strength[np.where(bad, 0, arr)] == 0
     if bad.any():
-        where = _first_bad(bad)
-        raise ValueError(f"rating {int(arr[where]):#06x} at index {where} is not the seed 004 "
-                         f"rating of any {game!r} hand class")
+        raise ValueError(f"rating {int(arr[_first_bad(bad)]):#06x}{_at(bad)} is not the 16-bit "
+                         f"HandRating of any {game!r} hand class")
     out = np.asarray(strength[arr])
     dtype = strength_dtype(game)
     return out.view(dtype) if dtype.metadata else out[()]
@@ -250,8 +254,7 @@ def hand_type(rating, game: str | None = None) -> np.ndarray:
         known |= _tables(_SCALES[g])[1][safe] != 0
     bad = out_of_range | ~known
     if bad.any():
-        where = _first_bad(bad)
         name = "hold'em or short-deck" if game is None else repr(game)
-        raise ValueError(f"rating {int(arr[where]):#06x} at index {where} is not the seed 004 "
-                         f"rating of any {name} hand class")
+        raise ValueError(f"rating {int(arr[_first_bad(bad)]):#06x}{_at(bad)} is not the 16-bit "
+                         f"HandRating of any {name} hand class")
     return _decode(arr)

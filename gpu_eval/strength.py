@@ -98,7 +98,7 @@ def _scale_values(scale: str) -> np.ndarray:
         values.flags.writeable = False
         return values
     if scale in registry.LOW_SCALES:
-        raise ValueError(f"{scale!r} strengths have no seed value or Cactus Kev rank (low "
+        raise ValueError(f"{scale!r} strengths have no 30-bit value or Cactus Kev rank (low "
                          f"scales: use category() and describe())")
     from gpu_eval.games.shortdeck import class_values  # noqa: PLC0415 -- its tables load on demand
     return class_values(scale)
@@ -157,7 +157,8 @@ def _as_strength(strength, *, allow_zero: bool = False, scale: str = HOLDEM) -> 
     if bad.any():
         where = tuple(int(w) for w in np.argwhere(bad)[0]) if arr.ndim else ()
         name = "hold'em" if scale == HOLDEM else repr(scale)
-        raise ValueError(f"strength {int(arr[where])} at index {where} is outside the {name} "
+        at = f" at index {where}" if arr.ndim else ""  # a single strength has no index
+        raise ValueError(f"strength {int(arr[where])}{at} is outside the {name} "
                          f"scale {low}..{top} (a strength from another game?)")
     return arr.astype(np.int64)
 
@@ -255,8 +256,8 @@ def from_value(value, game: str | None = None) -> np.ndarray:
     if bad.any():
         where = tuple(int(w) for w in np.argwhere(bad)[0]) if a.ndim else ()
         name = "" if scale == HOLDEM else f"{game!r} "
-        raise ValueError(f"{int(a[where])} at index {where} is not the value of any {name}"
-                         f"hand class")
+        at = f" at index {where}" if a.ndim else ""
+        raise ValueError(f"{int(a[where])}{at} is not the value of any {name}hand class")
     out = np.asarray(strengths[pos], dtype=np.uint16)
     if strength_dtype(game).metadata is None:
         return out[()]  # as before: a NumPy scalar for a scalar value
@@ -297,8 +298,8 @@ def from_cactus_kev(rank) -> np.ndarray:
     bad = (arr < 1) | (arr > S.NUM_CLASSES)
     if bad.any():
         where = tuple(int(w) for w in np.argwhere(bad)[0]) if arr.ndim else ()
-        raise ValueError(f"Cactus Kev rank {int(arr[where])} at index {where} is outside "
-                         f"1..{S.NUM_CLASSES}")
+        at = f" at index {where}" if arr.ndim else ""
+        raise ValueError(f"Cactus Kev rank {int(arr[where])}{at} is outside 1..{S.NUM_CLASSES}")
     return (S.NUM_CLASSES + 1 - arr.astype(np.int64)).astype(np.uint16)
 
 
