@@ -115,14 +115,16 @@ def short_hands_note(players: Sequence[str], game: str) -> str | None:
     if not short:
         return None
     hole = rules.hole_cards
-    count = ", ".join(f"{math.comb(rules.deck_size - n, hole - n):,}" for _, _, n in short)
+    counts = [f"{math.comb(rules.deck_size - n, hole - n):,}" for _, _, n in short]
+    count = counts[0] if len(set(counts)) == 1 else ", ".join(counts)
     if len(short) == 1:
         i, text, n = short[0]
         return (f"player {i}'s {text} has {n} cards where a hand of {game} has {hole}: it is "
                 f"read as a range, every {game} hand holding those cards ({count} hands)")
     who = ", ".join(f"{i} ({text})" for i, text, _ in short)
+    each = " each" if len(set(counts)) == 1 else ""
     return (f"players {who} hold fewer cards than the {hole} of a hand of {game}: each is read "
-            f"as a range, every {game} hand holding those cards ({count} hands)")
+            f"as a range, every {game} hand holding those cards ({count} hands{each})")
 
 
 def sampled_note(result, game: str) -> str:

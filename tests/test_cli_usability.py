@@ -239,7 +239,7 @@ def test_two_card_hands_in_omaha_are_noted_as_ranges(capsys):
     line = one_line(err, "equity", "note")
     assert status == 0 and out.startswith("monte carlo: 2,000 samples")
     assert "players 1 (AhKh), 2 (QsQd)" in line and "read as a range" in line
-    assert "1,225" in line
+    assert "(1,225 hands each)" in line
 
 
 def test_a_whole_omaha_hand_has_no_note(capsys):
