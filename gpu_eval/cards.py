@@ -5,7 +5,7 @@ One encoding is canonical, the card id ``4 * rank + suit`` (``2c = 0``, ``As = 5
 
 * **hand mask** -- a ``uint64`` with bit ``16 * suit + rank`` set for every card. Four 13-bit
   suit lanes, order-free and OR-combinable (``hole | board``).
-* **DeadHorse int** -- seed 000's 17-bit card: bit ``rank`` plus one suit bit (diamonds 13,
+* **DeadHorse int** -- DeadHorseEval's 17-bit card: bit ``rank`` plus one suit bit (diamonds 13,
   clubs 14, hearts 15, spades 16), so ``2s = 65537`` and ``Ad = 12288``.
 * **text** -- ``"As"``, ``"10h"``, ``"q♠"``; hands as ``"AsKd"``, ``"As Kd"`` or ``"As,Kd"``.
 
@@ -48,7 +48,7 @@ from gpu_eval.card_spelling import (
     parse_hand_text,
 )
 
-_DEADHORSE_SUIT_BIT = (14, 13, 15, 16)  # c, d, h, s -> seed 000's S H C D bit layout
+_DEADHORSE_SUIT_BIT = (14, 13, 15, 16)  # c, d, h, s -> DeadHorseEval's S H C D bit layout
 _ID_TO_DEADHORSE = np.array(
     [(1 << _DEADHORSE_SUIT_BIT[i % 4]) | (1 << (i // 4)) for i in range(52)], dtype=np.int32
 )
@@ -314,7 +314,7 @@ def check_mask_bits(masks: np.ndarray) -> None:
 
 @accepts_arrays("cards", host_only=True)
 def to_deadhorse(cards: HandsLike) -> np.ndarray:
-    """Convert card ids (or text) to seed 000's 17-bit DeadHorse card ints.
+    """Convert card ids (or text) to DeadHorseEval's 17-bit card ints.
 
     Examples
     --------
@@ -333,7 +333,7 @@ _DEADHORSE_SUIT_TO_SUIT = {1 << 13: 1, 1 << 14: 0, 1 << 15: 2, 1 << 16: 3}
 
 @accepts_arrays("ints", host_only=True)
 def from_deadhorse(ints: np.ndarray) -> np.ndarray:
-    """Convert seed 000's 17-bit DeadHorse card ints to card ids.
+    """Convert DeadHorseEval's 17-bit card ints to card ids.
 
     Raises
     ------

@@ -27,6 +27,10 @@ from gpu_eval.cli_words import cli_words
 from gpu_eval.games import registry
 
 BACKENDS = ("auto", "numpy", "cuda")
+#: The games ``equity`` plays: every game but the low hand evaluators (their equity is that of
+#: the draw games).
+EQUITY_GAMES = tuple(g for g in registry.names() if registry.GAMES[g].family
+                     not in registry.LOW_SCALES)
 
 
 class _UsageError(Exception):
@@ -269,10 +273,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("players", nargs="+", help='2 to 10 hands or ranges, e.g. AhKh "QQ+,AKs"')
     p.add_argument("--board", default="", help="0, 3, 4 or 5 board cards")
     p.add_argument("--dead", default="", help="dead cards")
-    p.add_argument("--game", default=registry.HOLDEM, choices=registry.names(), metavar="GAME",
+    p.add_argument("--game", default=registry.HOLDEM, choices=EQUITY_GAMES, metavar="GAME",
                    help=f"the game (default holdem; hi/lo games add high, low and scoop "
                         f"columns; Omaha ranges such as 'KK$ds' need quotes in the shell): "
-                        f"{', '.join(registry.names())}")
+                        f"{', '.join(EQUITY_GAMES)}")
     g = p.add_mutually_exclusive_group()
     g.add_argument("--exact", action="store_true", help="enumerate every board")
     g.add_argument("--samples", type=_count, help="Monte Carlo with this many samples")

@@ -30,11 +30,20 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
 EXTRAS = set(tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
              ["optional-dependencies"])
-#: Other projects a page tells the reader to install, and why they are not extras of ours.
+#: Other projects a page or a message tells the reader to install, and why.
 THIRD_PARTY = {
     "jupyterlab": "the notebook front end, the reader's choice (getting-started.md)",
     "dask-cuda": "one Dask worker per GPU; from RAPIDS, CUDA-version specific (distributed.md)",
+    "cupy-cuda13x": "what the cuda13 extra installs: a hint that works with or without a clone",
+    "cupy-cuda12x": "what the cuda12 extra installs",
+    "nvidia-cuda-nvrtc": "NVRTC, when CuPy is there but its compiler library is not",
+    "pandas": "what the frames extra installs", "matplotlib": "what the frames extra installs",
+    "dask": "dask[distributed], what the distributed extra installs",
+    "eval7": "a peer the throughput notebook measures when it is installed",
 }
+#: Where messages and docstrings of the package (and the notebooks) can tell a user to install.
+HINT_SOURCES = sorted((ROOT / "gpu_eval").rglob("*.py")) + sorted((ROOT / "notebooks").glob(
+    "*.ipynb"))
 #: Subcommands whose documented lines are long jobs (minutes): parsed, not run.
 LONG = {"bench", "tables"}
 #: The file of hands the pages' ``--file hands.txt`` lines read.
@@ -194,6 +203,25 @@ def test_the_pages_have_shell_lines():
                for line in found["docs/distributed.md"])
     spans = inline_commands(ROOT / "README.md")
     assert any(s.startswith((".venv/bin/pip install", "pip install")) for s in spans)
+
+
+def install_hints(path: Path) -> list[str]:
+    """The first requirement of every ``pip install`` a source file or notebook writes (in a
+    message, a docstring or a cell), with its ``-e``."""
+    text = path.read_text(encoding="utf-8").replace('\\"', '"')
+    return [m.group(1) for m in re.finditer(
+        r"pip install ((?:-e\s+)?(?:'[^']*'|\"[^\"]*\"|[\w.\[\],-]+))", text)]
+
+
+@pytest.mark.parametrize("path", HINT_SOURCES, ids=_rel)
+def test_install_hints_in_messages_work(path):
+    for hint in install_hints(path):
+        check_pip(["pip", "install", *shlex.split(hint)], f"{_rel(path)}: pip install {hint}")
+
+
+def test_install_hints_are_found():
+    hints = [h for p in HINT_SOURCES for h in install_hints(p)]
+    assert any(h.startswith("cupy-cuda13x") for h in hints) and len(hints) >= 6, hints
 
 
 @pytest.mark.parametrize("bad", ['pip install "gpu-eval[distributed]"', "pip install gpu_eval",

@@ -495,8 +495,9 @@ class HandIndexer:
         Cards dealt in each round: ``(2, 3, 1, 1)`` (hold'em by street), ``(2, 5)`` (a hole
         pair and a full board), ``(4,)``, ``(7,)``, ...
     game : str
-        The deck, from the game registry: ``"holdem"`` (52 cards) or ``"shortdeck"`` (36
-        cards, ranks 6..A: Waugh's construction over 9 ranks).
+        Only its deck matters: ``"holdem"`` (default; 52 cards, as every game but short deck
+        has) or ``"shortdeck"`` / ``"shortdeck-triton"`` (36 cards, ranks 6..A: Waugh's
+        construction over 9 ranks).
 
     Examples
     --------
