@@ -250,6 +250,16 @@ def to_mask(cards: HandsLike) -> np.ndarray:
 def mask_popcount(masks: np.ndarray) -> np.ndarray:
     """Number of cards in each ``uint64`` hand mask.
 
+    Parameters
+    ----------
+    masks : array_like of uint64
+        Hand masks, any shape.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8`` card counts, the same shape.
+
     Examples
     --------
     >>> int(mask_popcount(to_mask("AsKsQs")))
@@ -304,7 +314,21 @@ def from_mask(masks: np.ndarray) -> np.ndarray:
 
 
 def check_mask_bits(masks: np.ndarray) -> None:
-    """Raise ``ValueError`` naming the first mask with bits outside the 52 card positions."""
+    """Raise ``ValueError`` naming the first mask with bits outside the 52 card positions.
+
+    Parameters
+    ----------
+    masks : numpy.ndarray of uint64
+        Hand masks, one dimension (the message names the row).
+
+    Examples
+    --------
+    >>> check_mask_bits(to_mask(["AsKs", "2c"]))
+    >>> check_mask_bits(np.array([1 << 13], dtype=np.uint64))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: hand mask 0x2000 (row 0) has bits set outside the 52 card positions ...
+    """
     bad = (masks & ~VALID_MASK_BITS) != 0
     if bad.any():
         r = int(np.flatnonzero(bad)[0])
@@ -315,6 +339,17 @@ def check_mask_bits(masks: np.ndarray) -> None:
 @accepts_arrays("cards", host_only=True)
 def to_deadhorse(cards: HandsLike) -> np.ndarray:
     """Convert card ids (or text) to DeadHorseEval's 17-bit card ints.
+
+    Parameters
+    ----------
+    cards : str, list of str or array_like of int
+        Card text or card ids (``4 * rank + suit``), any shape.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int32`` card ints, the shape of the ids: bit ``rank`` (2 = bit 0 up to A = bit 12)
+        plus one suit bit, diamonds 13, clubs 14, hearts 15, spades 16.
 
     Examples
     --------
@@ -334,6 +369,17 @@ _DEADHORSE_SUIT_TO_SUIT = {1 << 13: 1, 1 << 14: 0, 1 << 15: 2, 1 << 16: 3}
 @accepts_arrays("ints", host_only=True)
 def from_deadhorse(ints: np.ndarray) -> np.ndarray:
     """Convert DeadHorseEval's 17-bit card ints to card ids.
+
+    Parameters
+    ----------
+    ints : array_like of int
+        Card ints: bit ``rank`` plus one suit bit (diamonds 13, clubs 14, hearts 15, spades
+        16), any shape.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8`` card ids, the same shape.
 
     Raises
     ------

@@ -304,3 +304,15 @@ def test_user_pages_first_and_contributors_apart():
     assert set(user) | set(contributors) == pages | {"api/index"}
     assert user[0] == "getting-started" and "api/index" in user
     assert not any("*" in e for e in user + contributors), "a glob would mix the two lists"
+
+
+@pytest.mark.parametrize("name, obj", [(n, o) for n, o in OBJECTS
+                                       if callable(o) and not isinstance(o, property)],
+                         ids=[n for n, o in OBJECTS if callable(o) and not isinstance(o, property)])
+def test_every_documented_parameter_says_what_it_takes(name, obj):
+    """A parameter listed with neither values (``{"a", "b"}``) nor a description tells the
+    reader nothing on its page."""
+    doc = ClassDoc(obj) if inspect.isclass(obj) else FunctionDoc(obj)
+    bare = [p.name for p in doc["Parameters"]
+            if not " ".join(p.desc).strip() and not p.type.strip().startswith("{")]
+    assert not bare, f"{name}: parameters {bare} have no description"

@@ -120,7 +120,10 @@ def evaluation_counts(client: Client | None, k: int = 7, slices: int | None = No
     start, stop : int
         Count only hands ``start .. stop - 1`` (default: all).
     backend : {"auto", "numpy", "cuda"}
+        Resolved by each task on its worker: ``"auto"`` its GPU when it has one, else NumPy.
     progress : bool or None
+        Dask's progress bar (a widget in Jupyter, text in a terminal): ``True`` shows it;
+        ``False`` (the default) and ``None`` do not.
 
     Returns
     -------

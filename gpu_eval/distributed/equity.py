@@ -96,7 +96,10 @@ def equity_matrix(client: Client | None, range_a: PlayerLike, range_b: PlayerLik
         Exact: completions per task. Monte Carlo: sampled boards per task (default
         4,096, ``BOARD_BLOCK``).
     backend : {"auto", "numpy", "cuda"}
+        Resolved by each task on its worker: ``"auto"`` its GPU when it has one, else NumPy.
     progress : bool or None
+        Dask's progress bar (a widget in Jupyter, text in a terminal): ``True`` shows it;
+        ``False`` (the default) and ``None`` do not.
 
     Returns
     -------
@@ -145,7 +148,10 @@ def preflop_table(client: Client | None, exact: bool | None = None,
         Exact: boards per task. Monte Carlo: sampled boards per task (default
         4,096, ``BOARD_BLOCK``).
     backend : {"auto", "numpy", "cuda"}
+        Resolved by each task on its worker: ``"auto"`` its GPU when it has one, else NumPy.
     progress : bool or None
+        Dask's progress bar (a widget in Jupyter, text in a terminal): ``True`` shows it;
+        ``False`` (the default) and ``None`` do not.
 
     Returns
     -------

@@ -325,7 +325,10 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
         Flop classes per task (default: four tasks per worker thread, at least 1,755 / 256
         classes each); never changes the result.
     backend : {"auto", "numpy", "cuda"}
+        Resolved by each task on its worker: ``"auto"`` its GPU when it has one, else NumPy.
     progress : bool or None
+        Dask's progress bar (a widget in Jupyter, text in a terminal): ``True`` shows it;
+        ``False`` (the default) and ``None`` do not.
 
     Returns
     -------
