@@ -361,8 +361,8 @@ def gpu_rows(rep: int, n: int, big: int = 1 << 29, heavy: bool = True,
     """
     from gpu_eval import cards
     from gpu_eval.cuda import availability
-    from gpu_eval.cuda import equity as ce
     from gpu_eval.equity_engine import enumerate_boards as eb
+    from gpu_eval.equity_engine.holdem import cuda_engine as ce
 
     ok, why = availability.cuda_available()
     if not ok:

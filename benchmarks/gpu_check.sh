@@ -56,7 +56,7 @@ numpy.__version__, '| cupy', cupy.__version__, '| devices', cupy.cuda.runtime.ge
     | log gpu_check
 
 # --- 2. GPU tests first ---------------------------------------------------------------------
-GPU_TESTS=$(ls tests/*_gpu.py 2>/dev/null | tr '\n' ' ')
+GPU_TESTS=$(find tests -name "*_gpu.py" | sort | tr "\n" " ")
 echo "== pytest (GPU tests): $GPU_TESTS" | log pytest
 timeout "$(budget 90)" "$PY" -m pytest -q -ra -p no:cacheprovider $GPU_TESTS 2>&1 | log pytest
 note_rc "${PIPESTATUS[0]}" "GPU tests"
@@ -107,7 +107,7 @@ echo "== stud third street AhKh3c vs QsQd7h, exact on cuda" | log bench
 timeout "$(budget 40)" "$PY" - <<'PYEOF' 2>&1 | log bench
 import time
 import gpu_eval as ge
-from gpu_eval.equity_engine import deals
+from gpu_eval.equity_engine.deals import numpy_engine as deals
 players = ["AhKh3c", "QsQd7h"]
 ge.equity(["Ah2h3h4h5h", "Kh2d3d4d5d"], game="razz", backend="cuda")  # compile, upload
 for game in ("stud", "stud-hilo", "razz"):

@@ -21,8 +21,8 @@ import numpy as np
 import gpu_eval as ge
 from gpu_eval import cards
 from gpu_eval.cuda import availability, holdem
-from gpu_eval.cuda import equity as ce
 from gpu_eval.equity_engine import enumerate_boards as eb
+from gpu_eval.equity_engine.holdem import cuda_engine as ce
 from gpu_eval.scale import NUM_STRENGTHS
 
 
@@ -147,7 +147,7 @@ def every_kernel() -> None:
     _check("ge_hand_index", hi.index(cupy.asarray(deals), all_rounds=True).get(),
            hi.index(deals, all_rounds=True, backend="numpy"))
     # solver_tables.cu: ge_tables_board_strengths and ge_tables_river_counts.
-    from gpu_eval.cuda.solver_tables import river_counts_cuda
+    from gpu_eval.solver_tables.cuda_engine import river_counts_cuda
     from gpu_eval.solver_tables.layout import deck_layout
     from gpu_eval.solver_tables.river_counts import count_columns
 

@@ -206,8 +206,8 @@ def category(strength, game: str | None = None) -> np.ndarray:
     """
     scale = check_game(_resolve_game(strength, game))
     if scale in registry.LOW_SCALES:
-        from gpu_eval.games import lows  # noqa: PLC0415 -- its tables load on demand
-        return lows.category(strength, scale)
+        from gpu_eval.games import lowball  # noqa: PLC0415 -- its tables load on demand
+        return lowball.category(strength, scale)
     return _category_table(scale)[_as_strength(strength, scale=scale)]
 
 
@@ -450,8 +450,8 @@ def describe(strength, game: str | None = None):
     """
     scale = check_game(_resolve_game(strength, game))
     if scale in registry.LOW_SCALES:
-        from gpu_eval.games import lows  # noqa: PLC0415 -- its tables load on demand
-        return lows.describe(strength, scale)
+        from gpu_eval.games import lowball  # noqa: PLC0415 -- its tables load on demand
+        return lowball.describe(strength, scale)
     arr = _as_strength(strength, allow_zero=True, scale=scale)
     names = _descriptions(scale)
     if arr.ndim == 0:

@@ -4,14 +4,14 @@
 //   easy as 1, 2, 3", SC 2011; checked against Random123's known-answer vectors): the random
 //   words of Monte Carlo sample s are Philox(counter = (s_lo, s_hi, j, 0), key), j = 0, 1,
 //   2, ..., four words per j, used in order; the key is two words derived from the seed
-//   (gpu_eval.cuda.equity.mc_key). A sample's draws depend only on the seed and
+//   (gpu_eval.equity_engine.holdem.cuda_engine.mc_key). A sample's draws depend only on the seed and
 //   its index, never on which thread runs it, so results do not depend on the launch.
 // * Uniform integers by Lemire's multiply-shift with rejection (exactly uniform), uniform
 //   doubles from 53 random bits, weighted picks by binary search in cumulative weights, cards
 //   dealt from a deck by rejection on a 52-bit mask.
 // * One Monte Carlo showdown: matchup drawn by weight (whole tuple redrawn on a card clash),
 //   "dealt" players and the board completion dealt from what is left.
-// gpu_eval/cuda/equity.py holds a NumPy twin of all of this (same words, same draws).
+// gpu_eval/equity_engine/holdem/cuda_engine.py holds a NumPy twin of all of this (same words, same draws).
 //
 // The same code compiles as host C++ for the tests, where a block runs as cooperative fibers
 // (tests/equity_host.py): the block barrier and warp shuffles go through ge_eq_sync /
@@ -26,7 +26,7 @@
 #define GE_WARP 32
 #define GE_EQ_MAX_PLAYERS 10
 
-// Player modes of the Monte Carlo kernels (gpu_eval/cuda/equity.py: MODE_*).
+// Player modes of the Monte Carlo kernels (gpu_eval/equity_engine/holdem/cuda_engine.py: MODE_*).
 #define GE_MC_FIXED 0     // a known hand: combos[offsets[p]]
 #define GE_MC_UNIFORM 1   // a range with equal weights: uniform pick
 #define GE_MC_WEIGHTED 2  // a weighted range: binary search in the cumulative weights

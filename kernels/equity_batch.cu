@@ -1,11 +1,11 @@
-// equity_batch.cu -- exact equity of many independent hold'em spots (gpu_eval/cuda/batch.py).
+// equity_batch.cu -- exact equity of many independent hold'em spots (gpu_eval/equity_engine/batch/cuda_engine.py).
 //
 // A spot is N hole-card masks, its known board and the cards still free (the deck less every
 // hole, board and dead card). ge_batch_N enumerates every completion of the board from the free
 // cards (k = 5 - board cards: 2 on the flop, 1 on the turn), evaluates every player's 7-card
 // hand with the bitmask evaluator and counts, per player, outright wins, split pots and split
 // pot units (lcm(1..N) / c for a c-way split): the integers of
-// gpu_eval.equity_engine.batch's NumPy path. The enumeration order differs (free cards taken in
+// gpu_eval.equity_engine.batch.api's NumPy path. The enumeration order differs (free cards taken in
 // hand-mask bit order), which sums do not see.
 //
 // Flop and turn (k = 1, 2): a warp per spot, each lane counting completions lane, lane + 32, ...

@@ -1,10 +1,10 @@
 // equity_deals.cu -- equity of the games without a board (stud, stud hi/lo, razz, the draw
-// games) on the device: the twin of gpu_eval/equity_engine/deals.py's grid and Monte Carlo.
+// games) on the device: the twin of gpu_eval/equity_engine/deals/numpy_engine.py's grid and Monte Carlo.
 //
 // A player holds known cards (a hand mask) and gets `need` more from one deck; the final hand
 // is scored by `eval`: GE_DEALS_HIGH, the best five on the hold'em scale (bitmask.cuh: stud,
 // five-card draw), or a low scale GE_LOW_* (lowball.cuh: razz's A-5, 2-7, badugi); hi/lo
-// games add the 8-or-better low of the best five (`best5`: gpu_eval.games.lowball's "BEST5"
+// games add the 8-or-better low of the best five (`best5`: gpu_eval.games.eight_or_better's "BEST5"
 // table, 256 bytes, by the hand's 8-bit low mask).
 //
 //   ge_deals_strengths  one player's completions: S[i] = eval(masks[i] | known), L[i] its low;

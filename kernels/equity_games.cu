@@ -66,7 +66,7 @@ GE_DEVICE void ge_games_strengths_h(const ge_u8* __restrict__ pool_ids, ge_u32 n
 }
 
 // pool_ids: (n_pool, h) uint8 ids, h = 2 (short deck; variant 0 "shortdeck", 1 Triton) or
-// 4..6 (Omaha); low_table: gpu_eval.games.lowball.low_tables()["OMAHA"] (65,536 uint8), read only
+// 4..6 (Omaha); low_table: gpu_eval.games.eight_or_better.low_tables()["OMAHA"] (65,536 uint8), read only
 // when L is not null (hi/lo). Writes S and L at [b * ld + p].
 GE_GLOBAL void ge_games_strengths(const ge_u8* __restrict__ pool_ids, int h, ge_u32 n_pool,
                                   const ge_u8* __restrict__ boards, ge_u32 n_boards,

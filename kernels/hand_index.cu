@@ -1,7 +1,7 @@
 // hand_index.cu -- the hand-isomorphism indexer on the device: Waugh's numbering, a thread a hand.
 //
 // The same numbering as gpu_eval/solver_tables/indexer.py (and Kevin Waugh's C library,
-// kdub0/hand-isomorphism), from the same per-layout tables (gpu_eval/cuda/indexer.py lays
+// kdub0/hand-isomorphism), from the same per-layout tables (gpu_eval/solver_tables/cuda_indexer.py lays
 // them out):
 //   per suit and round, the round's rank set with the suit's earlier ranks squeezed out,
 //   numbered in colex order and mixed-radix over the rounds (the suit index); the suits

@@ -1,6 +1,6 @@
 // lowball.cu -- bulk evaluation of the low games (lowball.cuh): 2-7, A-5, badugi.
 //
-// masks: validated hand masks (gpu_eval/cuda/lows.py replaces bad rows by placeholders);
+// masks: validated hand masks (gpu_eval/cuda/lowball.py replaces bad rows by placeholders);
 // game: GE_LOW_DEUCE_SEVEN, GE_LOW_ACE_FIVE or GE_LOW_BADUGI; out[i] the strength.
 #ifndef GE_LOWBALL_CU
 #define GE_LOWBALL_CU

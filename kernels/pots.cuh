@@ -1,5 +1,5 @@
 // pots.cuh -- one pot split among n players in integer units, the rule of every game here
-// (gpu_eval/equity_engine/omaha_shortdeck.py's pots(), on the device).
+// (gpu_eval/equity_engine/board_games/numpy_engine.py's pots(), on the device).
 //
 // The best high hand (or the hands tied for it) takes the pot; in a hi/lo game with a
 // qualifying low (lo[j] > 0: the 8-or-better low, higher is better) the high takes half and

@@ -4,8 +4,9 @@
 Per device, ``kernels/equity_games.cu`` is compiled once by NVRTC through ``cupy.RawModule``
 (the sources' hash in the code), with ``ge_shortdeck_tables[2]`` and ``ge_omaha_tables``
 uploaded from the tables the NumPy path uses (:func:`gpu_eval.cuda.variants.family_tables`)
-and the Omaha low table (:func:`gpu_eval.games.lowball.low_tables`) as a device array. The
-equity engine of the other games (:mod:`gpu_eval.cuda.omaha_shortdeck`) launches its kernels from
+and the Omaha low table (:func:`gpu_eval.games.eight_or_better.low_tables`) as a device array. The
+equity engine of the other games (:mod:`gpu_eval.equity_engine.board_games.cuda_engine`) launches its
+kernels from
 the same module; evaluation lives here so that ``evaluate_low`` does not reach into an equity
 engine. CuPy is imported lazily.
 """
@@ -21,7 +22,7 @@ import numpy as np
 from gpu_eval.cuda import modules
 from gpu_eval.cuda.availability import require_cuda
 from gpu_eval.cuda.nvrtc import module_code
-from gpu_eval.games import lowball
+from gpu_eval.games import eight_or_better
 from gpu_eval.games.registry import OMAHA, SHORTDECK
 
 __all__ = ["get_module", "module_source", "low_cuda", "KERNELS", "MODULE_FILES"]
@@ -52,7 +53,7 @@ def _build_state(cupy, dev: int) -> GamesState:
     for family in (SHORTDECK, OMAHA):
         for symbol, tables, order, dtypes in family_tables(family):
             arrays += modules.upload_tables(cupy, module, symbol, tables, order, dtypes)
-    low = cupy.asarray(np.ascontiguousarray(lowball.low_tables()["OMAHA"]))
+    low = cupy.asarray(np.ascontiguousarray(eight_or_better.low_tables()["OMAHA"]))
     cupy.cuda.runtime.deviceSynchronize()  # launches may run on other streams
     props = cupy.cuda.runtime.getDeviceProperties(dev)
     blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}

@@ -2,7 +2,8 @@
 geometry and streaming host arrays through the device.
 
 Each launcher module (:mod:`gpu_eval.cuda.holdem`, :mod:`gpu_eval.cuda.variants`,
-:mod:`gpu_eval.cuda.equity`, :mod:`gpu_eval.cuda.games_module` and the state-machine kernel of
+:mod:`gpu_eval.equity_engine.holdem.cuda_engine`, :mod:`gpu_eval.cuda.games_module` and the state-machine
+kernel of
 :mod:`gpu_eval.cuda.fsm`) compiles its own kernels once per device with NVRTC
 through ``cupy.RawModule`` (:func:`module_options`), keeps them in its own dictionary through
 :func:`cached_device_state` (keyed by device and the kernel sources' hash, so no cache serves a

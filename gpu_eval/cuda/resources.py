@@ -4,7 +4,7 @@ NVRTC runs ptxas itself when it compiles to a cubin for a real architecture, and
 ``-Xptxas=-v`` its log carries ptxas's resource lines, per kernel, as ``nvcc -Xptxas -v``
 prints them. That needs no GPU and no CUDA toolkit, only the NVRTC library that CuPy loads
 (pip ``nvidia-cuda-nvrtc``), so CI checks from it that no kernel spills to local memory at
-its launch bounds (tests/test_kernel_resources.py), and ``python -m
+its launch bounds (tests/cuda/test_kernel_resources.py), and ``python -m
 gpu_eval.cuda.resources`` prints the table.
 """
 
@@ -56,14 +56,14 @@ def module_sources() -> dict[str, str]:
     ['batch', 'deals', 'equity', 'evaluator', 'fsm', 'games', 'indexer', 'lows', 'solver_tables',
      'variants']
     """
-    from gpu_eval.cuda import batch as cuda_batch
-    from gpu_eval.cuda import deals as cuda_deals
-    from gpu_eval.cuda import equity as cuda_equity
     from gpu_eval.cuda import games_module, holdem  # noqa: PLC0415 -- light imports
-    from gpu_eval.cuda import indexer as cuda_indexer
-    from gpu_eval.cuda import lows as cuda_lows
-    from gpu_eval.cuda import solver_tables as cuda_tables
+    from gpu_eval.cuda import lowball as cuda_lows
     from gpu_eval.cuda import variants as cuda_variants
+    from gpu_eval.equity_engine.batch import cuda_engine as cuda_batch
+    from gpu_eval.equity_engine.deals import cuda_engine as cuda_deals
+    from gpu_eval.equity_engine.holdem import cuda_engine as cuda_equity
+    from gpu_eval.solver_tables import cuda_engine as cuda_tables
+    from gpu_eval.solver_tables import cuda_indexer
 
     return {"evaluator": holdem.module_source(), "equity": cuda_equity.module_source(),
             "batch": cuda_batch.module_source(), "games": games_module.module_source(),

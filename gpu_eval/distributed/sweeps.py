@@ -12,9 +12,10 @@ import numpy as np
 
 from gpu_eval import cards, combinatorics
 from gpu_eval.distributed import runner
-from gpu_eval.equity_engine import enumerate_boards, numpy_engine
+from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.equity_engine import problem as equity_problem
 from gpu_eval.equity_engine import results as equity_results
+from gpu_eval.equity_engine.holdem import numpy_engine
 from gpu_eval.equity_engine.planner import backend_name, symmetry_groups
 from gpu_eval.equity_engine.problem import CardsLike, PlayerLike
 from gpu_eval.equity_engine.results import read_only

@@ -22,12 +22,13 @@ and maps every range onto itself (AhKh vs QsQd: swapping spades and diamonds; AA
 24 permutations), so only one board per orbit is evaluated, counted with its orbit's size.
 
 Heads-up preflop without dead cards (and not Monte Carlo) is answered on every backend from
-the shipped exact table of :mod:`gpu_eval.equity_engine.preflop_data` (the integer wins and ties of each of
+the shipped exact table of :mod:`gpu_eval.equity_engine.holdem.shipped_table` (the integer wins and ties of
+each of
 the 47,008 suit-isomorphism classes of combo pairs over all 1,712,304 boards): ``method``
 then starts ``"exact (table)"``, and the counts are the same integers the engines give.
 
 Otherwise preflop (no board card), the NumPy engine can count boards by *rank class* instead
-(:mod:`gpu_eval.equity_engine.shortcuts.board_rank_classes`): a board matters through its suits
+(:mod:`gpu_eval.equity_engine.holdem.shortcuts.board_rank_classes`): a board matters through its suits
 only where someone can make
 a flush, so the boards where nobody can are grouped by their multiset of five ranks (6,175
 classes), and the flush boards by suit, suited ranks and other ranks; each class is played
@@ -58,7 +59,8 @@ Backends
 --------
 ``backend="numpy"`` runs the engine above. ``"cuda"`` (and ``"auto"`` when CuPy sees a
 device) runs the same two kernels (``showdown_counts`` and ``sample_counts``, see
-:mod:`gpu_eval.equity_engine.numpy_engine`) from :mod:`gpu_eval.cuda.equity`: identical exact counts;
+:mod:`gpu_eval.equity_engine.holdem.numpy_engine`) from :mod:`gpu_eval.equity_engine.holdem.cuda_engine`:
+identical exact counts;
 Monte Carlo with the device's own counter-based generator, so a seed reproduces a CUDA result
 but not a NumPy one. Exact preflop heads-up work with many combo pairs (:func:`preflop_table`,
 :func:`equity_matrix` without a board) reads the GPU's all-pairs 1326 x 1326 matrix instead.

@@ -41,7 +41,10 @@ from typing import Any
 import numpy as np
 
 from gpu_eval import backend_choice
-from gpu_eval.equity_engine import enumerate_boards, matchup_orbits, numpy_engine, preflop_data, spot_counts
+from gpu_eval.equity_engine import enumerate_boards
+from gpu_eval.equity_engine.batch import spot_counts
+from gpu_eval.equity_engine.holdem import matchup_orbits, numpy_engine, shipped_table
+from gpu_eval.equity_engine.holdem.shortcuts import known_hands, two_ranges
 from gpu_eval.equity_engine.problem import (
     MAX_MATCHUPS,
     Problem,
@@ -63,7 +66,6 @@ from gpu_eval.equity_engine.results import (
     sampled_result,
     spot_result,
 )
-from gpu_eval.equity_engine.shortcuts import known_hands, two_ranges
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.progress import Progress, wanted
@@ -228,27 +230,27 @@ class Request:
     @cached_property
     def matchup_orbits(self) -> tuple[np.ndarray, np.ndarray]:
         """``(representatives, orbit of each matchup)`` under the suit permutations that keep
-        the board and dead cards (:mod:`gpu_eval.equity_engine.matchup_orbits`)."""
+        the board and dead cards (:mod:`gpu_eval.equity_engine.holdem.matchup_orbits`)."""
         pool, pool_idx = self.pool
         prob = self.problem
         return matchup_orbits.orbits(pool, pool_idx, [prob.board_mask, prob.dead_mask])
 
     @cached_property
     def known_hands(self) -> tuple | None:
-        """The known-hands shortcut's counts (:mod:`gpu_eval.equity_engine.shortcuts.known_hands`)."""
+        """The known-hands shortcut's counts (:mod:`gpu_eval.equity_engine.holdem.shortcuts.known_hands`)."""
         return known_hands.counts(self.players, self.board, self.dead)
 
     @cached_property
     def two_ranges(self) -> tuple | None:
-        """The two-ranges shortcut's counts (:mod:`gpu_eval.equity_engine.shortcuts.two_ranges`)."""
+        """The two-ranges shortcut's counts (:mod:`gpu_eval.equity_engine.holdem.shortcuts.two_ranges`)."""
         return two_ranges.counts(self.players, self.board, self.dead)
 
     @cached_property
     def game_job(self) -> Any:
-        """The other games' exact or sampled job (:func:`omaha_shortdeck.plan`)."""
-        from gpu_eval.equity_engine import omaha_shortdeck  # noqa: PLC0415 -- hold'em never loads it
+        """The other games' exact or sampled job (:func:`board_games.plan`)."""
+        from gpu_eval.equity_engine.board_games import numpy_engine as board_games  # noqa: PLC0415 -- hold'em never loads it
 
-        return omaha_shortdeck.plan(self.players, self.board, self.dead, exact=self.exact,
+        return board_games.plan(self.players, self.board, self.dead, exact=self.exact,
                                 samples=self.samples, seed=self.seed, game=self.game,
                                 backend=self.backend)
 
@@ -256,7 +258,7 @@ class Request:
     def deal_job(self) -> Any:
         """The board-less games' exact or sampled job (:func:`deals.plan`: stud, razz, the
         draw games)."""
-        from gpu_eval.equity_engine import deals  # noqa: PLC0415 -- hold'em never loads it
+        from gpu_eval.equity_engine.deals import numpy_engine as deals  # noqa: PLC0415 -- hold'em never loads it
 
         return deals.plan(self.players, self.board, self.dead, exact=self.exact,
                           samples=self.samples, seed=self.seed, game=self.game,
@@ -373,7 +375,7 @@ def _holdem_exact(req: Request) -> bool:
 
 
 class ShippedTable(Strategy):
-    """Heads-up preflop without dead cards: the shipped table (:mod:`preflop_data`)."""
+    """Heads-up preflop without dead cards: the shipped table (:mod:`shipped_table`)."""
 
     name = "shipped table"
 
@@ -562,7 +564,7 @@ class MonteCarlo(Strategy):
 
 
 class GameEnumeration(Strategy):
-    """Omaha, hi/lo, short deck: every board (:mod:`omaha_shortdeck`'s exact tasks)."""
+    """Omaha, hi/lo, short deck: every board (:mod:`board_games`'s exact tasks)."""
 
     name = "game board enumeration"
 
@@ -584,7 +586,7 @@ class GameEnumeration(Strategy):
 
 
 class GameMonteCarlo(Strategy):
-    """Omaha, hi/lo, short deck: sampled deals (:mod:`omaha_shortdeck`'s sample blocks)."""
+    """Omaha, hi/lo, short deck: sampled deals (:mod:`board_games`'s sample blocks)."""
 
     name = "game monte carlo"
     exact = False
@@ -648,7 +650,7 @@ def _deal_seconds(req: Request) -> float:
 def _deal_plan(strategy: Strategy, req: Request, unit: str) -> Plan:
     """The plan of either deal strategy: :func:`deals.task` over the job's spans (exact
     units, or whole sample blocks), finished by :func:`deals.finish`."""
-    from gpu_eval.equity_engine import deals  # noqa: PLC0415 -- hold'em never loads it
+    from gpu_eval.equity_engine.deals import numpy_engine as deals  # noqa: PLC0415 -- hold'em never loads it
 
     job = req.deal_job
     spans = job.spans()
@@ -666,7 +668,7 @@ def _deal_plan(strategy: Strategy, req: Request, unit: str) -> Plan:
 
 class SpotsOnDevice(Strategy):
     """:func:`gpu_eval.equity_batch` flop, turn and river spots on the GPU
-    (:mod:`gpu_eval.cuda.batch`: a warp per spot, the host's integers)."""
+    (:mod:`gpu_eval.equity_engine.batch.cuda_engine`: a warp per spot, the host's integers)."""
 
     name = "spots on device"
     kind = "batch"
@@ -1071,7 +1073,7 @@ def host_spot_task(job: Any, start: int, stop: int, bar: Progress | None = None)
 
 def device_spot_task(job: Any, start: int, stop: int, bar: Progress | None = None) -> Part:
     """:func:`gpu_eval.equity_batch` spots ``[start, stop)`` on the GPU."""
-    from gpu_eval.cuda import batch as cuda_batch  # noqa: PLC0415 -- CuPy only when used
+    from gpu_eval.equity_engine.batch import cuda_engine as cuda_batch  # noqa: PLC0415 -- CuPy only when used
 
     sl = slice(start, stop)
     free = ~job.used[sl] & np.uint64(enumerate_boards.FULL_DECK)
@@ -1082,16 +1084,16 @@ def device_spot_task(job: Any, start: int, stop: int, bar: Progress | None = Non
 
 def deal_task(job: Any, start: int, stop: int, bar: Progress | None = None) -> Part:
     """One task of :mod:`deals`: exact units or sample blocks ``[start, stop)``."""
-    from gpu_eval.equity_engine import deals  # noqa: PLC0415 -- hold'em never loads it
+    from gpu_eval.equity_engine.deals import numpy_engine as deals  # noqa: PLC0415 -- hold'em never loads it
 
     return Part(deals.task(job, start, stop, bar), frozenset({job.backend}))
 
 
 def game_task(job: Any, start: int, stop: int, bar: Progress | None = None) -> Part:
-    """One task of :mod:`omaha_shortdeck`: board span or sample block ``[start, stop)``."""
-    from gpu_eval.equity_engine import omaha_shortdeck  # noqa: PLC0415 -- hold'em never loads it
+    """One task of :mod:`board_games`: board span or sample block ``[start, stop)``."""
+    from gpu_eval.equity_engine.board_games import numpy_engine as board_games  # noqa: PLC0415 -- hold'em never loads it
 
-    fn = omaha_shortdeck.exact_task if job.exact else omaha_shortdeck.sample_task
+    fn = board_games.exact_task if job.exact else board_games.sample_task
     if not job.exact and job.backend != "cuda":
         # NumPy draws block by block: a span of several blocks is their sum.
         size = job.block
@@ -1123,7 +1125,7 @@ def table_applies(exact: bool | None, samples: int | None, n_players: int, k: in
     """
     wanted(progress, 0.0)  # validates it: table lookups need no progress bar
     return (exact is True or (exact is None and samples is None)) and n_players == 2 \
-        and k == 5 and not dead and preflop_data.USE_TABLE
+        and k == 5 and not dead and shipped_table.USE_TABLE
 
 
 def table_backend(backend: str) -> str:
@@ -1148,7 +1150,7 @@ def _client_table_backend(backend: str) -> str:
 
 
 def table_counts(pool: np.ndarray, pairs: np.ndarray) -> numpy_engine.Counts:
-    """Exact heads-up preflop counts of combo pairs, read from :mod:`preflop_data`.
+    """Exact heads-up preflop counts of combo pairs, read from :mod:`shipped_table`.
 
     Examples
     --------
@@ -1157,9 +1159,9 @@ def table_counts(pool: np.ndarray, pairs: np.ndarray) -> numpy_engine.Counts:
     >>> c.wins.tolist(), c.ties.tolist()
     ([[787966, 917606]], [[6732, 6732]])
     """
-    wins, ties = preflop_data.counts_of_masks(pool, pairs)
+    wins, ties = shipped_table.counts_of_masks(pool, pairs)
     t = np.column_stack([ties, ties])
-    return numpy_engine.Counts(wins, t, t.copy(), np.full(len(wins), preflop_data.BOARDS), 2)
+    return numpy_engine.Counts(wins, t, t.copy(), np.full(len(wins), shipped_table.BOARDS), 2)
 
 
 def table_pairs(pool: np.ndarray, pairs: np.ndarray, backend_name: str, *,
@@ -1173,7 +1175,7 @@ def table_pairs(pool: np.ndarray, pairs: np.ndarray, backend_name: str, *,
     >>> table_pairs(cards.to_mask(["AhKh", "QsQd"]), np.array([[0, 1]]), "numpy")[2]
     'exact (table): 1 pairs x 1,712,304 boards'
     """
-    method = f"exact (table): {len(pairs):,} pairs x {preflop_data.BOARDS:,} boards" \
+    method = f"exact (table): {len(pairs):,} pairs x {shipped_table.BOARDS:,} boards" \
         if matrix else f"exact (table): {math.comb(52, 5):,} boards"
     return table_counts(pool, pairs), None, method, None, backend_name
 
@@ -1196,7 +1198,7 @@ def table_equity(prob: Problem, backend: str, backend_name: str | None = None
     if len(w) == 0:
         raise no_matchup_error(prob)
     c = table_counts(np.concatenate(masks), idx + np.array([0, len(masks[0])]))
-    r = exact_result(c.wins, c.ties, c.units, c.valid, c.scale, w, preflop_data.BOARDS,
+    r = exact_result(c.wins, c.ties, c.units, c.valid, c.scale, w, shipped_table.BOARDS,
                      labels=tuple(p.label for p in prob.players), backend=backend_name)
     return dataclasses.replace(r, method=r.method.replace("exact:", "exact (table):", 1))
 

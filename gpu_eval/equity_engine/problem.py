@@ -14,7 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpu_eval import backend_choice, cards
-from gpu_eval.equity_engine import enumerate_boards, numpy_engine
+from gpu_eval.equity_engine import enumerate_boards
+from gpu_eval.equity_engine.holdem import numpy_engine
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.ranges import Range
@@ -274,14 +275,14 @@ def engine_for(backend: str):
     where = backend_choice.resolve(backend)
     if where == "cuda":
         try:  # deferred: imports CuPy
-            cuda_engine = importlib.import_module("gpu_eval.cuda.equity")
+            cuda_engine = importlib.import_module("gpu_eval.equity_engine.holdem.cuda_engine")
         except ModuleNotFoundError as exc:
-            if exc.name != "gpu_eval.cuda.equity":
+            if exc.name != "gpu_eval.equity_engine.holdem.cuda_engine":
                 raise
             if backend == "auto":  # a GPU is present but the install lacks the CUDA engine
                 return numpy_engine, "numpy"
             raise NotImplementedError(
-                "backend='cuda': the CUDA equity engine (gpu_eval.cuda.equity) is not "
+                "backend='cuda': the CUDA equity engine (gpu_eval.equity_engine.holdem.cuda_engine) is not "
                 "available yet; use backend='numpy' (or 'auto')") from None
         return cuda_engine, "cuda"
     return numpy_engine, "numpy"

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from gpu_eval import ranges
-from gpu_eval.equity_engine import numpy_engine
+from gpu_eval.equity_engine.holdem import numpy_engine
 
 __all__ = ["EquityResult", "MatrixResult", "PreflopTable", "exact_result", "sampled_result",
            "spot_result", "read_only", "pct", "class_index"]

@@ -151,12 +151,12 @@ def _evaluate_variant(hands, record, invalid: str, encoding: str, algorithm: str
 
 def _evaluate_low_game(hands, record, invalid: str, encoding: str, algorithm: str, wild,
                        on_cuda: bool):
-    """2-7, A-5 or badugi (``gpu_eval.games.lows``), on CUDA or NumPy."""
+    """2-7, A-5 or badugi (``gpu_eval.games.lowball``), on CUDA or NumPy."""
     if on_cuda:
-        from gpu_eval.cuda import lows as cuda_lows  # deferred: imports CuPy
+        from gpu_eval.cuda import lowball as cuda_lows  # deferred: imports CuPy
         return cuda_lows.evaluate(hands, game=record.name, invalid=invalid, encoding=encoding)
-    from gpu_eval.games import lows  # deferred: its tables load on demand
-    return lows.evaluate_hands(hands, game=record.name, invalid=invalid, encoding=encoding)
+    from gpu_eval.games import lowball  # deferred: its tables load on demand
+    return lowball.evaluate_hands(hands, game=record.name, invalid=invalid, encoding=encoding)
 
 
 #: Which evaluator plays each family in :func:`evaluate` (a new family: one entry here and
@@ -274,23 +274,23 @@ def evaluate_low(hands, board=None, *, game: str | None = None, backend: str = "
     >>> ge.describe_low(ge.evaluate_low("AhKd3c9s", "2c 5d 4h Qs Js"))   # A3 from the hole
     '5-4-3-2-A'
     """
-    from gpu_eval.games import lowball  # deferred: its tables load on demand
+    from gpu_eval.games import eight_or_better  # deferred: its tables load on demand
 
     if backend not in backend_choice.BACKENDS:
         raise ValueError(f"backend={backend!r}: expected one of "
                          f"{', '.join(backend_choice.BACKENDS)}")
     if backend != "numpy" and (is_cupy_array(hands) or is_cupy_array(board)):  # CuPy in, CuPy out
         from gpu_eval.cuda import games_module  # deferred: imports CuPy
-        from gpu_eval.cuda import lows as cuda_lows
+        from gpu_eval.cuda import lowball as cuda_lows
 
         table, hm, bm, scalar = cuda_lows.device_low_rows(hands, board, game)
         out = games_module.low_cuda(hm, bm, table)
         return out[0] if scalar else out
-    table, hm, bm, scalar = lowball.low_rows(hands, board, game)
+    table, hm, bm, scalar = eight_or_better.low_rows(hands, board, game)
     if backend == "cuda":  # "auto" stays on NumPy: a lookup is cheaper than the transfer
         backend_choice.resolve("cuda")  # a clear error without a device
         from gpu_eval.cuda import games_module  # deferred: imports CuPy
         out = games_module.low_cuda(hm, bm, table)
     else:
-        out = lowball.lookup(table, hm, bm)
+        out = eight_or_better.lookup(table, hm, bm)
     return out[0] if scalar else out

@@ -55,7 +55,7 @@ WILD = "wild"
 #: Strength scales: name -> number of classes (strengths run 1..n).
 SCALES: dict[str, int] = {HOLDEM: 7462, SHORTDECK: 1404, SHORTDECK_TRITON: 1404, WILD: 7475,
                           DEUCE_SEVEN: 7462, ACE_FIVE: 6175, BADUGI: 1092}
-#: The low scales (``gpu_eval.games.lows``): dense, higher is better, like every scale.
+#: The low scales (``gpu_eval.games.lowball``): dense, higher is better, like every scale.
 LOW_SCALES = (DEUCE_SEVEN, ACE_FIVE, BADUGI)
 
 
@@ -93,7 +93,7 @@ class Game:
         Cards of a finished hand (5 in every game so far).
     equity_engine : str
         Which equity path plans the game; empty: the family's (``"holdem"`` for the
-        hold'em family, ``"games"`` -- :mod:`gpu_eval.equity_engine.omaha_shortdeck` -- for the
+        hold'em family, ``"games"`` -- :mod:`gpu_eval.equity_engine.board_games.numpy_engine` -- for the
         others), see :attr:`equity_family`.
     low : str
         The low game a hand is ranked by when the whole pot goes to the best low (razz:

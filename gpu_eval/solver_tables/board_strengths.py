@@ -181,7 +181,7 @@ def board_strengths(boards, game: str = HOLDEM, *, backend: str = "auto"):
     masks, scalar = validate_boards(boards.get() if cupy_in else boards, game)
     lay = deck_layout(game)
     if on_device:
-        from gpu_eval.cuda.solver_tables import board_strengths_cuda  # CuPy only here
+        from gpu_eval.solver_tables.cuda_engine import board_strengths_cuda  # CuPy only here
         out = board_strengths_cuda(masks, lay, cupy_out=cupy_in)
         if not cupy_in:
             out = registry.tag(out, game)

@@ -663,7 +663,7 @@ class HandIndexer:
             cards = cards.get()
         ids, single = self._coerce(cards)
         if choice == "cuda":
-            from gpu_eval.cuda import indexer as cuda_indexer  # noqa: PLC0415 -- CuPy inside
+            from gpu_eval.solver_tables import cuda_indexer  # noqa: PLC0415 -- CuPy inside
 
             out, bad = cuda_indexer.index(ids, self.tables, lowest_rank=self.lowest_rank,
                                           all_rounds=all_rounds)
@@ -685,7 +685,7 @@ class HandIndexer:
 
     def _index_device(self, cards, all_rounds: bool):
         """The CUDA path of a CuPy array: checked and indexed on its device."""
-        from gpu_eval.cuda import indexer as cuda_indexer  # noqa: PLC0415 -- CuPy inside
+        from gpu_eval.solver_tables import cuda_indexer  # noqa: PLC0415 -- CuPy inside
 
         cupy = import_cupy()
         single = cards.ndim == 1

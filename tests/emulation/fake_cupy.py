@@ -5,7 +5,7 @@ pointers are host pointers, and each kernel launch calls the same kernel compile
 by emulation.hostbuild. With it, the CUDA backend's Python logic (module set-up, table upload
 through the __constant__ symbols, launch sizes, the two-stream streaming of host arrays,
 launch splitting in the enumeration, validation of device inputs) runs on machines without a
-GPU. tests/test_cuda_emulated.py also checks that the real CuPy has every attribute used here.
+GPU. tests/cuda/test_cuda_emulated.py also checks that the real CuPy has every attribute used here.
 
 Stream order is modelled, so a missing wait fails a test here instead of racing on a GPU:
 
@@ -619,17 +619,17 @@ class RawModule(_SymbolModule):
         if code is not None and '#include "equity_games.cu"' in code:
             return _GamesModule(code, options)  # gpu_eval.cuda.games_module's module
         if code is not None and '#include "equity_batch.cu"' in code:
-            return _BatchModule(code, options)  # gpu_eval.cuda.batch's module
+            return _BatchModule(code, options)  # gpu_eval.equity_engine.batch.cuda_engine's module
         if code is not None and '#include "solver_tables.cu"' in code:
-            return _TablesModule(code, options)  # gpu_eval.cuda.solver_tables' module
+            return _TablesModule(code, options)  # gpu_eval.solver_tables.cuda_engine' module
         if code is not None and '#include "hand_index.cu"' in code:
-            from emulation import indexer_host  # gpu_eval.cuda.indexer's module
+            from emulation import indexer_host  # gpu_eval.solver_tables.cuda_indexer's module
 
             return indexer_host.IndexerModule(code, options)
         if code is not None and '#include "equity_deals.cu"' in code:
-            return _DealsModule(code, options)  # gpu_eval.cuda.deals' module
+            return _DealsModule(code, options)  # gpu_eval.equity_engine.deals.cuda_engine' module
         if code is not None and '#include "lowball.cu"' in code:
-            return _LowModule(code, options)  # gpu_eval.cuda.lows' module
+            return _LowModule(code, options)  # gpu_eval.cuda.lowball' module
         return super().__new__(cls)
 
     def __init__(self, code=None, *, options=(), **kwargs):
@@ -802,7 +802,8 @@ class _GamesKernel:
 
 
 class _GamesModule(_SymbolModule):
-    """The RawModule of gpu_eval.cuda.omaha_shortdeck: table structs and kernels of the host build."""
+    """The RawModule of gpu_eval.equity_engine.board_games.cuda_engine: table structs and kernels of the
+    host build."""
 
     def __init__(self, code, options):
         from emulation import games_host
@@ -842,7 +843,7 @@ class _BatchKernel:
 
 
 class _BatchModule(_SymbolModule):
-    """The RawModule of gpu_eval.cuda.batch: the bitmask table struct and kernels of the
+    """The RawModule of gpu_eval.equity_engine.batch.cuda_engine: the bitmask table struct and kernels of the
     equity host build (kernels named ``prefix``...)."""
 
     prefix = "ge_batch_"
@@ -864,7 +865,7 @@ class _BatchModule(_SymbolModule):
 
 
 class _TablesModule(_BatchModule):
-    """The RawModule of gpu_eval.cuda.solver_tables: kernels/solver_tables.cu in the block
+    """The RawModule of gpu_eval.solver_tables.cuda_engine: kernels/solver_tables.cu in the block
     emulator (emulation.tables_host), one library copy per module (its own table symbol)."""
 
     prefix = "ge_tables_"
@@ -876,7 +877,8 @@ class _TablesModule(_BatchModule):
 
 
 class _DealsModule(_BatchModule):
-    """The RawModule of gpu_eval.cuda.deals: kernels/equity_deals.cu in the block emulator
+    """The RawModule of gpu_eval.equity_engine.deals.cuda_engine: kernels/equity_deals.cu in the block
+    emulator
     (emulation.deals_host), its ``ge_bitmask_tables`` and ``ge_low_tables`` its own."""
 
     prefix = "ge_deals_"
@@ -924,7 +926,7 @@ class _LowKernel:
 
 
 class _LowModule(_SymbolModule):
-    """The RawModule of gpu_eval.cuda.lows: ``ge_low_tables`` is the host build's."""
+    """The RawModule of gpu_eval.cuda.lowball: ``ge_low_tables`` is the host build's."""
 
     def __init__(self, code, options):
         from emulation import lows_host

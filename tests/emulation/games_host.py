@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from gpu_eval.cuda.modules import BITMASK_TABLE_ORDER
-from gpu_eval.games import lowball
+from gpu_eval.games import eight_or_better
 from gpu_eval.games.omaha import omaha_tables
 from gpu_eval.games.shortdeck import GAMES as SHORTDECK_GAMES
 from gpu_eval.games.shortdeck import shortdeck_tables
@@ -44,7 +44,7 @@ extern "C" void ge_host_set_tables(const void* const* shortdeck0, const void* co
     std::memcpy((void*)&ge_omaha_tables, (const void*)omaha, sizeof(GeOmahaTables));
 }
 // One struct at a time, as gpu_eval/_cuda_games.py writes each __constant__ symbol
-// (tests/fake_cupy.py).
+// (tests/emulation/fake_cupy.py).
 extern "C" int ge_host_shortdeck_table_count(void) {
     return (int)(sizeof(ge_shortdeck_tables) / sizeof(void*));
 }
@@ -131,7 +131,7 @@ class GameKernels:
         self._ptrs = [self._pointers(shortdeck_tables(g).as_dict(), BITMASK_TABLE_ORDER)
                       for g in SHORTDECK_GAMES]
         self._ptrs.append(self._pointers(omaha_tables().as_dict(), OMAHA_TABLE_ORDER))
-        self.low_table = np.ascontiguousarray(lowball.low_tables()["OMAHA"])
+        self.low_table = np.ascontiguousarray(eight_or_better.low_tables()["OMAHA"])
 
     def _pointers(self, tables: dict, order) -> np.ndarray:
         arrays = [np.ascontiguousarray(tables[name]) for name in order]

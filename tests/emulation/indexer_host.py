@@ -3,7 +3,7 @@ stand-in CuPy module that runs it (tests/emulation/fake_cupy.py hands ``RawModul
 includes hand_index.cu to :class:`IndexerModule`).
 
 The kernel itself runs, as a grid of one-thread blocks over OS threads' slices (like
-emulation.hostbuild's launchers), on the very arrays the launcher (gpu_eval/cuda/indexer.py)
+emulation.hostbuild's launchers), on the very arrays the launcher (gpu_eval/solver_tables/cuda_indexer.py)
 passes; launches are stream-ordered like the stand-in's other kernels.
 """
 
@@ -79,7 +79,7 @@ class IndexerHost:
     def index(self, ids: np.ndarray, tables, lowest_rank: int, all_rounds: bool = False
               ) -> tuple[np.ndarray, int]:
         """``(indices, first_bad)`` of ``(N, cards)`` ids, straight through the kernel."""
-        from gpu_eval.cuda.indexer import NO_BAD_ROW, kernel_tables
+        from gpu_eval.solver_tables.cuda_indexer import NO_BAD_ROW, kernel_tables
 
         ids = np.ascontiguousarray(ids, dtype=np.uint8)
         t = kernel_tables(tables)
@@ -131,7 +131,7 @@ class _IndexerKernel:
 
 
 class IndexerModule:
-    """The RawModule of gpu_eval.cuda.indexer in the stand-in CuPy (no __constant__ tables:
+    """The RawModule of gpu_eval.solver_tables.cuda_indexer in the stand-in CuPy (no __constant__ tables:
     the kernel takes its tables as arguments)."""
 
     def __init__(self, code, options):

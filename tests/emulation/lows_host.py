@@ -2,7 +2,7 @@
 
 Like tests/emulation/variants_host.py: a small wrapper compiled with the same compiler and flags,
 whose functions run the kernel as a one-thread grid on NumPy arrays, with the tables the NumPy
-path uses (gpu_eval.cuda.lows.low_device_tables).
+path uses (gpu_eval.cuda.lowball.low_device_tables).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gpu_eval.cuda.lows import GAME_CODES, LOW_TABLE_ORDER, low_device_tables
+from gpu_eval.cuda.lowball import GAME_CODES, LOW_TABLE_ORDER, low_device_tables
 
 from emulation import hostbuild
 
@@ -24,7 +24,7 @@ _WRAPPER = r"""
 static_assert(sizeof(GeLowTables) == GE_LOW_TABLE_COUNT * sizeof(void*), "layout");
 
 extern "C" int ge_host_low_table_count(void) { return GE_LOW_TABLE_COUNT; }
-// As gpu_eval/cuda/lows.py writes the __constant__ struct (field by field, in order).
+// As gpu_eval/cuda/lowball.py writes the __constant__ struct (field by field, in order).
 extern "C" void ge_host_set_low(const void* p) {
     std::memcpy((void*)&ge_low_tables, p, sizeof(ge_low_tables));
 }
