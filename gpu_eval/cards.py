@@ -5,7 +5,7 @@ One encoding is canonical, the card id ``4 * rank + suit`` (``2c = 0``, ``As = 5
 
 * **hand mask** -- a ``uint64`` with bit ``16 * suit + rank`` set for every card. Four 13-bit
   suit lanes, order-free and OR-combinable (``hole | board``).
-* **DeadHorse int** -- seed 000's 17-bit card: bit ``rank`` plus one suit bit (diamonds 13,
+* **DeadHorse int** -- DeadHorseEval's 17-bit card: bit ``rank`` plus one suit bit (diamonds 13,
   clubs 14, hearts 15, spades 16), so ``2s = 65537`` and ``Ad = 12288``.
 * **text** -- ``"As"``, ``"10h"``, ``"q♠"``; hands as ``"AsKd"``, ``"As Kd"`` or ``"As,Kd"``.
 
@@ -48,7 +48,7 @@ from gpu_eval.card_spelling import (
     parse_hand_text,
 )
 
-_DEADHORSE_SUIT_BIT = (14, 13, 15, 16)  # c, d, h, s -> seed 000's S H C D bit layout
+_DEADHORSE_SUIT_BIT = (14, 13, 15, 16)  # c, d, h, s -> DeadHorseEval's S H C D bit layout
 _ID_TO_DEADHORSE = np.array(
     [(1 << _DEADHORSE_SUIT_BIT[i % 4]) | (1 << (i // 4)) for i in range(52)], dtype=np.int32
 )
@@ -189,8 +189,8 @@ def _as_ids(arr: np.ndarray, *, allow_joker: bool = False) -> np.ndarray:
         bad = (arr < 0) | (arr > top)
         if bad.any():
             where = np.argwhere(bad)[0]
-            raise ValueError(f"card id {arr[tuple(where)]} out of range 0..{top} "
-                             f"at index {tuple(int(w) for w in where)}")
+            at = f" at index {tuple(int(w) for w in where)}" if arr.ndim else ""
+            raise ValueError(f"card id {arr[tuple(where)]} out of range 0..{top}{at}")
     return arr.astype(np.uint8, copy=False)
 
 
@@ -250,6 +250,16 @@ def to_mask(cards: HandsLike) -> np.ndarray:
 def mask_popcount(masks: np.ndarray) -> np.ndarray:
     """Number of cards in each ``uint64`` hand mask.
 
+    Parameters
+    ----------
+    masks : array_like of uint64
+        Hand masks, any shape.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8`` card counts, the same shape.
+
     Examples
     --------
     >>> int(mask_popcount(to_mask("AsKsQs")))
@@ -304,7 +314,21 @@ def from_mask(masks: np.ndarray) -> np.ndarray:
 
 
 def check_mask_bits(masks: np.ndarray) -> None:
-    """Raise ``ValueError`` naming the first mask with bits outside the 52 card positions."""
+    """Raise ``ValueError`` naming the first mask with bits outside the 52 card positions.
+
+    Parameters
+    ----------
+    masks : numpy.ndarray of uint64
+        Hand masks, one dimension (the message names the row).
+
+    Examples
+    --------
+    >>> check_mask_bits(to_mask(["AsKs", "2c"]))
+    >>> check_mask_bits(np.array([1 << 13], dtype=np.uint64))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: hand mask 0x2000 (row 0) has bits set outside the 52 card positions ...
+    """
     bad = (masks & ~VALID_MASK_BITS) != 0
     if bad.any():
         r = int(np.flatnonzero(bad)[0])
@@ -314,7 +338,18 @@ def check_mask_bits(masks: np.ndarray) -> None:
 
 @accepts_arrays("cards", host_only=True)
 def to_deadhorse(cards: HandsLike) -> np.ndarray:
-    """Convert card ids (or text) to seed 000's 17-bit DeadHorse card ints.
+    """Convert card ids (or text) to DeadHorseEval's 17-bit card ints.
+
+    Parameters
+    ----------
+    cards : str, list of str or array_like of int
+        Card text or card ids (``4 * rank + suit``), any shape.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int32`` card ints, the shape of the ids: bit ``rank`` (2 = bit 0 up to A = bit 12)
+        plus one suit bit, diamonds 13, clubs 14, hearts 15, spades 16.
 
     Examples
     --------
@@ -333,7 +368,18 @@ _DEADHORSE_SUIT_TO_SUIT = {1 << 13: 1, 1 << 14: 0, 1 << 15: 2, 1 << 16: 3}
 
 @accepts_arrays("ints", host_only=True)
 def from_deadhorse(ints: np.ndarray) -> np.ndarray:
-    """Convert seed 000's 17-bit DeadHorse card ints to card ids.
+    """Convert DeadHorseEval's 17-bit card ints to card ids.
+
+    Parameters
+    ----------
+    ints : array_like of int
+        Card ints: bit ``rank`` plus one suit bit (diamonds 13, clubs 14, hearts 15, spades
+        16), any shape.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8`` card ids, the same shape.
 
     Raises
     ------
@@ -355,7 +401,8 @@ def from_deadhorse(ints: np.ndarray) -> np.ndarray:
           & (suit_bits >= (1 << 13)) & (suit_bits <= (1 << 16)) & (a >= 0))
     if not ok.all():
         where = tuple(int(w) for w in np.argwhere(~ok)[0])
-        raise ValueError(f"{int(a[where])} at index {where} is not a DeadHorse card "
+        at = f" at index {where}" if a.ndim else ""
+        raise ValueError(f"{int(a[where])}{at} is not a DeadHorse card "
                          f"(one rank bit 0..12 plus one suit bit 13..16)")
     rank = np.log2(rank_bits.clip(1)).astype(np.int64) if a.size else rank_bits
     suit = np.select([suit_bits == 1 << 14, suit_bits == 1 << 13, suit_bits == 1 << 15],

@@ -493,13 +493,18 @@ class Range:
     Parameters
     ----------
     spec : str, Range, or list of str
-        Range text (see the module docstring for the syntax), another Range (copied), or a
-        list of range texts such as ``["AhKh", "QQ+"]`` whose union is taken in order.
-        A later mention of a combo replaces the weight of an earlier one.
+        Range text (the syntax is below, under Notes), another Range (copied), or a list of
+        range texts such as ``["AhKh", "QQ+"]`` whose union is taken in order. A later
+        mention of a combo replaces the weight of an earlier one.
     game : str
-        ``"holdem"`` (default); ``"shortdeck"`` / ``"shortdeck-triton"`` (the same syntax,
-        combos with a card below 6 left out); ``"omaha"``, ``"omaha5"``, ``"omaha6"`` (and
-        the hi/lo names) return a :class:`gpu_eval.omaha_ranges.OmahaRange` instead.
+        ``"holdem"`` (default), and every game with two-card hands of the 52-card deck
+        (``"stud"``, ``"stud-hilo"``, ``"razz"``, ``"deuce-seven"``, ``"ace-five"``,
+        ``"badugi"``, ``"deuce-seven-draw"``, ``"badugi-draw"``, ``"five-card-draw"``: the
+        same combos); ``"shortdeck"`` / ``"shortdeck-triton"`` (the same syntax, combos with
+        a card below 6 left out); ``"omaha"``, ``"omaha5"``, ``"omaha6"``, ``"omaha-hilo"``,
+        ``"omaha5-hilo"``, ``"courchevel"``, ``"courchevel-hilo"`` give an Omaha range of 4,
+        5 or 6-card hands instead, in the Omaha syntax below (same methods: ``len``,
+        ``hands()``, ``weights``, ``masks``, ``without``).
 
     Raises
     ------
@@ -507,6 +512,44 @@ class Range:
         On bad range text, naming the token, its 0-based character position and the spec.
     TypeError
         If `spec` is not text, a Range or a list of text.
+
+    Notes
+    -----
+    Hold'em range text: tokens separated by ``,``, ``;`` or whitespace, case-insensitive,
+    ``10`` accepted for ``T``.
+
+    ============================  ==============================================================
+    ``QQ``, ``QQ+``, ``88-JJ``    a pair; that pair and every higher one; pairs from 88 to JJ
+    ``AKs``, ``AKo``, ``AK``      suited (4 combos), offsuit (12), both (16)
+    ``A2s+``, ``KTo+``            the kicker rises up to one below the top card (A2s to AKs)
+    ``A5s-A2s``                   same top card, kickers A5s down to A2s (either order)
+    ``JTs-76s``                   same gap, both cards shift: JTs, T9s, 98s, 87s, 76s
+    ``AhKh``, ``2c7d``            one exact combo
+    ``random``, ``any``           all 1326 combos (also ``100%``)
+    ``top 15%``                   the best 15% of combos in the preflop order (also ``top15%``)
+    ``0.6(AA)``, ``40%(AK, QQ)``  a weight for every hand inside the parentheses
+    ``AA:0.5``, ``AKs:40%``       a weight for one hand
+    ============================  ==============================================================
+
+    A hand without a weight has weight 1; a weight is a number or a percentage in ``(0, 1]``;
+    groups do not nest, and a hand inside one cannot carry its own ``:weight``. ``top X%``
+    takes whole hand classes, best first by the Chen formula's score (pairs, then suited,
+    then higher cards breaking ties), until they hold at least ``floor(X / 100 * 1326 +
+    0.5)`` combos.
+
+    Omaha range text (``game="omaha"`` and the other Omaha games): the same separators,
+    weights and groups, and
+
+    ==========================  ================================================================
+    ``AsKs``                    every hand holding all these cards (a whole 4/5/6-card hand is
+                                that one hand)
+    ``AA``, ``AAKK``, ``KQJT``  ranks the hand holds, at least that many of each; ``x`` is any
+                                rank (``AAxx`` is ``AA``)
+    ``$ds`` ``$ss`` ``$r``      double-suited, single-suited, rainbow
+    ``$np`` ``$1p`` ``$2p``     no pair, exactly one pair, exactly two pairs
+    ``AAKK$ds``, ``$ds$np``     qualifiers follow ranks or cards, or stand alone, and combine
+    ``random``, ``any``         every hand
+    ==========================  ================================================================
 
     Examples
     --------

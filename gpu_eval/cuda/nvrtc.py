@@ -110,7 +110,8 @@ def _nvrtc():
     except Exception as exc:  # ImportError, or a CuPy that fails to initialise
         raise NvrtcUnavailableError(
             f"compiling the CUDA kernels needs CuPy with NVRTC "
-            f"(pip install gpu-eval[cuda13]); importing cupy.cuda.nvrtc failed: {exc}"
+            f"(pip install cupy-cuda13x nvidia-cuda-nvrtc, or cupy-cuda12x for a CUDA 12 "
+            f"driver); importing cupy.cuda.nvrtc failed: {exc}"
         ) from exc
     try:
         nvrtc.getVersion()

@@ -97,8 +97,9 @@ def require_dask():
     try:
         import distributed
     except ImportError as exc:  # pragma: no cover - exercised only without dask
-        raise ImportError("gpu_eval.distributed needs Dask: pip install "
-                          "'gpu-eval[distributed]' (or 'dask[distributed]')") from exc
+        raise ImportError("gpu_eval.distributed needs Dask: "
+                          "pip install 'dask[distributed]' (the distributed extra of gpu-eval)"
+                          ) from exc
     return distributed
 
 

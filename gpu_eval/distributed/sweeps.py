@@ -187,7 +187,7 @@ class FlopSweep:
 
     @property
     def ranks(self) -> np.ndarray:
-        """``(1755, 3)`` ranks of each canonical flop, high to low (0 = deuce .. 12 = ace)."""
+        """``(1755, 3)`` ranks of each canonical flop, high to low (0 = deuce up to 12 = ace)."""
         return self.flop_ids // 4
 
     @property
@@ -255,7 +255,7 @@ class FlopSweep:
 
     def by_top_two(self) -> np.ndarray:
         """``(13, 13)`` matchup-weighted equity by the flop's highest rank (row) and
-        second rank (column), ranks 0 = deuce .. 12 = ace; NaN above the diagonal.
+        second rank (column), ranks 0 = deuce up to 12 = ace; NaN above the diagonal.
 
         A paired flop whose pair is on top (``KKx``) sits on the diagonal.
         """
@@ -317,7 +317,7 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
         Cards out of play (removed from both ranges and from every flop).
     exact : bool
         True (default): every turn and river. False: ``samples`` Monte Carlo showdowns per
-        played flop, from the stream :func:`~gpu_eval.distributed.runner.block_seed`
+        played flop, from the stream :func:`block_seed`
         ``(seed, colex index of the flop)``, so the answer depends on ``seed`` and ``samples`` only.
     samples : int, optional
         Monte Carlo showdowns per flop (default 10,000).
@@ -327,7 +327,10 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
         Flop classes per task (default: four tasks per worker thread, at least 1,755 / 256
         classes each); never changes the result.
     backend : {"auto", "numpy", "cuda"}
+        Resolved by each task on its worker: ``"auto"`` its GPU when it has one, else NumPy.
     progress : bool or None
+        Dask's progress bar (a widget in Jupyter, text in a terminal): ``True`` shows it;
+        ``False`` (the default) and ``None`` do not.
 
     Returns
     -------

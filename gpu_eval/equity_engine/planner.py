@@ -235,7 +235,9 @@ class Plan:
     ``align``: spans start at multiples of it (Monte Carlo spans follow the engines' random
     blocks). ``local``: the spans one process runs (default one span; the engine threads
     inside), on a thread pool when several. ``work``: work units (how a cluster sizes its
-    tasks). The bar: ``bar_total()`` units of ``bar_unit``.
+    tasks). The bar: ``bar_total()`` units of work, shown as the same fraction of
+    ``bar_shown()`` units of ``bar_unit`` when given: the count the result reports (every
+    matchup or board, where the work is one per suit orbit).
     """
 
     strategy: str
@@ -250,6 +252,7 @@ class Plan:
     block: int | None = None  # default span size on a cluster (Monte Carlo)
     bar_enabled: bool = False
     bar_total: Callable[[], int] | None = None
+    bar_shown: Callable[[], int] | None = None
     bar_unit: str = "boards"
     bar_what: str = ""
     backend: str = "numpy"  # what a run in this process reports
@@ -367,7 +370,8 @@ def run_here(p: Plan) -> Any:
         return tag(p.finish(Part((), frozenset({p.backend}))), p.strategy)
     spans = p.local if p.local is not None else [(0, p.total)]
     bar = Progress(p.bar_total() if p.bar_enabled and p.bar_total else 0, p.bar_what,
-                   unit=p.bar_unit, enabled=p.bar_enabled)
+                   unit=p.bar_unit, enabled=p.bar_enabled,
+                   shown=p.bar_shown() if p.bar_enabled and p.bar_shown else None)
     with bar:
         if len(spans) == 1:
             parts = [p.task(p.job, *spans[0], bar if p.bar_enabled else None)]

@@ -73,10 +73,10 @@ class EquityResult:
         Hi/lo games only (None otherwise): the pot share won through the high and the low
         half (``equity == high + low``) and the probability of scooping the whole pot.
     strategy : str
-        The planner's strategy that ran (:mod:`gpu_eval.equity_engine.planner`):
+        The strategy that answered (the planner picks the cheapest that applies):
         ``"shipped table"``, ``"known hands"``, ``"two ranges"``, ``"board enumeration"``,
         ``"rank classes"``, ``"monte carlo"``, ``"game board enumeration"``,
-        ``"game monte carlo"``.
+        ``"game monte carlo"``, ``"deal enumeration"``, ``"deal monte carlo"``.
     """
 
     labels: tuple[str, ...]
@@ -490,7 +490,7 @@ class PreflopTable:
     def plot(self, opponent: str | None = None, *, ax=None, **kwargs):
         """The 13 x 13 grid of each class's equity against ``opponent`` (a class, a range of
         whole classes such as ``"QQ+, AKs"``) or, by default, a random hand; returns the
-        matplotlib Axes (see :func:`gpu_eval.frames.preflop_grid`).
+        matplotlib Axes (the grid: pairs on the diagonal, suited above, offsuit below).
 
         Examples
         --------

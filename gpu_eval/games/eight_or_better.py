@@ -192,6 +192,23 @@ def lookup(table: np.ndarray, hm: np.ndarray, bm: np.ndarray | None) -> np.ndarr
 def describe_low(strength):
     """Name lows as their ranks from the top (``"7-5-4-2-A"``), ``"no low"`` for 0.
 
+    Parameters
+    ----------
+    strength : int or array_like of int
+        Low strengths, 0..56 (as :func:`gpu_eval.evaluate_low` gives them).
+
+    Returns
+    -------
+    str or list of str
+        One name for a single strength, else a flat list.
+
+    Raises
+    ------
+    ValueError
+        A strength outside 0..56 (naming it and, in an array, its index).
+    TypeError
+        Strengths that are not integers.
+
     Examples
     --------
     >>> describe_low(56), describe_low(np.array([1, 0], dtype=np.uint8))
@@ -202,6 +219,14 @@ def describe_low(strength):
     names = ["no low"] + ["-".join(_LOW_NAMES[i] for i in range(7, -1, -1) if m >> i & 1)
                           for m in fives[::-1]]
     s = np.asarray(strength)
+    if s.dtype.kind not in "iu":
+        raise TypeError(f"low strengths must be integers, got dtype {s.dtype}")
+    bad = (s < 0) | (s >= len(names))
+    if bad.any():
+        where = tuple(int(w) for w in np.argwhere(bad)[0]) if s.ndim else ()
+        at = f" at index {where}" if s.ndim else ""
+        raise ValueError(f"low strength {int(s[where])}{at} is outside 0..{len(names) - 1} "
+                         f"(0: no low)")
     if s.ndim == 0:
         return names[int(s)]
     return [names[int(v)] for v in s.reshape(-1)]

@@ -76,6 +76,8 @@ def save_table(result, path) -> Path:
     Parameters
     ----------
     result : RiverStrength or StrengthHistograms
+        What :func:`gpu_eval.river_strength` or :func:`gpu_eval.strength_histograms`
+        returned (a whole table or some rows of it).
     path : str or os.PathLike
         The table's stem (``"out/holdem-river"``) or its sidecar (``"....json"``); the folder
         must exist. Existing files of the same table are replaced.

@@ -495,8 +495,9 @@ class HandIndexer:
         Cards dealt in each round: ``(2, 3, 1, 1)`` (hold'em by street), ``(2, 5)`` (a hole
         pair and a full board), ``(4,)``, ``(7,)``, ...
     game : str
-        The deck, from the game registry: ``"holdem"`` (52 cards) or ``"shortdeck"`` (36
-        cards, ranks 6..A: Waugh's construction over 9 ranks).
+        Only its deck matters: ``"holdem"`` (default; 52 cards, as every game but short deck
+        has) or ``"shortdeck"`` / ``"shortdeck-triton"`` (36 cards, ranks 6..A: Waugh's
+        construction over 9 ranks).
 
     Examples
     --------
@@ -557,9 +558,20 @@ class HandIndexer:
             raise TypeError(f"HandIndexer: cards must be integer card ids (or card text), got "
                             f"dtype {arr.dtype}")
         if arr.ndim != 2 or arr.shape[1] != self.cards:
+            rounds = "+".join(map(str, self.rounds))
+            if isinstance(cards, str) or (isinstance(cards, (list, tuple)) and cards
+                                          and isinstance(cards[0], str)):
+                # Text: name the hand and count its cards (the array is our own parse).
+                hand = cards if isinstance(cards, str) else cards[0]
+                n = arr.shape[-1]
+                raise ValueError(f"HandIndexer{self.rounds}: hand {hand!r} has {n} "
+                                 f"card{'s' * (n != 1)} where {self.cards} are needed "
+                                 f"(rounds {rounds})")
+            got = f"rows of {arr.shape[1]} cards (an array of shape {arr.shape})" \
+                if arr.ndim == 2 else ("a single number" if arr.ndim == 0 else
+                                       f"an array of shape {tuple(np.shape(cards))}")
             raise ValueError(f"HandIndexer{self.rounds}: each row must hold {self.cards} cards "
-                             f"(rounds {'+'.join(map(str, self.rounds))}), got an array of "
-                             f"shape {tuple(np.shape(cards))}")
+                             f"(rounds {rounds}), got {got}")
 
     def _coerce(self, cards) -> tuple[np.ndarray, bool]:
         """``(ids (N, cards) uint8, single)`` on the host, checked for shape, dtype and range

@@ -420,9 +420,9 @@ BAD = [
     (["info", "--verbose"], "unrecognized arguments: --verbose"),
 ]
 if not CUDA_OK:
-    BAD += [(["eval", "AsKsQsJsTs", "--backend", "cuda"], "backend='cuda' is not available"),
-            (["equity", "AhKh", "QQ", "--backend", "cuda"], "backend='cuda' is not available"),
-            (["bench", "--n", "10", "--backend", "cuda"], "backend='cuda' is not available")]
+    BAD += [(["eval", "AsKsQsJsTs", "--backend", "cuda"], "--backend cuda is not available"),
+            (["equity", "AhKh", "QQ", "--backend", "cuda"], "--backend cuda is not available"),
+            (["bench", "--n", "10", "--backend", "cuda"], "--backend cuda is not available")]
 
 
 @pytest.mark.parametrize("argv, reason", BAD, ids=[" ".join(a)[:60] for a, _ in BAD])

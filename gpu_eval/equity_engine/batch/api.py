@@ -205,9 +205,12 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
         Dead cards: ``(N, d)`` ids, N texts (any number of cards per row) or one text for
         all rows.
     game : str
-        ``"holdem"``, vectorised as above; any other game of the registry runs each spot
-        through its own exact engine (``gpu_eval.equity_engine.batch.other_games``), its spots
-        given as lists of each player's cards.
+        ``"holdem"``, vectorised as above; every other game with equity (``"shortdeck"``,
+        ``"shortdeck-triton"``, ``"omaha"``, ``"omaha5"``, ``"omaha6"``, ``"omaha-hilo"``,
+        ``"omaha5-hilo"``, ``"courchevel"``, ``"courchevel-hilo"``, ``"stud"``,
+        ``"stud-hilo"``, ``"razz"``, ``"deuce-seven-draw"``, ``"badugi-draw"``,
+        ``"five-card-draw"``) runs each spot through its own exact engine, its spots given as
+        lists of each player's cards.
     backend : {"auto", "numpy", "cuda"}
         ``"cuda"`` runs flop, turn and river spots on the GPU (the same integers);
         ``"auto"`` does so for CuPy input or when a device is usable, else runs NumPy.

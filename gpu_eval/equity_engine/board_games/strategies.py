@@ -150,8 +150,8 @@ class GameEnumeration(Strategy):
                     job.n_boards, work=job.work,
                     local=[(s, min(s + step, job.n_boards)) for s in range(0, job.n_boards, step)],
                     bar_enabled=wanted(req.progress, self.cost(req)),
-                    bar_total=lambda: job.n_boards, bar_unit="boards",
-                    bar_what=f"{req.game} exact", backend=job.backend)
+                    bar_total=lambda: job.n_boards, bar_shown=lambda: job.per_matchup,
+                    bar_unit="boards", bar_what=f"{req.game} exact", backend=job.backend)
 
 
 class GameMonteCarlo(Strategy):
@@ -199,5 +199,7 @@ def game_task(job, start: int, stop: int, bar=None) -> Part:
         out = [sum(p[i] for p in parts) for i in range(len(parts[0]))]
     else:
         out = fn(job, start, stop)
+    if bar is not None:  # the span is done (the family's tasks draw no bar themselves)
+        bar.update(stop - start)
     return Part(tuple(np.asarray(a, dtype=np.int64) for a in out),
                 frozenset({getattr(job, "backend", "numpy")}))

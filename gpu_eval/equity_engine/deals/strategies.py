@@ -90,7 +90,7 @@ class DealEnumeration(Strategy):
         return _setup(req).exact_job.seconds
 
     def plan(self, req: Request) -> Plan:
-        return _deal_plan(self, req, _setup(req).exact_job, "comparisons")
+        return _deal_plan(self, req, _setup(req).exact_job, "deals")
 
 
 class DealMonteCarlo(Strategy):
@@ -126,7 +126,8 @@ def _deal_plan(strategy: Strategy, req: Request, job: deals.DealJob, unit: str) 
                 block=None if job.exact else deals.SAMPLE_BLOCK, local=job.spans(),
                 work=job.work, bar_enabled=wanted(req.progress, job.seconds),
                 # what deals.task counts: work units exact (comparisons), else samples
-                bar_total=lambda: int(job.work) if job.exact else job.span, bar_unit=unit,
+                bar_total=lambda: int(job.work) if job.exact else job.span,
+                bar_shown=lambda: job.prob.deals() if job.exact else job.span, bar_unit=unit,
                 bar_what=f"{req.game} {'exact' if job.exact else 'monte carlo'}",
                 backend=job.backend)
 

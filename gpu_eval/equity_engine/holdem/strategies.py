@@ -344,7 +344,7 @@ class BoardEnumeration(HoldemStrategy):
                     bar_total=lambda: sum(len(b) for b, _ in enumerate_boards.
                                           symmetric_completions(job.deck_mask, job.k,
                                                                 job.group)),
-                    bar_what="equity (exact)", backend=req.runs_on)
+                    bar_shown=lambda: per, bar_what="equity (exact)", backend=req.runs_on)
 
 
 class RankClasses(HoldemStrategy):
@@ -379,7 +379,10 @@ class RankClasses(HoldemStrategy):
 
         return Plan(self.name, finish, rank_class_task, job, len(reps), combine="concat",
                     work=work, bar_enabled=wanted(req.progress, self.cost(req)),
-                    bar_total=lambda: len(reps), bar_unit="matchups",
+                    # as the result reports it: matchups, or one matchup's boards
+                    bar_total=lambda: len(reps),
+                    bar_shown=lambda: len(w) if len(w) > 1 else per,
+                    bar_unit="matchups" if len(w) > 1 else "boards",
                     bar_what="equity (exact)", backend=req.runs_on)
 
 
@@ -486,10 +489,11 @@ class PairEnumeration(HoldemStrategy):
             return (_counts(part), None, None, None, _reported_pairs(req, part))
 
         n = enumerate_boards.count(deck, k)
+        per_pair = math.comb(bin(deck).count("1") - 4, k)  # the boards each pair is played on
         return Plan(self.name, finish, pair_task, job, n, work=work,
                     bar_enabled=wanted(req.progress, self.cost(req)),
-                    bar_total=lambda: n, bar_what=f"{req.what} (exact)",
-                    backend=req.runs_on)
+                    bar_total=lambda: n, bar_shown=lambda: per_pair,
+                    bar_what=f"{req.what} (exact)", backend=req.runs_on)
 
 
 class PairMonteCarlo(HoldemStrategy):
