@@ -501,6 +501,9 @@ KERNEL_OUTPUTS = {
     "deals_strengths": (5, 6),
     **{f"deals_grid_{n}": tuple(range(9, 15)) for n in range(2, 9)},
     **{f"deals_sample_{n}": (11,) for n in range(2, 9)},
+    "eq_strengths": (9,), "eq_mc_draws": (13, 14, 15), "eq_philox": (2,), "eq_pairs": (4, 5),
+    **{f"eq_showdown_{n}": (6, 7, 8, 9) for n in range(2, 11)},
+    **{f"eq_sample_{n}": (13, 14) for n in range(2, 11)},
 }
 
 
@@ -618,6 +621,8 @@ class RawModule(_SymbolModule):
             return _VariantModule(code, options)  # gpu_eval.cuda.variants' module
         if code is not None and '#include "equity_games.cu"' in code:
             return _GamesModule(code, options)  # gpu_eval.cuda.games_module's module
+        if code is not None and '#include "equity.cu"' in code:
+            return _EquityModule(code, options)  # the hold'em equity engine's module
         if code is not None and '#include "equity_batch.cu"' in code:
             return _BatchModule(code, options)  # gpu_eval.equity_engine.batch.cuda_engine's module
         if code is not None and '#include "solver_tables.cu"' in code:
@@ -862,6 +867,13 @@ class _BatchModule(_SymbolModule):
     def get_function(self, name):
         assert name.startswith(self.prefix), name
         return _BatchKernel(name, self.host)
+
+
+class _EquityModule(_BatchModule):
+    """The RawModule of gpu_eval.equity_engine.holdem.cuda_engine: kernels/equity.cu in the
+    same host build and block emulator as the batch kernels."""
+
+    prefix = "ge_eq_"
 
 
 class _TablesModule(_BatchModule):
