@@ -39,6 +39,9 @@ from gpu_eval import cards
 from gpu_eval.cuda import availability
 
 STORED = Path(__file__).with_suffix(".json")
+#: Kernels of the newest modules (games, deals, batch, solver tables, indexer, lows):
+#: ``--newest-first`` runs their cases first, so a capped sanitizer run reaches them.
+NEWEST = ("ge_games_", "ge_deals_", "ge_batch_", "ge_tables_", "ge_hand_index", "ge_low_")
 
 
 @dataclass(frozen=True)
@@ -480,10 +483,11 @@ def run(selected: list[Case], stand_in: bool = False) -> int:
     return bad
 
 
-def profile() -> None:
+def profile(small: bool = False) -> None:
     """The launches Nsight Compute looks at, each main kernel once at a size worth profiling:
     evaluation (raw and fused), enumeration, the all-pairs matrix, Omaha and stud equity,
-    equity_batch, the solver tables, the hand indexer and the lows."""
+    equity_batch, the solver tables, the hand indexer and the lows (``small``: tiny sizes,
+    for the stand-in device)."""
     import cupy
 
     from gpu_eval.cuda import holdem
@@ -491,30 +495,37 @@ def profile() -> None:
     from gpu_eval.equity_engine import enumerate_boards as eb
     from gpu_eval.equity_engine.holdem import cuda_engine as ce
 
-    n = 1 << 24
+    n = 1 << (16 if small else 24)
     ids = cupy.asarray(np.tile(_ids(1 << 16, 7, 9), (n >> 16, 1)))
     masks = cupy.asarray(np.tile(cards.to_mask(_ids(1 << 16, 7, 9)), n >> 16))
     holdem.evaluate_masks_cuda(masks)
     holdem.evaluate_ids_cuda(ids)
     ge.evaluate(masks, backend="cuda")
     ge.evaluate(ids, backend="cuda")
-    holdem.enumerate_counts_cuda(7)
-    hands = ge.Range("22+,A2s+,K9s+,QTs+,ATo+,KJo+").masks[:64]
-    ce.pair_matrix_cuda(np.asarray(hands, dtype=np.uint64), eb.FULL_DECK, 5)
+    holdem.enumerate_counts_cuda(5 if small else 7, 0, 1 << 16 if small else None)
+    # small: 8 hands of a 16-card deck (the 2s to 5s), 3-card boards
+    hands = ge.Range("22-55" if small else "22+,A2s+,K9s+,QTs+,ATo+,KJo+").masks[
+        :8 if small else 64]
+    ce.pair_matrix_cuda(np.asarray(hands, dtype=np.uint64),
+                        int(cards.to_mask("2c2d2h2s3c3d3h3s4c4d4h4s5c5d5h5s")) if small
+                        else eb.FULL_DECK, 3 if small else 5)
     ge.equity(["AsAhKdQc", "JhTc9s8d"], board="Ac2h3s", game="omaha", exact=True,
               backend="cuda")
-    ge.equity(["AhKh3c4d", "QsQd7h8h"], game="stud", exact=True, backend="cuda")
-    spots = np.argsort(np.random.default_rng(1).random((1 << 17, 52)), axis=1)[:, :7]
+    ge.equity(["AhKh3c4d7s", "QsQd7h8h2c"] if small else ["AhKh3c4d", "QsQd7h8h"], game="stud",
+              exact=True, backend="cuda")
+    spots = np.argsort(np.random.default_rng(1).random((1 << (8 if small else 17), 52)),
+                       axis=1)[:, :7]
     ge.equity_batch(spots[:, :4].reshape(-1, 2, 2), spots[:, 4:], backend="cuda")
-    boards = cupy.asarray(_ids(1 << 14, 5, 10))
+    boards = cupy.asarray(_ids(1 << (6 if small else 14), 5, 10))
     ge.board_strengths(boards)
     from gpu_eval.solver_tables.cuda_engine import river_counts_cuda
     from gpu_eval.solver_tables.layout import deck_layout
 
-    river_counts_cuda(cupy.asarray(np.bitwise_or.reduce(cards.ID_TO_MASK[_ids(2048, 5, 11)],
+    river_counts_cuda(cupy.asarray(np.bitwise_or.reduce(cards.ID_TO_MASK[_ids(
+                          32 if small else 2048, 5, 11)],
                                                         axis=1)), deck_layout(),
                       device_out=True)
-    ge.HandIndexer((2, 3, 1, 1)).index(ids[: 1 << 22], all_rounds=True)
+    ge.HandIndexer((2, 3, 1, 1)).index(ids[: 1 << (12 if small else 22)], all_rounds=True)
     cuda_lows.low_masks_cuda(cupy.asarray(np.tile(cards.to_mask(_ids(1 << 16, 5, 12)),
                                                   n >> 16)), "deuce-seven")
     cupy.cuda.runtime.deviceSynchronize()
@@ -534,6 +545,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--store", action="store_true")
     parser.add_argument("--only", default="", help="cases whose name contains this")
+    parser.add_argument("--newest-first", action="store_true",
+                        help="the newest modules' cases first (a capped run reaches them)")
+    parser.add_argument("--small", action="store_true", help="--profile at tiny sizes")
     parser.add_argument("--ncu-filter", action="store_true",
                         help="print the ncu kernel-name regex of --profile's kernels")
     args = parser.parse_args(argv)
@@ -541,6 +555,8 @@ def main(argv: list[str] | None = None) -> int:
         print("regex:^(" + "|".join(PROFILED) + ")$")
         return 0
     selected = [c for c in cases() if args.only in c.name]
+    if args.newest_first:  # a stable sort: the newest modules' cases, then the others
+        selected.sort(key=lambda c: not any(k.startswith(NEWEST) for k in c.kernels))
     if args.list:
         for c in selected:
             print(f"{c.name}: {' '.join(c.kernels)}{'' if c.stand_in else ' (no stand-in)'}")
@@ -553,7 +569,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"gpu_small_launches: no GPU on this machine: {reason}")
         return 0
     if args.profile:
-        profile()
+        profile(args.small)
         return 0
     stand_in = getattr(sys.modules.get("cupy"), "__name__", "cupy") != "cupy"
     bad = run(selected, stand_in)

@@ -23,6 +23,7 @@ Stream order is modelled, so a missing wait fails a test here instead of racing 
 from __future__ import annotations
 
 import ctypes
+import time
 import types
 import weakref
 
@@ -247,6 +248,7 @@ class Event:
     def record(self, stream=None):
         self.stream = stream or current_stream()
         self.seq = self.stream.seq
+        self.host_time = time.perf_counter()  # what get_elapsed_time reads: host seconds
 
     def synchronize(self):
         if self.stream is not None:
@@ -1012,8 +1014,15 @@ _PROPS = {"multiProcessorCount": 2, "maxThreadsPerMultiProcessor": 2048,
           "regsPerMultiprocessor": 65536, "sharedMemPerMultiprocessor": 233472,
           "name": b"Emulated"}
 
+def _elapsed_ms(start: Event, stop: Event) -> float:
+    """``cupy.cuda.get_elapsed_time``: the host time between the two records (the stand-in
+    runs work when the host waits, so this times the calls, not a device)."""
+    return (stop.host_time - start.host_time) * 1e3
+
+
 cuda = types.SimpleNamespace(
     Device=Device,
+    get_elapsed_time=_elapsed_ms,
     Stream=Stream,
     ExternalStream=ExternalStream,
     Event=Event,
