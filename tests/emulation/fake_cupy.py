@@ -110,6 +110,9 @@ class Device:
     def __init__(self, device_id=0):
         self.id = int(device_id)
 
+    def synchronize(self):
+        _device_synchronize()
+
     def __enter__(self):
         return self
 
