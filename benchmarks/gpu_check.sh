@@ -161,7 +161,7 @@ step_ncu() {  # Nsight Compute over the main kernels, one launch each
     [ -n "$exe" ] || skip "ncu (Nsight Compute) not found on this machine"
     [ "$DRY_RUN" = 1 ] && small=(--small)
     filter=$("$PY" benchmarks/gpu_small_launches.py --ncu-filter) || return 1
-    "$exe" --clock-control none --kernel-name "$filter" --launch-count 40 --csv --page raw \
+    "$exe" --clock-control none --kernel-name "$filter" --launch-count 60 --csv --page raw \
         --metrics gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed,launch__registers_per_thread \
         --log-file "$WORK/ncu.csv" \
         "$PY" benchmarks/gpu_small_launches.py --profile "${small[@]}"
@@ -176,7 +176,7 @@ step_ncu() {  # Nsight Compute over the main kernels, one launch each
 step_figures() {
     local small=()
     [ "$DRY_RUN" = 1 ] && small=(--small)
-    "$PY" benchmarks/gpu_figures.py --repeats 5 --json "$STEP_FIGURES" "${small[@]}"
+    "$PY" benchmarks/gpu_figures.py --repeats 3 --json "$STEP_FIGURES" "${small[@]}"
 }
 
 bench() {  # bench SCRIPT ARGS...: a benchmark script's GPU rows (dry run: --help only)

@@ -135,12 +135,24 @@ def arch_for(capability: int, supported) -> str:
 
 @lru_cache(maxsize=1)
 def supported_archs() -> tuple[int, ...]:
-    """The real architectures this NVRTC compiles for (``[75, 80, 86, ..., 120]``)."""
+    """The real architectures this NVRTC compiles for, as compute capabilities.
+
+    Examples
+    --------
+    >>> 90 in supported_archs()  # doctest: +SKIP
+    True
+    """
     return tuple(int(a) for a in nvrtc.load_nvrtc().getSupportedArchs())
 
 
 def device_arch(cupy, device_id: int) -> str:
-    """:func:`arch_for` the device ``device_id``."""
+    """:func:`arch_for` the device ``device_id``.
+
+    Examples
+    --------
+    >>> device_arch(cupy, 0)  # an H200  # doctest: +SKIP
+    'sm_90'
+    """
     capability = int(cupy.cuda.Device(device_id).compute_capability)
     return arch_for(capability, supported_archs())
 
@@ -175,7 +187,14 @@ def binary_path(code: str, arch: str) -> Path:
 
 
 def lookup(code: str, arch: str) -> Path | None:
-    """The stored binary of ``code`` for ``arch``, or None."""
+    """The stored binary of ``code`` for ``arch``, or None.
+
+    Examples
+    --------
+    >>> from gpu_eval.cuda.nvrtc import module_code
+    >>> lookup(module_code("no such kernels", []), "sm_90") is None
+    True
+    """
     path = binary_path(code, arch)
     return path if path.is_file() and path.stat().st_size > 0 else None
 
@@ -238,6 +257,12 @@ def whole_module_cached(cupy, code: str, device_id: int) -> bool:
     loads it rather than compiling the part a call needs (see
     :func:`gpu_eval.cuda.modules.cached_part_state`). False when modules do not
     :func:`persists`.
+
+    Examples
+    --------
+    >>> import types
+    >>> whole_module_cached(types.ModuleType("emulation.fake_cupy"), "// code", 0)
+    False
     """
     if not persists(cupy):
         return False

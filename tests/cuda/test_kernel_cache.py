@@ -211,3 +211,13 @@ def test_stand_in_call_builds_only_its_part(stand_in_cuda_games):
     assert 2 in parts and None not in parts
     assert "#define GE_PLAYERS 2\n" in parts[2].module.code
     assert set(parts[2].kernels) == set(games_module.PLAYER_KERNELS.names(2))
+
+
+@pytest.mark.parametrize("module", ["gpu_eval.cuda.kernel_cache", "gpu_eval.cuda.modules",
+                                    "gpu_eval.cuda.nvrtc", "gpu_eval.cli_compile"])
+def test_docstring_examples_run(module, cache):
+    import doctest
+    import importlib
+
+    failures, _ = doctest.testmod(importlib.import_module(module), verbose=False)
+    assert failures == 0
