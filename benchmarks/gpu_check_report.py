@@ -4,7 +4,9 @@ gpu_check.sh calls this last (standard library only). It reads the steps' record
 line each: name, cap, exit status, timed out, start, end, status, reason), the figures the
 steps wrote, Nsight Compute's CSV and, in a dry run, the stub tools' calls; writes
 ``gpu_check.json``; prints a summary; and exits 1 if any step failed or timed out, if a step
-of the plan has no record, or if the plan's caps exceed the budget (0 otherwise).
+of the plan has no record, or if the plan's caps exceed the budget; 2 ("incomplete") if
+nothing failed but a step was skipped (a tool this machine lacks or refuses) or not run
+(GPU_CHECK_ONLY); 0 only when every step ran and passed.
 """
 
 from __future__ import annotations
@@ -110,7 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     caps = sum(c for _, c in plan)
     worst = caps + a.kill_grace * len(plan) + a.report_cap
     bad = [s["name"] for s in steps if s["status"] in ("failed", "timed_out")]
-    status = "failed" if bad or missing or a.over_budget else "ok"
+    skipped = [s["name"] for s in steps if s["status"] in ("skipped", "not_run")]
+    status = ("failed" if bad or missing or a.over_budget else
+              "incomplete" if skipped else "ok")
     report = {
         "format": FORMAT,
         "script": "benchmarks/gpu_check.sh",
@@ -130,13 +134,13 @@ def main(argv: list[str] | None = None) -> int:
         "seconds": round(sum(s["seconds"] for s in steps), 3),
         "status": status,
         "failed_steps": bad,
-        "exit_code": 0 if status == "ok" else 1,
+        "skipped_steps": skipped,
+        "exit_code": {"ok": 0, "failed": 1, "incomplete": 2}[status],
     }
     a.out.parent.mkdir(parents=True, exist_ok=True)
     tmp = a.out.with_suffix(".json.part")
     tmp.write_text(json.dumps(report, indent=1) + "\n")
     os.replace(tmp, a.out)
-    skipped = [s["name"] for s in steps if s["status"] in ("skipped", "not_run")]
     print(f"gpu_check {a.plan}{' (dry run)' if a.dry_run else ''}: {status.upper()} -- "
           f"{sum(s['status'] == 'ok' for s in steps)} ok, {len(bad)} failed or timed out "
           f"{bad or ''}, {len(skipped)} skipped or not run {skipped or ''}"

@@ -3,6 +3,8 @@
 # JSON in $GPU_CHECK_STUB_CALLS: the tool and its arguments) and, for compute-sanitizer and
 # ncu, runs the program they would have run (everything from the first argument equal to
 # $GPU_CHECK_PY on), so the step's own program is exercised on the stand-in device.
+# GPU_CHECK_STUB_REFUSE=TOOL makes that tool refuse the device as compute-sanitizer does under
+# gVisor (for the test of gpu_check.sh's skips).
 #   stub_tool.sh TOOL ARGS...
 set -u
 tool=$1
@@ -11,6 +13,10 @@ shift
 import json, sys
 print(json.dumps({"tool": sys.argv[1], "args": sys.argv[2:]}))
 EOF
+if [ "${GPU_CHECK_STUB_REFUSE:-}" = "$tool" ]; then
+    echo "========= Error: Device not supported (stub $tool, GPU_CHECK_STUB_REFUSE)"
+    exit 1
+fi
 case "$tool" in
     nvidia-smi)
         echo "Stand-in device (gpu_check --dry-run), 0.0, 0 MiB"

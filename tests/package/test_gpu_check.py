@@ -101,3 +101,13 @@ def test_caps_over_the_budget_run_nothing(tmp_path):
     rc, report, log = dry_run(tmp_path, GPU_CHECK_BUDGET="100")
     assert rc == 1 and report["status"] == "failed" and not report["budget"]["fits"]
     assert report["steps"] == [] and "over the 100s budget: nothing run" in log
+
+
+def test_a_tool_that_refuses_the_device_is_a_skip_and_the_run_incomplete(tmp_path):
+    rc, report, _ = dry_run(tmp_path, GPU_CHECK_ONLY="env,memcheck",
+                            GPU_CHECK_STUB_REFUSE="compute-sanitizer")
+    by_name = {s["name"]: s for s in report["steps"]}
+    assert rc == 2 and report["status"] == "incomplete" and report["failed_steps"] == []
+    assert by_name["memcheck"]["status"] == "skipped"
+    assert "Device not supported" in by_name["memcheck"]["reason"]
+    assert "memcheck" in report["skipped_steps"] and "ncu" in report["skipped_steps"]
