@@ -8,8 +8,8 @@ compile`` does. Rows:
   the calling thread, so CPU seconds are the compile's work even on a busy machine);
 * the part of each per-player-count module a heads-up call compiles (``GE_PLAYERS=2``) and
   its base kernels alone (``GE_PLAYERS=0``);
-* every module together: serial, threads (NVRTC holds Python's lock), and ``gpu-eval
-  compile``'s worker processes (``--jobs``);
+* every module together: serial, threads (NVRTC lets go of Python's lock while it
+  compiles), and ``gpu-eval compile``'s worker processes (``--jobs``);
 * a paper figure for more cores: the longest-first schedule of the measured CPU seconds;
 * a warm cache: a fresh process finding and reading every module's binary (what it pays
   instead of compiling; loading it into a device is the driver's, not measured here).

@@ -2,8 +2,11 @@
 
 Each module is compiled by NVRTC for an architecture (the visible devices', or those named
 with ``--arch``, which needs no GPU) and stored where every later process loads it
-(:mod:`gpu_eval.cuda.kernel_cache`). The modules compile in parallel worker processes (NVRTC
-holds Python's lock, so threads would take turns), the slowest first, under a progress bar.
+(:mod:`gpu_eval.cuda.kernel_cache`). The modules compile in parallel worker processes, the
+slowest first, under a progress bar. NVRTC lets go of Python's lock while it compiles, so
+threads would overlap as well; processes are used because nothing here relies on NVRTC being
+safe to call from several threads at once, and a worker that NVRTC brings down cannot take
+the command with it (benchmarks/bench_compile.py measures serial, threads and processes).
 """
 
 from __future__ import annotations
