@@ -1,4 +1,4 @@
-"""The ``gpu-eval`` command line: eval, equity, bench, tables, info.
+"""The ``gpu-eval`` command line: eval, equity, bench, tables, compile, info.
 
 Wrong input -- a bad option as much as a bad card -- prints exactly one line on stderr,
 ``gpu-eval <command>: error: <what and why>``, and exits with status 2, never a traceback.
@@ -309,6 +309,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     from gpu_eval import cli_tables  # the solver tables' subcommand (light: imports on run)
     cli_tables.add_parser(sub, _count)
+    from gpu_eval import cli_compile  # warming the kernel cache (light: imports on run)
+    cli_compile.add_parser(sub, _count)
 
     p = sub.add_parser("info", help="backend, device, CuPy and NVRTC versions",
                        description="Print the versions of gpu_eval, Python, NumPy, CuPy and "

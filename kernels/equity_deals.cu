@@ -107,13 +107,7 @@ GE_DEVICE void ge_deals_grid(const ge_i32* __restrict__ rows, const ge_u64* __re
         ge_deals_grid<N>(rows, unions, n_rows, S, L, offsets, last, n_last, scale, wins, ties, \
                          units, high, low, n_valid);                                          \
     }
-GE_DEALS_GRID_KERNEL(2)
-GE_DEALS_GRID_KERNEL(3)
-GE_DEALS_GRID_KERNEL(4)
-GE_DEALS_GRID_KERNEL(5)
-GE_DEALS_GRID_KERNEL(6)
-GE_DEALS_GRID_KERNEL(7)
-GE_DEALS_GRID_KERNEL(8)
+GE_FOR_PLAYERS_2_TO_8(GE_DEALS_GRID_KERNEL)
 
 // Samples [start, stop), grid-stride. known (N): each player's cards; need (N): how many
 // more; deck: the n_deck cards that can still come (hand-mask bits). totals (6 N uint64)
@@ -161,12 +155,6 @@ GE_DEVICE void ge_deals_sample_n(const ge_u64* __restrict__ known, const ge_u8* 
         ge_deals_sample_n<N>(known, need, deck, n_deck, eval, best5, scale, key0, key1, start, \
                              stop, totals);                                                   \
     }
-GE_DEALS_SAMPLE_KERNEL(2)
-GE_DEALS_SAMPLE_KERNEL(3)
-GE_DEALS_SAMPLE_KERNEL(4)
-GE_DEALS_SAMPLE_KERNEL(5)
-GE_DEALS_SAMPLE_KERNEL(6)
-GE_DEALS_SAMPLE_KERNEL(7)
-GE_DEALS_SAMPLE_KERNEL(8)
+GE_FOR_PLAYERS_2_TO_8(GE_DEALS_SAMPLE_KERNEL)
 
 #endif  // GE_EQUITY_DEALS_CU

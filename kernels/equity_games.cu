@@ -144,15 +144,7 @@ GE_DEVICE void ge_games_showdown(const ge_u16* __restrict__ S, const ge_u8* __re
         ge_games_showdown<N>(S, L, ld, n_boards, matchups, n_matchups, per_task, scale, wins, \
                              ties, units, valid, high, low);                                  \
     }
-GE_GAMES_SHOWDOWN_KERNEL(2)
-GE_GAMES_SHOWDOWN_KERNEL(3)
-GE_GAMES_SHOWDOWN_KERNEL(4)
-GE_GAMES_SHOWDOWN_KERNEL(5)
-GE_GAMES_SHOWDOWN_KERNEL(6)
-GE_GAMES_SHOWDOWN_KERNEL(7)
-GE_GAMES_SHOWDOWN_KERNEL(8)
-GE_GAMES_SHOWDOWN_KERNEL(9)
-GE_GAMES_SHOWDOWN_KERNEL(10)
+GE_FOR_PLAYERS_2_TO_10(GE_GAMES_SHOWDOWN_KERNEL)
 
 // Batch lows (gpu_eval.evaluate_low with backend="cuda"): out[i] = the 8-or-better low of
 // hole[i] with board[i] (Omaha, exactly 2 + 3: table = low_tables()["OMAHA"], 65,536 bytes)

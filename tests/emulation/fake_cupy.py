@@ -23,6 +23,7 @@ Stream order is modelled, so a missing wait fails a test here instead of racing 
 from __future__ import annotations
 
 import ctypes
+import time
 import types
 import weakref
 
@@ -108,6 +109,9 @@ class _MemoryPointer:
 class Device:
     def __init__(self, device_id=0):
         self.id = int(device_id)
+
+    def synchronize(self):
+        _device_synchronize()
 
     def __enter__(self):
         return self
@@ -247,6 +251,7 @@ class Event:
     def record(self, stream=None):
         self.stream = stream or current_stream()
         self.seq = self.stream.seq
+        self.host_time = time.perf_counter()  # what get_elapsed_time reads: host seconds
 
     def synchronize(self):
         if self.stream is not None:
@@ -501,6 +506,9 @@ KERNEL_OUTPUTS = {
     "deals_strengths": (5, 6),
     **{f"deals_grid_{n}": tuple(range(9, 15)) for n in range(2, 9)},
     **{f"deals_sample_{n}": (11,) for n in range(2, 9)},
+    "eq_strengths": (9,), "eq_mc_draws": (13, 14, 15), "eq_philox": (2,), "eq_pairs": (4, 5),
+    **{f"eq_showdown_{n}": (6, 7, 8, 9) for n in range(2, 11)},
+    **{f"eq_sample_{n}": (13, 14) for n in range(2, 11)},
 }
 
 
@@ -618,6 +626,8 @@ class RawModule(_SymbolModule):
             return _VariantModule(code, options)  # gpu_eval.cuda.variants' module
         if code is not None and '#include "equity_games.cu"' in code:
             return _GamesModule(code, options)  # gpu_eval.cuda.games_module's module
+        if code is not None and '#include "equity.cu"' in code:
+            return _EquityModule(code, options)  # the hold'em equity engine's module
         if code is not None and '#include "equity_batch.cu"' in code:
             return _BatchModule(code, options)  # gpu_eval.equity_engine.batch.cuda_engine's module
         if code is not None and '#include "solver_tables.cu"' in code:
@@ -864,6 +874,13 @@ class _BatchModule(_SymbolModule):
         return _BatchKernel(name, self.host)
 
 
+class _EquityModule(_BatchModule):
+    """The RawModule of gpu_eval.equity_engine.holdem.cuda_engine: kernels/equity.cu in the
+    same host build and block emulator as the batch kernels."""
+
+    prefix = "ge_eq_"
+
+
 class _TablesModule(_BatchModule):
     """The RawModule of gpu_eval.solver_tables.cuda_engine: kernels/solver_tables.cu in the block
     emulator (emulation.tables_host), one library copy per module (its own table symbol)."""
@@ -1000,8 +1017,15 @@ _PROPS = {"multiProcessorCount": 2, "maxThreadsPerMultiProcessor": 2048,
           "regsPerMultiprocessor": 65536, "sharedMemPerMultiprocessor": 233472,
           "name": b"Emulated"}
 
+def _elapsed_ms(start: Event, stop: Event) -> float:
+    """``cupy.cuda.get_elapsed_time``: the host time between the two records (the stand-in
+    runs work when the host waits, so this times the calls, not a device)."""
+    return (stop.host_time - start.host_time) * 1e3
+
+
 cuda = types.SimpleNamespace(
     Device=Device,
+    get_elapsed_time=_elapsed_ms,
     Stream=Stream,
     ExternalStream=ExternalStream,
     Event=Event,

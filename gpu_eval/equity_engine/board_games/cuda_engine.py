@@ -57,8 +57,8 @@ def exact_task(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
     units, valid,
     high units, low units)`` of completions ``[start, stop)``, the same integers."""
     cupy = require_cuda()
-    state = get_module()
     m_count, n = job.pool_idx.shape
+    state = get_module(players=n)
     n_pool = len(job.pool)
     hilo, h, variant = _game_args(job.game)
     out = [np.zeros((m_count, n), dtype=np.int64) for _ in range(3)] + \
@@ -109,7 +109,7 @@ def sample_counts(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
         ``MAX_TRIES`` draws).
     """
     cupy = require_cuda()
-    state = get_module()
+    state = get_module(players=0)  # ge_games_sample takes the player count as an argument
     n = len(job.sides)
     hilo, h, variant = _game_args(job.game)
     # Dealt players draw from the deck: their hands need not travel.

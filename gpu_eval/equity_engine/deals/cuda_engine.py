@@ -38,8 +38,12 @@ __all__ = ["get_module", "module_source", "grid_counts", "sample_counts", "eval_
            "player_order", "KERNELS", "MODULE_FILES", "HIGH"]
 
 MODULE_FILES: tuple[str, ...] = ("equity_deals.cu",)
-KERNELS: tuple[str, ...] = ("ge_deals_strengths",) + tuple(
-    f"ge_deals_{kind}_{n}" for kind in ("grid", "sample") for n in range(2, 9))
+#: The module's kernels; a call compiles the base one and its own player count's alone
+#: while the whole module is not in the kernel cache (modules.cached_part_state).
+PLAYER_KERNELS = modules.PlayerKernels(("ge_deals_strengths",),
+                                       ("ge_deals_grid_{n}", "ge_deals_sample_{n}"),
+                                       tuple(range(2, 9)))
+KERNELS: tuple[str, ...] = PLAYER_KERNELS.names()
 #: ``eval`` code of the high hand (GE_DEALS_HIGH); the lows are :data:`GAME_CODES`.
 HIGH = 3
 #: Rows of the grid per launch (the host waits between launches, for the progress bar).
@@ -56,16 +60,18 @@ class DealsState(modules.DeviceState):
     best5: Any = None
 
 
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash."""
-    return module_code("deal equity kernels", MODULE_FILES)
+def module_source(players: int | None = None) -> str:
+    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
+    ``players``: that count's kernels alone (0: none); default every count."""
+    return module_code("deal equity kernels", MODULE_FILES, players)
 
 
-def _build_state(cupy, dev: int) -> DealsState:
+def _build_state(cupy, dev: int, players: int | None) -> DealsState:
     from gpu_eval.evaluator.tables import bitmask_tables  # noqa: PLC0415 -- tables on demand
 
-    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "deal equity",
-                                             dev)
+    names = PLAYER_KERNELS.names(players)
+    module, kernels = modules.compile_module(cupy, module_source(players), names,
+                                             "deal equity", dev)
     tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
                                    bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
                                    modules.BITMASK_TABLE_DTYPES)
@@ -74,21 +80,23 @@ def _build_state(cupy, dev: int) -> DealsState:
     best5 = cupy.asarray(np.ascontiguousarray(eight_or_better.low_tables()["BEST5"], dtype=np.uint8))
     cupy.cuda.runtime.deviceSynchronize()  # launches may run on other streams
     props = cupy.cuda.runtime.getDeviceProperties(dev)
-    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
+    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in names}
     return DealsState(device_id=dev, module=module, kernels=kernels, tables=tables, binom=None,
                       sm_count=int(props["multiProcessorCount"]), blocks_per_sm=blocks,
                       best5=best5)
 
 
-def get_module(device_id: int | None = None) -> DealsState:
-    """The deal equity kernels for a device (compiled and tables uploaded once, then cached).
+def get_module(device_id: int | None = None, players: int | None = None) -> DealsState:
+    """The deal equity kernels for a device (compiled and tables uploaded once, then cached):
+    those of ``players`` players (0: the base kernel alone; default: every count).
 
     Raises
     ------
     CudaUnavailableError
         If CuPy or a device is missing, or the kernels cannot be compiled.
     """
-    return modules.cached_device_state(_STATES, _LOCK, _build_state, device_id)
+    return modules.cached_part_state(_STATES, _LOCK, _build_state, module_source, players,
+                                     device_id)
 
 
 def eval_code(game: str) -> int:
@@ -151,8 +159,8 @@ def grid_counts(game: str, known: list[int], comps: list[np.ndarray], rows: np.n
     1
     """
     cupy = require_cuda()
-    state = get_module()
     n = len(known)
+    state = get_module(players=n)
     code, hilo = eval_code(game), registry.GAMES[game].hilo
     sizes = [len(c) for c in comps]
     offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.uint32)
@@ -200,8 +208,8 @@ def sample_counts(prob: Any, entropy: int, start: int, stop: int,
     True
     """
     cupy = require_cuda()
-    state = get_module()
     n = len(prob.known)
+    state = get_module(players=n)
     key0, key1 = device_sampling.mc_key(entropy)
     known = cupy.asarray(np.array(prob.known, dtype=np.uint64))
     need = cupy.asarray(np.array(prob.need, dtype=np.uint8))

@@ -72,11 +72,12 @@ EXACT_WORK_LIMIT = 4e10
 MODULE_FILE = "equity.cu"
 _LOW_WORD = np.uint64(0xFFFFFFFF)  # the low 32 bits of a 64-bit word
 MAX_PLAYERS = 10
-KERNELS: tuple[str, ...] = (
-    "ge_eq_strengths", "ge_eq_pairs", "ge_eq_philox", "ge_eq_mc_draws",
-    *(f"ge_eq_showdown_{n}" for n in range(2, MAX_PLAYERS + 1)),
-    *(f"ge_eq_sample_{n}" for n in range(2, MAX_PLAYERS + 1)),
-)
+#: The module's kernels; a call compiles the base ones and its own player count's alone
+#: while the whole module is not in the kernel cache (modules.cached_part_state).
+PLAYER_KERNELS = modules.PlayerKernels(
+    ("ge_eq_strengths", "ge_eq_pairs", "ge_eq_philox", "ge_eq_mc_draws"),
+    ("ge_eq_showdown_{n}", "ge_eq_sample_{n}"), tuple(range(2, MAX_PLAYERS + 1)))
+KERNELS: tuple[str, ...] = PLAYER_KERNELS.names()
 THREADS = modules.THREADS_PER_BLOCK  # block size of the launches (occupancy is sized for it)
 PAIR_THREADS = 256  # ge_eq_pairs: a 16 x 16 grid of threads, 4 x 4 pairs each
 WARP = 32
@@ -101,31 +102,36 @@ _LOCK = threading.Lock()
 # The module.
 # ---------------------------------------------------------------------------------------------
 
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash."""
-    return module_code("equity kernels", [MODULE_FILE])
+def module_source(players: int | None = None) -> str:
+    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
+    ``players``: that count's kernels alone (0: none); default every count."""
+    return module_code("equity kernels", [MODULE_FILE], players)
 
 
-def get_state(device_id: int | None = None) -> modules.DeviceState:
-    """The equity kernels compiled for a device, with its tables uploaded (cached).
+def get_state(device_id: int | None = None, players: int | None = None) -> modules.DeviceState:
+    """The equity kernels compiled for a device, with its tables uploaded (cached):
+    those of ``players`` players (0: the base kernels alone; default: every count).
 
     Raises
     ------
     gpu_eval.cuda.availability.CudaUnavailableError
         If CuPy or a device is missing, or the kernels do not compile.
     """
-    return modules.cached_device_state(_STATES, _LOCK, _build_state, device_id)
+    return modules.cached_part_state(_STATES, _LOCK, _build_state, module_source, players,
+                                     device_id)
 
 
-def _build_state(cupy, dev: int) -> modules.DeviceState:
-    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "equity", dev)
+def _build_state(cupy, dev: int, players: int | None) -> modules.DeviceState:
+    names = PLAYER_KERNELS.names(players)
+    module, kernels = modules.compile_module(cupy, module_source(players), names, "equity",
+                                             dev)
     tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
                                    bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
                                    modules.BITMASK_TABLE_DTYPES)
     binom = cupy.asarray(np.ascontiguousarray(BINOM, dtype=np.uint64))
     cupy.cuda.runtime.deviceSynchronize()
     props = cupy.cuda.runtime.getDeviceProperties(dev)
-    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
+    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in names}
     return modules.DeviceState(dev, module, kernels, tables, binom,
                                int(props["multiProcessorCount"]), blocks)
 
@@ -245,7 +251,7 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
     if n_boards == 0 or m_count == 0:
         return Counts(zeros, zeros.copy(), zeros.copy(), np.zeros(m_count, np.int64), scale)
     cupy = availability.require_cuda()
-    state = get_state()
+    state = get_state(players=n)
     name = f"ge_eq_showdown_{n}"
     n_pool = len(pool)
     ld = n_pool + (n_pool & 1)
@@ -463,7 +469,7 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
                          "their combos shares a card or leaves too few cards for the board)")
     key0, key1 = mc_key(entropy)
     cupy = availability.require_cuda()
-    state = get_state()
+    state = get_state(players=n)
     name = f"ge_eq_sample_{n}"
     full = _full_grid(state, name)
     with cupy.cuda.Device(state.device_id):
@@ -572,7 +578,7 @@ def pair_matrix_cuda(hands: np.ndarray, deck_mask: int = enumerate_boards.FULL_D
     tile_pairs = n_tiles * (n_tiles + 1) // 2
     chunk = int(min(total, max(PAIR_BOARDS, 2 * STRENGTH_BYTES // (2 * ld))))
     cupy = availability.require_cuda()
-    state = get_state()
+    state = get_state(players=0)
     wave = _full_grid(state, "ge_eq_pairs")
     # At least 4 waves of blocks, and a grid that ends on a whole wave where one is near.
     splits = whole_wave_splits(tile_pairs, wave, max(1, -(-4 * wave // tile_pairs)))
@@ -620,7 +626,7 @@ def preflop_matrix_cuda(progress: Progress | None = None
     >>> int(w[i, j]), int(t[i, j]), n  # doctest: +SKIP
     (787966, 6732, 1712304)
     """
-    state = get_state()
+    state = get_state(players=0)
     hit = _MATRIX.get(state.device_id)
     if hit is None:
         w, t, per_pair = pair_matrix_cuda(ranges.ALL_COMBO_MASKS, enumerate_boards.FULL_DECK, 5,
@@ -671,7 +677,7 @@ def preflop_pair_counts(pool: np.ndarray, pairs: np.ndarray, *,
     >>> c is None or c.wins.tolist() == [[787966, 917606]]  # doctest: +SKIP
     True
     """
-    state = get_state()
+    state = get_state(players=0)
     if len(pairs) < PREFLOP_MATRIX_MIN_PAIRS and state.device_id not in _MATRIX:
         return None
     w, t, per_pair = preflop_matrix_cuda(progress)
