@@ -157,15 +157,20 @@ GE_GAMES_SHOWDOWN_KERNEL(10)
 // Batch lows (gpu_eval.evaluate_low with backend="cuda"): out[i] = the 8-or-better low of
 // hole[i] with board[i] (Omaha, exactly 2 + 3: table = low_tables()["OMAHA"], 65,536 bytes)
 // or, when board is null, the best low of any five cards of hole[i] (table = "BEST5", 256).
-// shared_board != 0: one board for every row.
+// shared: GE_GAMES_LOW_ONE_BOARD, one board for every row; GE_GAMES_LOW_ONE_HOLE, one hand
+// against every board (n rows out either way: the broadcast of the NumPy path).
+#define GE_GAMES_LOW_ONE_BOARD 1
+#define GE_GAMES_LOW_ONE_HOLE 2
 GE_GLOBAL void ge_games_low(const ge_u64* __restrict__ hole, const ge_u64* __restrict__ board,
-                            int shared_board, const ge_u8* __restrict__ table,
+                            int shared, const ge_u8* __restrict__ table,
                             ge_u8* __restrict__ out, ge_u64 n) {
     const ge_u64 stride = ge_thread_count();
+    const ge_u64 hole_step = (shared & GE_GAMES_LOW_ONE_HOLE) ? 0 : 1;
+    const ge_u64 board_step = (shared & GE_GAMES_LOW_ONE_BOARD) ? 0 : 1;
     for (ge_u64 i = ge_thread_index(); i < n; i += stride) {
-        const ge_u32 h = ge_low8_mask(GE_LDG(hole + i));
+        const ge_u32 h = ge_low8_mask(GE_LDG(hole + i * hole_step));
         out[i] = board ? GE_LDG(table + (h * 256u +
-                                         ge_low8_mask(GE_LDG(board + (shared_board ? 0 : i)))))
+                                         ge_low8_mask(GE_LDG(board + i * board_step))))
                        : GE_LDG(table + h);
     }
 }

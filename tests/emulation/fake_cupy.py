@@ -768,7 +768,11 @@ class _GamesKernel:
             hole, board, shared, table, out, n = args
             assert (hole.dtype, shared.dtype, table.dtype, out.dtype, n.dtype) == (
                 np.uint64, np.int32, np.uint8, np.uint8, np.uint64)
-            assert hole.size == int(n) == out.size and table.size in (256, 65536)
+            assert out.size == int(n) and table.size in (256, 65536)
+            # shared: bit 0 one board for every row, bit 1 one hand for every board
+            assert hole.size == (1 if int(shared) & 2 else int(n))
+            assert not isinstance(board, ndarray) or board.size == (
+                1 if int(shared) & 1 else int(n))
             self.lib.ge_host_games_low(_ptr(hole), ptr(board), int(shared), _ptr(table),
                                        _ptr(out), int(n))
         elif self.name == "ge_games_sample":
