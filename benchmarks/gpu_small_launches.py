@@ -38,6 +38,18 @@ def _check(name: str, got, want) -> None:
     print(f"ok  {name}", flush=True)
 
 
+def _check_raises(name: str, message: str, call) -> None:
+    """``call()`` must raise ValueError starting with ``message`` (a bad input launched)."""
+    try:
+        call()
+    except ValueError as exc:
+        if not str(exc).startswith(message):
+            raise SystemExit(f"{name}: unexpected message {exc}") from None
+        print(f"ok  {name}", flush=True)
+        return
+    raise SystemExit(f"{name}: bad input was accepted")
+
+
 def every_kernel() -> None:
     """Each kernel once (the launches are small: a sanitizer slows them down 10-100x)."""
     import cupy
@@ -146,6 +158,16 @@ def every_kernel() -> None:
     deals = np.argsort(rng.random((300, 52)), axis=1)[:, :7].astype(np.uint8)
     _check("ge_hand_index", hi.index(cupy.asarray(deals), all_rounds=True).get(),
            hi.index(deals, all_rounds=True, backend="numpy"))
+    # The kernel checks ids itself: uint8 ids 52..255 (and, in short deck, below 16) only mark
+    # their row bad, never index past its tables (memcheck watches this launch).
+    bad_ids = deals[:64].copy()
+    bad_ids[5, 3], bad_ids[9, 0], bad_ids[40, 6] = 64, 127, 255
+    _check_raises("ge_hand_index, ids outside the deck", "row 5: card id 64",
+                  lambda: hi.index(cupy.asarray(bad_ids), all_rounds=True))
+    sd_ids = np.argsort(rng.random((64, 36)), axis=1)[:, :7].astype(np.uint8) + 16
+    sd_ids[3, 2] = 7
+    _check_raises("ge_hand_index, a card below the short deck", "row 3: card ",
+                  lambda: ge.HandIndexer((2, 5), game="shortdeck").index(cupy.asarray(sd_ids)))
     # solver_tables.cu: ge_tables_board_strengths and ge_tables_river_counts.
     from gpu_eval.solver_tables.cuda_engine import river_counts_cuda
     from gpu_eval.solver_tables.layout import deck_layout
