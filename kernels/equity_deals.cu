@@ -64,9 +64,14 @@ GE_DEVICE void ge_deals_grid(const ge_i32* __restrict__ rows, const ge_u64* __re
                              unsigned long long* __restrict__ high,
                              unsigned long long* __restrict__ low,
                              unsigned long long* __restrict__ n_valid) {
+    __shared__ unsigned long long scratch[GeExactTally<N, ge_u32>::SLOTS];
+    ge_clear_shared(scratch, GeExactTally<N, ge_u32>::SLOTS);
     GeExactTally<N, ge_u32> acc;
     acc.clear();
+    const bool hilo = L != nullptr;
     const ge_u32 last_at = GE_LDG(offsets + (N - 1));
+    // The same for every thread of the block (it depends on the block's rows only), so the
+    // block flushes together: the flush has barriers.
     ge_u32 since_flush = 0;
     for (ge_u32 r = blockIdx.x; r < n_rows; r += gridDim.x) {
         const ge_u64 taken = GE_LDG(unions + r);
@@ -75,24 +80,22 @@ GE_DEVICE void ge_deals_grid(const ge_i32* __restrict__ rows, const ge_u64* __re
         for (int j = 0; j < N - 1; ++j) {
             const ge_u32 at = GE_LDG(offsets + j) + (ge_u32)GE_LDG(rows + (ge_u64)r * (N - 1) + j);
             s[j] = GE_LDG(S + at);
-            lo[j] = L ? GE_LDG(L + at) : 0u;
+            lo[j] = hilo ? GE_LDG(L + at) : 0u;
         }
         for (ge_u32 c = threadIdx.x; c < n_last; c += blockDim.x) {
             if (GE_LDG(last + c) & taken) continue;
             s[N - 1] = GE_LDG(S + (last_at + c));
-            lo[N - 1] = L ? GE_LDG(L + (last_at + c)) : 0u;
-            acc.add(ge_pot(N, s, lo, L != nullptr, scale), s, lo, scale);
+            lo[N - 1] = hilo ? GE_LDG(L + (last_at + c)) : 0u;
+            acc.add(ge_pot(N, s, lo, hilo, scale), s, lo, scale);
         }
         since_flush += (n_last + blockDim.x - 1) / blockDim.x;
         if (since_flush >= GE_DEALS_FLUSH) {
-            acc.flush(wins, ties, units, high, low, L != nullptr);
-            if (acc.valid) atomicAdd(n_valid, (unsigned long long)acc.valid);
+            acc.flush_block(wins, ties, units, high, low, n_valid, hilo, scratch);
             acc.clear();
             since_flush = 0;
         }
     }
-    acc.flush(wins, ties, units, high, low, L != nullptr);
-    if (acc.valid) atomicAdd(n_valid, (unsigned long long)acc.valid);
+    acc.flush_block(wins, ties, units, high, low, n_valid, hilo, scratch);
 }
 
 #define GE_DEALS_GRID_KERNEL(N)                                                               \
@@ -125,8 +128,11 @@ GE_DEVICE void ge_deals_sample_n(const ge_u64* __restrict__ known, const ge_u8* 
                                  const ge_u8* __restrict__ best5, ge_u32 scale, ge_u32 key0,
                                  ge_u32 key1, ge_u64 start, ge_u64 stop,
                                  unsigned long long* __restrict__ totals) {
+    __shared__ unsigned long long scratch[GeMcTally<N>::SLOTS];
+    ge_clear_shared(scratch, GeMcTally<N>::SLOTS);
     GeMcTally<N> tally;
     tally.clear();
+    const bool hilo = best5 != nullptr;
     const ge_u64 stride = ge_thread_count();
     for (ge_u64 smp = start + ge_thread_index(); smp < stop; smp += stride) {
         GeRng r;
@@ -144,11 +150,11 @@ GE_DEVICE void ge_deals_sample_n(const ge_u64* __restrict__ known, const ge_u8* 
                 hand |= card;
             }
             s[j] = ge_deals_eval(eval, hand);
-            lo[j] = best5 ? GE_LDG(best5 + ge_low8_mask(hand)) : 0u;
+            lo[j] = hilo ? GE_LDG(best5 + ge_low8_mask(hand)) : 0u;
         }
-        tally.add(N, ge_pot(N, s, lo, best5 != nullptr, scale), s, lo, scale);
+        tally.add(ge_pot(N, s, lo, hilo, scale), s, lo, scale);
     }
-    tally.flush(N, totals, best5 != nullptr);
+    tally.flush_block(totals, hilo, scratch);
 }
 
 // One kernel per player count (registers sized for it); see ge_deals_sample_n.

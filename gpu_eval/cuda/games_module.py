@@ -25,12 +25,14 @@ from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.games import eight_or_better
 from gpu_eval.games.registry import OMAHA, SHORTDECK
 
-__all__ = ["get_module", "module_source", "low_cuda", "KERNELS", "MODULE_FILES", "LOW_ONE_BOARD",
-           "LOW_ONE_HOLE"]
+__all__ = ["get_module", "module_source", "low_cuda", "KERNELS", "MODULE_FILES", "MAX_PLAYERS",
+           "LOW_ONE_BOARD", "LOW_ONE_HOLE"]
 
 MODULE_FILES: tuple[str, ...] = ("equity_games.cu",)
-KERNELS: tuple[str, ...] = ("ge_games_strengths", "ge_games_sample", "ge_games_low") + tuple(
-    f"ge_games_showdown_{n}" for n in range(2, 11))
+#: Most players of the showdown and sampling kernels (one of each per player count).
+MAX_PLAYERS = 10
+KERNELS: tuple[str, ...] = ("ge_games_strengths", "ge_games_low") + tuple(
+    f"ge_games_{kind}_{n}" for kind in ("showdown", "sample") for n in range(2, MAX_PLAYERS + 1))
 
 _STATES: dict[tuple[int, str], Any] = {}
 _LOCK = threading.Lock()

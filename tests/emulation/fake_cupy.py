@@ -775,21 +775,22 @@ class _GamesKernel:
                 1 if int(shared) & 1 else int(n))
             self.lib.ge_host_games_low(_ptr(hole), ptr(board), int(shared), _ptr(table),
                                        _ptr(out), int(n))
-        elif self.name == "ge_games_sample":
-            (combos, offsets, cum, modes, n, deck, n_deck, base, k, h, variant, low, scale,
+        elif self.name.startswith("ge_games_sample_"):  # in the block emulator
+            n = int(self.name.rsplit("_", 1)[1])
+            (combos, offsets, cum, modes, deck, n_deck, base, k, h, variant, low, scale,
              key0, key1, start, stop, max_tries, totals, failures) = args
-            assert (combos.dtype, offsets.dtype, cum.dtype, modes.dtype, n.dtype, deck.dtype,
+            assert (combos.dtype, offsets.dtype, cum.dtype, modes.dtype, deck.dtype,
                     n_deck.dtype, base.dtype, k.dtype, h.dtype, variant.dtype, scale.dtype,
                     key0.dtype, key1.dtype, start.dtype, stop.dtype, max_tries.dtype) == (
-                np.uint64, np.uint32, np.float64, np.uint8, np.int32, np.uint64, np.uint32,
+                np.uint64, np.uint32, np.float64, np.uint8, np.uint64, np.uint32,
                 np.uint64, np.int32, np.int32, np.int32, np.uint32, np.uint32, np.uint32,
                 np.uint64, np.uint64, np.uint32)
-            assert totals.size == 6 * int(n) and deck.size == int(n_deck)
-            self.lib.ge_host_games_sample(
-                _ptr(combos), _ptr(offsets), _ptr(cum), _ptr(modes), int(n), _ptr(deck),
-                int(n_deck), int(base), int(k), int(h), int(variant), ptr(low), int(scale),
-                int(key0), int(key1), int(start), int(stop), int(max_tries), _ptr(totals),
-                _ptr(failures))
+            assert totals.size == 6 * n and deck.size == int(n_deck) and modes.size == n
+            getattr(self.lib, self.name.replace("ge_", "emu_ge_", 1))(
+                int(grid[0]), 1, int(block[0]), 2, _ptr(combos), _ptr(offsets), _ptr(cum),
+                _ptr(modes), _ptr(deck), int(n_deck), int(base), int(k), int(h), int(variant),
+                ptr(low), int(scale), int(key0), int(key1), int(start), int(stop),
+                int(max_tries), _ptr(totals), _ptr(failures))
         elif self.name.startswith("ge_games_showdown_"):
             n = int(self.name.rsplit("_", 1)[1])
             S, L, ld, nb, mu, nm, per, scale, *out = args

@@ -6,7 +6,7 @@ integers: the same completions in the same colex order, one board per suit-symme
 with its orbit's size, then per chunk of boards ``ge_games_strengths`` (every pool hand on
 every board: high strength, and the Omaha low for hi/lo) and ``ge_games_showdown_N`` (the
 per-matchup counts). :func:`sample_counts` is Monte Carlo on the device
-(``ge_games_sample``): each sample's draws come from its own Philox4x32-10 stream keyed by the
+(``ge_games_sample_N``, N players): each sample's draws come from its own Philox4x32-10 stream keyed by the
 seed (kernels/equity.cuh, as for hold'em), so a seed reproduces a CUDA result exactly however
 the samples are split, but not the NumPy engine's digits. CuPy is imported lazily, as in
 :mod:`gpu_eval.cuda.holdem`.
@@ -25,6 +25,7 @@ from gpu_eval import cards
 from gpu_eval.cuda.availability import require_cuda
 from gpu_eval.cuda.games_module import get_module
 from gpu_eval.equity_engine import board_orbits
+from gpu_eval.equity_engine.deal_check import check_dealable
 from gpu_eval.games import registry
 from gpu_eval.games.registry import SHORTDECK
 
@@ -98,19 +99,22 @@ def sample_counts(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
     Raises
     ------
     ValueError
-        If the ranges almost never fit together (a sample found no compatible hands in
-        ``MAX_TRIES`` draws).
+        If the ranges cannot be dealt together (found before any launch), or almost never
+        fit (a sample found no compatible hands in ``MAX_TRIES`` draws: the device's stop flag
+        then ends every other sample at once).
     """
     from gpu_eval.equity_engine.holdem import cuda_engine as CE  # noqa: PLC0415
 
-    cupy = require_cuda()
-    state = get_module()
     n = len(job.sides)
     hilo, h, variant = _game_args(job.game)
     # Dealt players draw from the deck: their hands need not travel.
     holes = [np.zeros(1, np.uint64) if d else s.masks for s, d in zip(job.sides, job.dealt)]
     cums = [None if (s.fixed or d) else np.cumsum(s.weights)
             for s, d in zip(job.sides, job.dealt)]
+    # Ranges that can never be dealt together would make every sample redraw MAX_TRIES times.
+    check_dealable(holes, cums, job.dealt, len(job.avail), job.k, hole_cards=h)
+    cupy = require_cuda()
+    state = get_module()
     modes = CE.player_modes(cums, job.dealt)
     sizes = [len(x) for x in holes]
     combos = np.ascontiguousarray(np.concatenate(holes), dtype=np.uint64)
@@ -126,12 +130,11 @@ def sample_counts(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
     low = state.low_table if hilo else np.uint64(0)
     for lo in range(start, stop, SAMPLES_PER_LAUNCH):
         hi = min(stop, lo + SAMPLES_PER_LAUNCH)
-        state.launch("ge_games_sample", hi - lo,
-                     (*args, np.int32(n), d_deck, np.uint32(len(deck)),
-                      np.uint64(job.board_mask), np.int32(job.k), np.int32(h),
-                      np.int32(variant), low, np.uint32(job.scale), np.uint32(key0),
-                      np.uint32(key1), np.uint64(lo), np.uint64(hi), np.uint32(CE.MAX_TRIES),
-                      totals, failures))
+        state.launch(f"ge_games_sample_{n}", hi - lo,
+                     (*args, d_deck, np.uint32(len(deck)), np.uint64(job.board_mask),
+                      np.int32(job.k), np.int32(h), np.int32(variant), low,
+                      np.uint32(job.scale), np.uint32(key0), np.uint32(key1), np.uint64(lo),
+                      np.uint64(hi), np.uint32(CE.MAX_TRIES), totals, failures))
     out = totals.get().astype(np.int64).reshape(6, n)
     if int(failures.get()[0]):
         raise ValueError("the players' ranges almost never fit together (a sample found no "

@@ -43,7 +43,7 @@ from gpu_eval.cuda import availability, modules
 from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.cuda.waves import whole_wave_splits
 from gpu_eval.equity_engine import enumerate_boards
-from gpu_eval.equity_engine.deal_check import can_deal
+from gpu_eval.equity_engine.deal_check import check_dealable
 from gpu_eval.equity_engine.holdem.numpy_engine import Counts, pot_units
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.progress import Progress
@@ -525,9 +525,7 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
     combos, offsets, cum = _pack(holes, cum_weights)
     deck = enumerate_boards.deck_values(deck_mask)
     # Ranges that can never be dealt together would make every sample redraw MAX_TRIES times.
-    if can_deal(holes, cum_weights, modes == MODE_DEALT, len(deck), k) is False:
-        raise ValueError("the players' ranges cannot be dealt together (every matchup of "
-                         "their combos shares a card or leaves too few cards for the board)")
+    check_dealable(holes, cum_weights, modes == MODE_DEALT, len(deck), k)
     key0, key1 = mc_key(entropy)
     cupy = availability.require_cuda()
     state = get_state()
