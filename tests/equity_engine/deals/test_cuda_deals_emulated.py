@@ -51,6 +51,21 @@ def test_cuda_exact_equals_numpy(fake, game, players, dead):
     assert names.count(f"ge_deals_grid_{len(players)}") >= 1
 
 
+@pytest.mark.parametrize("game, players", [("razz", ["Ah2h3h4h5h", "Kh2d3d4d5d"]),
+                                           ("stud-hilo", ["Ah2c3dKhQc", "KsKcKdQhJc"])])
+def test_heads_up_grid_stages_its_rows_in_tiles(fake, monkeypatch, game, players):
+    """The heads-up grid (ge_deals_grid_2) walks a block's run of rows through shared memory,
+    256 at a time: two blocks of 430 rows each take two tiles, and the counts are NumPy's."""
+    from gpu_eval.cuda import modules
+
+    monkeypatch.setattr(modules.DeviceState, "grid", lambda self, name, n: 2)
+    want = ge.equity(players, game=game, backend="numpy", exact=True)
+    got = ge.equity(players, game=game, backend="cuda", exact=True)
+    assert_same_fields(want, got, FIELDS)
+    grids = [grid for name, grid, _ in fake.launches if name == "ge_deals_grid_2"]
+    assert grids == [(2,)] and want.boards == 861 * 780  # C(42, 2) rows, C(40, 2) columns each
+
+
 def test_the_grid_kernel_counts_a_row_range(fake, monkeypatch):
     """A task over rows [a, b) counts just those rows, in several launches: spans add up to
     the whole (Dask)."""
