@@ -66,6 +66,20 @@ def test_heads_up_grid_stages_its_rows_in_tiles(fake, monkeypatch, game, players
     assert grids == [(2,)] and want.boards == 861 * 780  # C(42, 2) rows, C(40, 2) columns each
 
 
+def test_exact_none_walks_what_a_gpu_walks_in_seconds(fake):
+    """Heads-up stud from AhKh against QsQd7h is a grid of 2.7e11 deals: about 1.5 s at the
+    rate the grid kernels' instruction counts give (deals.CUDA_RATE), 0.2 s on the heads-up
+    path. exact=None enumerates it on CUDA (at the old 2e10 a second it sampled it), and
+    still samples on NumPy."""
+    job = deals.plan(["AhKh", "QsQd7h"], game="stud", backend="cuda")
+    assert (job.method, job.backend) == ("grid", "cuda") and job.work == pytest.approx(2.74e11,
+                                                                                      rel=0.01)
+    assert 1.0 < job.seconds < 2.0
+    assert deals.plan(["AhKh", "QsQd7h"], game="stud", backend="numpy").method == "monte carlo"
+    rate = deals.H200_THREAD_INSTRUCTIONS * deals.GRID_ISSUE_EFFICIENCY
+    assert deals.CUDA_RATE == rate / deals.GRID_INSTRUCTIONS_PER_DEAL
+
+
 def test_the_grid_kernel_counts_a_row_range(fake, monkeypatch):
     """A task over rows [a, b) counts just those rows, in several launches: spans add up to
     the whole (Dask)."""
