@@ -44,3 +44,55 @@ def test_many_holes_one_board_broadcasts(games_cupy):
     one = ge.evaluate_low("Ah2d3cKs", "2c 5d 4h Qs Js", backend="cuda")
     assert np.shape(one) == () and int(one) == int(ge.evaluate_low("Ah2d3cKs",
                                                                    "2c 5d 4h Qs Js"))
+
+
+@pytest.fixture
+def low_cupy(stand_in_cupy, monkeypatch):
+    from gpu_eval.cuda import lowball as cuda_lows
+
+    monkeypatch.setattr(cuda_lows, "_STATES", {})
+    return stand_in_cupy
+
+
+def _deals(k: int, n: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    return np.argsort(rng.random((n, 52)), axis=1)[:, :k].astype(np.uint8)
+
+
+@pytest.mark.parametrize("game, k", [("deuce-seven", 5), ("ace-five", 6), ("ace-five", 7),
+                                     ("badugi", 4)])
+def test_low_games_check_and_evaluate_in_one_launch(low_cupy, game, k):
+    """CuPy ids and masks of 2-7, A-5 and badugi: one fused check-and-evaluate launch and at
+    most one read back (the first bad rows), as hold'em; it took about 11 launches and 2 host
+    syncs step by step."""
+    cp = low_cupy
+    ids = _deals(k, 600, k)
+    want = ge.evaluate(ids, game=game, backend="numpy")
+    for name, arr in (("ids", cp.asarray(ids)), ("masks", cp.asarray(cards.to_mask(ids)))):
+        cp.launches.clear()
+        syncs = cp.Stream.null.synchronized
+        got = ge.evaluate(arr, game=game, backend="cuda")
+        assert isinstance(got, cp.ndarray)
+        np.testing.assert_array_equal(got.get(), want)
+        assert [n for n, _, _ in cp.launches] == [f"ge_low_check_eval_{name}"]
+        assert cp.Stream.null.synchronized - syncs <= 2  # the error check, and our .get()
+    assert not cp.races
+
+
+@pytest.mark.parametrize("game, bad", [
+    ("deuce-seven", [[0, 4, 8, 12, 12]]),        # a card twice
+    ("deuce-seven", [[0, 4, 8, 12, 60]]),        # an id out of range
+    ("ace-five", [[0, 4, 8, 12, 16, 20, 24, 28]]),  # eight cards: no room for them in A-5's 5-7
+    ("badugi", [[0, 5, 10, 15], [0, 5, 10, 10]]),
+])
+def test_fused_lows_name_the_bad_row_as_numpy_does(low_cupy, game, bad):
+    cp = low_cupy
+    rows = np.array(bad, dtype=np.uint8)
+    with pytest.raises(ValueError) as numpy_error:
+        ge.evaluate(rows, game=game, backend="numpy")
+    with pytest.raises(ValueError) as device_error:
+        ge.evaluate(cp.asarray(rows), game=game, backend="cuda")
+    assert str(device_error.value) == str(numpy_error.value)
+    masked = ge.evaluate(cp.asarray(rows), game=game, backend="cuda", invalid="mask").get()
+    np.testing.assert_array_equal(masked, ge.evaluate(rows, game=game, backend="numpy",
+                                                      invalid="mask"))

@@ -497,6 +497,7 @@ KERNEL_OUTPUTS = {
     "wild_eval_masks": (4,), "check_eval_masks": (7, 8), "check_eval_ids": (8, 9),
     "shortdeck_check_eval_masks": (7, 8), "shortdeck_check_eval_ids": (8, 9),
     **{f"batch_{n}": (5, 6, 7) for n in range(2, 11)}, "low_eval_masks": (2,),
+    "low_check_eval_masks": (7, 8), "low_check_eval_ids": (8, 9),
     "tables_board_strengths": (4,), "tables_river_counts": (7, 8),
     "deals_strengths": (5, 6),
     **{f"deals_grid_{n}": tuple(range(9, 15)) for n in range(2, 9)},
@@ -517,7 +518,7 @@ def _run_check(fn, name, block, args) -> None:
     else:
         a, k, n, lo, hi, forbidden, param, mask_invalid, out, first_bad = args
         assert a.dtype == np.uint8 and k.dtype == np.int32 and a.size == int(n) * int(k)
-        assert 5 <= int(k) <= 9 and block[0] <= 256, "the shared tile holds 256 rows of 9"
+        assert 4 <= int(k) <= 9 and block[0] <= 256, "the shared tile holds 256 rows of 9"
         head = (_ptr(a), int(k), int(n))
     assert (n.dtype, lo.dtype, hi.dtype, forbidden.dtype, param.dtype, mask_invalid.dtype,
             out.dtype, first_bad.dtype) == (np.uint64, np.int32, np.int32, np.uint64, np.int32,
@@ -525,7 +526,8 @@ def _run_check(fn, name, block, args) -> None:
     assert out.size == int(n) and first_bad.size == 3
     tail = (int(lo), int(hi), int(forbidden), int(param), int(mask_invalid), _ptr(out),
             _ptr(first_bad))
-    fn(*head, *tail, *(() if "shortdeck" in name else (1,)))
+    # the hold'em host launchers take a thread count; the one-thread ones do not
+    fn(*head, *tail, *(() if name.startswith(("ge_shortdeck_", "ge_low_")) else (1,)))
 
 
 def _submit_launch(kernel, grid, block, args) -> None:
@@ -912,7 +914,9 @@ class _LowKernel:
         _submit_launch(self, grid, block, args)
 
     def _run(self, grid, block, args):
-        if self.name == "ge_low_eval_masks":
+        if self.name in ("ge_low_check_eval_masks", "ge_low_check_eval_ids"):
+            _run_check(getattr(self.lib, "ge_host_" + self.name[3:]), self.name, block, args)
+        elif self.name == "ge_low_eval_masks":
             m, game, out, n = args
             assert (m.dtype, game.dtype, out.dtype, n.dtype) == (
                 np.uint64, np.int32, np.uint16, np.uint64)
