@@ -24,10 +24,12 @@ import numpy as np
 from gpu_eval import cards
 from gpu_eval.cuda.availability import require_cuda
 from gpu_eval.cuda.games_module import get_module
+from gpu_eval.cuda.launch_progress import LaunchPacer
 from gpu_eval.equity_engine import board_orbits
 from gpu_eval.equity_engine.deal_check import check_dealable
 from gpu_eval.games import registry
 from gpu_eval.games.registry import SHORTDECK
+from gpu_eval.progress import Progress
 
 __all__ = ["exact_task", "sample_counts"]
 
@@ -46,10 +48,12 @@ def _game_args(game: str) -> tuple[bool, int, int]:
     return record.hilo, record.hole_cards, short.index(game) if game in short else 0
 
 
-def exact_task(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
-    """:func:`gpu_eval.equity_engine.board_games.numpy_engine.exact_task` on the device: ``(wins, ties,
-    units, valid,
-    high units, low units)`` of completions ``[start, stop)``, the same integers."""
+def exact_task(job: Any, start: int, stop: int, bar: Progress | None = None
+               ) -> tuple[np.ndarray, ...]:
+    """:func:`gpu_eval.equity_engine.board_games.numpy_engine.exact_task` on the device:
+    ``(wins, ties, units, valid, high units, low units)`` of completions ``[start, stop)``, the
+    same integers. ``bar`` advances by the completions walked as each chunk's launches
+    complete (a Ctrl-C stops between chunks)."""
     cupy = require_cuda()
     state = get_module()
     m_count, n = job.pool_idx.shape
@@ -58,14 +62,19 @@ def exact_task(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
     out = [np.zeros((m_count, n), dtype=np.int64) for _ in range(3)] + \
         [np.zeros(m_count, dtype=np.int64)] + \
         [np.zeros((m_count, n), dtype=np.int64) for _ in range(2)]
-    parts = [(ids, m) for ids, _, m in board_orbits.orbit_parts(job.deck_mask, job.k, job.group, start,
-                                                      stop)]
+    parts = [(ids, m) for ids, _, m in board_orbits.orbit_parts(job.deck_mask, job.k, job.group,
+                                                                start, stop)]
     known = np.array(job.board, dtype=np.uint8)
     d_pool = cupy.asarray(np.ascontiguousarray(job.pool_ids, dtype=np.uint8))
     d_mu = cupy.asarray(np.ascontiguousarray(job.pool_idx, dtype=np.int32))
     chunk = max(1, MAX_CELLS // n_pool)
     null = np.uint64(0)
+    pacer = LaunchPacer(cupy, bar)
     for comp, mult in parts:
+        # One orbit size: its chunks add into the same device counts, read once at the end.
+        acc = [cupy.zeros((m_count, n), dtype=cupy.uint64) for _ in range(3)] + \
+            [cupy.zeros(m_count, dtype=cupy.uint64)] + \
+            [cupy.zeros((m_count, n), dtype=cupy.uint64) for _ in range(2)]
         for s in range(0, len(comp), chunk):
             c = min(chunk, len(comp) - s)
             boards = np.concatenate([np.broadcast_to(known, (c, len(known))),
@@ -77,24 +86,26 @@ def exact_task(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
                          (d_pool, np.int32(h), np.uint32(n_pool), d_boards, np.uint32(c),
                           np.int32(variant), state.low_table, S, null if L is None else L,
                           np.uint32(n_pool)))
-            acc = [cupy.zeros((m_count, n), dtype=cupy.uint64) for _ in range(3)] + \
-                [cupy.zeros(m_count, dtype=cupy.uint64)] + \
-                [cupy.zeros((m_count, n), dtype=cupy.uint64) for _ in range(2)]
             tasks = m_count * -(-c // PER_TASK)
             state.launch(f"ge_games_showdown_{n}", tasks,
                          (S, null if L is None else L, np.uint32(n_pool), np.uint32(c), d_mu,
                           np.uint32(m_count), np.uint32(PER_TASK), np.uint32(job.scale),
                           *acc))
-            for a, d in zip(out, acc):
-                a += mult * d.get().astype(np.int64)
+            pacer.launched(c)
+        pacer.finish()
+        for a, d in zip(out, acc):
+            a += mult * d.get().astype(np.int64)
     return tuple(out)
 
 
-def sample_counts(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
+def sample_counts(job: Any, start: int, stop: int, bar: Progress | None = None
+                  ) -> tuple[np.ndarray, ...]:
     """Monte Carlo samples ``[start, stop)`` of a
     :class:`gpu_eval.equity_engine.board_games.numpy_engine.SamplePlan`
     on the device: ``(wins, ties, units, units squared, high units, low units)`` per player,
     as :func:`gpu_eval.equity_engine.board_games.numpy_engine.sample_task` counts them.
+    ``bar`` advances by the samples of each launch as it completes (a Ctrl-C stops between
+    launches).
 
     Raises
     ------
@@ -128,6 +139,7 @@ def sample_counts(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
     totals = cupy.zeros(6 * n, dtype=cupy.uint64)
     failures = cupy.zeros(1, dtype=cupy.uint64)
     low = state.low_table if hilo else np.uint64(0)
+    pacer = LaunchPacer(cupy, bar)
     for lo in range(start, stop, SAMPLES_PER_LAUNCH):
         hi = min(stop, lo + SAMPLES_PER_LAUNCH)
         state.launch(f"ge_games_sample_{n}", hi - lo,
@@ -135,6 +147,8 @@ def sample_counts(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
                       np.int32(job.k), np.int32(h), np.int32(variant), low,
                       np.uint32(job.scale), np.uint32(key0), np.uint32(key1), np.uint64(lo),
                       np.uint64(hi), np.uint32(CE.MAX_TRIES), totals, failures))
+        pacer.launched(hi - lo)
+    pacer.finish()
     out = totals.get().astype(np.int64).reshape(6, n)
     if int(failures.get()[0]):
         raise ValueError("the players' ranges almost never fit together (a sample found no "

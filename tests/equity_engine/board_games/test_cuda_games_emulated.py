@@ -128,3 +128,20 @@ def test_cuda_lows_equal_numpy(fake):
     np.testing.assert_array_equal(shared, ge.evaluate_low(holes, "2c 3d 8h Ks"))
     np.testing.assert_array_equal(ge.evaluate_low(ids[:, :7], backend="cuda"),
                                   ge.evaluate_low(ids[:, :7]))
+
+
+def test_sampler_progress_follows_each_launch(fake, monkeypatch):
+    """The games sampler reports each launch's samples to the bar once it has run."""
+    from gpu_eval.equity_engine.board_games import numpy_engine as EG
+
+    monkeypatch.setattr(cuda_omaha_shortdeck, "SAMPLES_PER_LAUNCH", 1_000)
+    job = EG.plan(["AsAh2d3c", "random"], game="omaha", board="4c7d9s", exact=False,
+                  samples=2_500, seed=9, backend="cuda")
+    steps = []
+
+    class Bar:
+        def update(self, n):
+            steps.append(n)
+
+    cuda_omaha_shortdeck.sample_counts(job, 0, 2_500, Bar())
+    assert steps == [1_000, 1_000, 500]

@@ -162,3 +162,62 @@ def test_auto_keeps_quick_walks_on_the_host(fake):
     assert (big.backend, big.method) == ("cuda", "grid")
     assert deals.plan(["7d5h4c3s2h", "5s4h3d2c"], game="deuce-seven-draw", dead="Ad",
                       exact=False, samples=1000).backend == "cuda"
+
+
+def _counting_runs(fake, monkeypatch) -> list[str]:
+    """Names of the deal kernels as the stand-in device runs them (not as they are queued)."""
+    ran: list[str] = []
+    run = fake._BatchKernel._run
+
+    def counted(self, grid, block, args):
+        ran.append(self.name)
+        run(self, grid, block, args)
+
+    monkeypatch.setattr(fake._BatchKernel, "_run", counted)
+    return ran
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_progress_advances_as_launches_complete(fake, monkeypatch, exact):
+    """On a stream that queues its work (the stand-in runs it when the host waits on it), the
+    bar hears of a launch only once it has run: at the i-th update at least i launches of the
+    kernel ran (it used to advance as launches were queued, before any ran)."""
+    monkeypatch.setattr(cuda_deals, "ROWS_PER_LAUNCH", 200)
+    monkeypatch.setattr(cuda_deals, "SAMPLES_PER_LAUNCH", 1024)
+    ran = _counting_runs(fake, monkeypatch)
+    kernel = "ge_deals_grid_3" if exact else "ge_deals_sample_3"
+    seen: list[int] = []
+
+    class Bar:
+        def update(self, n):
+            seen.append(ran.count(kernel))
+
+    players = ["Ah2h3h4h5h6c", "Kh2d3d4d5d6d", "7s8s9sTs2c"]
+    with fake.cuda.Stream(non_blocking=True):
+        job = deals.plan(players, game="razz", backend="cuda", exact=exact,
+                         samples=None if exact else 5_000, seed=None if exact else 3)
+        deals.task(job, 0, job.span, Bar())
+    assert len(seen) >= 4
+    assert all(done >= i + 1 for i, done in enumerate(seen)), seen
+    assert not fake.races
+
+
+def test_ctrl_c_stops_queueing_launches(fake, monkeypatch):
+    """A KeyboardInterrupt (here raised by the bar when the first launch completes) stops the
+    engine: no launch is queued after it, two at most were in flight, of the many the walk
+    needs."""
+    from gpu_eval.cuda import launch_progress
+
+    monkeypatch.setattr(cuda_deals, "ROWS_PER_LAUNCH", 100)
+
+    class Interrupt:
+        def update(self, n):
+            raise KeyboardInterrupt
+
+    job = deals.plan(["Ah2h3h4h5h6c", "Kh2d3d4d5d6d", "7s8s9sTs2c"], game="razz",
+                     backend="cuda", exact=True)
+    assert -(-job.span // 100) >= 8
+    with fake.cuda.Stream(non_blocking=True), pytest.raises(KeyboardInterrupt):
+        deals.task(job, 0, job.span, Interrupt())
+    queued = [name for name, _, _ in fake.launches if name == "ge_deals_grid_3"]
+    assert len(queued) <= launch_progress.DEPTH
