@@ -229,14 +229,20 @@ def cases() -> list[Case]:
     case("wild", ["ge_wild_eval_masks"],
          lambda device: ge.evaluate(_xp(device).asarray(wild), wild=["2"],
                                     backend="cuda" if device else "numpy"))
+    case("wild from masks (counted step by step)", ["ge_mask_counts", "ge_wild_eval_masks"],
+         lambda device: ge.evaluate(_xp(device).asarray(cards.to_mask(wild)), wild=["2"],
+                                    backend="cuda" if device else "numpy"))
 
     # Lows: 2-7, A-5, badugi (kernels/lowball.cu), and 8-or-better (equity_games.cu).
     five = _ids(2000, 5, 11)
     four = _ids(2000, 4, 12)
     for game, hands in (("deuce-seven", five), ("ace-five", five), ("badugi", four)):
-        case(f"low {game}", ["ge_low_eval_masks", "ge_ids_to_masks"],
+        case(f"low {game}", ["ge_low_check_eval_ids"],
              lambda device, game=game, hands=hands: _np(ge.evaluate(
                  _xp(device).asarray(hands), game=game, backend="cuda" if device else "numpy")))
+    case("low deuce-seven, host ids streamed to the device", ["ge_low_eval_masks"],
+         lambda device: _np(ge.evaluate(five, game="deuce-seven",
+                                        backend="cuda" if device else "numpy")))
 
     def low_dh(device):
         d = cards.to_deadhorse(five).astype(np.int32)
@@ -245,7 +251,15 @@ def cases() -> list[Case]:
 
     case("low deuce-seven from DeadHorse ints", ["ge_deadhorse_to_masks", "ge_low_eval_masks"],
          low_dh)
-    case("low ace-five from masks", ["ge_mask_counts", "ge_low_eval_masks"],
+    # The step-by-step path (what the fused kernels leave: hands of a size the game does not
+    # take, masked; a 2-D mask array).
+    case("bad input: 4-card rows of a 5-card low masked (invalid='mask')",
+         ["ge_ids_to_masks", "ge_low_eval_masks"],
+         lambda device: _np(ge.evaluate(_xp(device).asarray(four), game="deuce-seven",
+                                        invalid="mask",
+                                        backend="cuda" if device else "numpy")))
+
+    case("low ace-five from masks", ["ge_low_check_eval_masks"],
          lambda device: _np(ge.evaluate(_xp(device).asarray(cards.to_mask(five)), game="ace-five",
                                         backend="cuda" if device else "numpy")))
     hole4, board5 = om[:, :4], om[:, 4:]
@@ -359,15 +373,17 @@ def cases() -> list[Case]:
         case(f"omaha hi/lo exact, {n} players, turn",
              ["ge_games_strengths", f"ge_games_showdown_{n}"], games_exact)
 
-    def games_sampled(device):
-        if not device:
-            return True
-        r = ge.equity(["AsAhKdQc", "JhTc9s8d", "random"], board="Ac2h3s", game="omaha",
-                      exact=False, samples=4096, seed=1, backend="cuda")
-        return bool(np.isclose(r.equity.sum(), 1.0) and r.samples == 4096)
+    # One sampler per player count: a known hand, then "random" players (every pot handed out).
+    for n in range(2, 11):
+        def games_sampled(device, n=n):
+            if not device:
+                return True
+            r = ge.equity(["AsAhKdQc"] + ["random"] * (n - 1), board="Ac2h3s", game="omaha",
+                          exact=False, samples=2048, seed=1, backend="cuda")
+            return bool(np.isclose(r.equity.sum(), 1.0) and r.samples == 2048)
 
-    case("omaha monte carlo, 3 players (every pot handed out)", ["ge_games_sample"],
-         games_sampled)
+        case(f"omaha monte carlo, {n} players (every pot handed out)",
+             [f"ge_games_sample_{n}"], games_sampled)
     case("short deck exact, heads-up, flop",
          ["ge_games_strengths", "ge_games_showdown_2"],
          lambda device: ge.equity(["AsKs", "QhQd"], board="Ts9s6c", game="shortdeck",
@@ -379,6 +395,22 @@ def cases() -> list[Case]:
     case("ge_hand_index", ["ge_hand_index"],
          lambda device: _np(hi.index(_xp(device).asarray(deals7), all_rounds=True))
          if device else hi.index(deals7, all_rounds=True, backend="numpy"))
+    # The kernel checks ids itself: uint8 ids past the deck (and, in short deck, below its
+    # lowest card) only mark their row bad, never index past its tables (memcheck watches).
+    bad_ids = deals7[:64].copy()
+    bad_ids[5, 3], bad_ids[9, 0], bad_ids[40, 6] = 64, 127, 255
+    case("bad input: hand-index ids past the deck raise, naming the row", ["ge_hand_index"],
+         lambda device: raises(lambda: hi.index(_xp(device).asarray(bad_ids), all_rounds=True,
+                                                backend="cuda" if device else "numpy"),
+                               "row 5"))
+    sd_index = ge.HandIndexer((2, 5), game="shortdeck")
+    sd_ids = _ids(64, 7, 9, deck=36, low=16)
+    sd_ids[3, 2] = 7
+    case("bad input: a hand-index card below the short deck raises, naming the row",
+         ["ge_hand_index"],
+         lambda device: raises(lambda: sd_index.index(_xp(device).asarray(sd_ids),
+                                                      backend="cuda" if device else "numpy"),
+                               "row 3"))
 
     # solver_tables.cu: board strengths, river counts (and a board that must raise).
     boards = _ids(64, 5, 8)

@@ -49,7 +49,10 @@ def add_parser(sub, count) -> None:
     2
     """
     p = sub.add_parser("compile", help="compile the CUDA kernels into the cache ahead of use",
-                       description=__doc__.split("\n\n")[0])
+                       description="Compile every CUDA module into the kernel cache ahead of "
+                                   "the first call: for the visible devices, or with --arch "
+                                   "for an architecture (no GPU needed), in parallel "
+                                   "processes.")
     p.add_argument("--arch", action="append", default=None,
                    help="architecture to compile for: sm_90 (H100, H200), sm_80 (A100), ...; "
                         "repeatable; default: the visible devices' (then no GPU is needed)")

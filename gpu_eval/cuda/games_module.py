@@ -26,13 +26,16 @@ from gpu_eval.games import eight_or_better
 from gpu_eval.games.registry import OMAHA, SHORTDECK
 
 __all__ = ["get_module", "module_source", "low_cuda", "KERNELS", "PLAYER_KERNELS",
-           "MODULE_FILES"]
+           "MODULE_FILES", "MAX_PLAYERS", "LOW_ONE_BOARD", "LOW_ONE_HOLE"]
 
 MODULE_FILES: tuple[str, ...] = ("equity_games.cu",)
+#: Most players of the showdown and sampling kernels (one of each per player count).
+MAX_PLAYERS = 10
 #: The module's kernels; a call compiles the base ones and its own player count's alone
 #: while the whole module is not in the kernel cache (modules.cached_part_state).
-PLAYER_KERNELS = modules.PlayerKernels(("ge_games_strengths", "ge_games_sample", "ge_games_low"),
-                                       ("ge_games_showdown_{n}",), tuple(range(2, 11)))
+PLAYER_KERNELS = modules.PlayerKernels(("ge_games_strengths", "ge_games_low"),
+                                       ("ge_games_showdown_{n}", "ge_games_sample_{n}"),
+                                       tuple(range(2, MAX_PLAYERS + 1)))
 KERNELS: tuple[str, ...] = PLAYER_KERNELS.names()
 
 _STATES: dict[tuple[int, str], Any] = {}
@@ -82,23 +85,38 @@ def get_module(device_id: int | None = None, players: int | None = None) -> Game
                                      device_id)
 
 
+#: ``shared`` flags of ``ge_games_low``: one board for every row, one hand for every board.
+LOW_ONE_BOARD, LOW_ONE_HOLE = 1, 2
+
+
 def low_cuda(hole_masks: Any, board_masks: Any | None, table: np.ndarray) -> Any:
     """Lows of validated hand masks on the device (``ge_games_low``): Omaha 2 + 3 with
-    ``board_masks`` (one per row, or one for all), else the best five of each hand.
-    CuPy masks in give a CuPy ``uint8`` array out; NumPy in gives NumPy out."""
+    ``board_masks``, else the best five of each hand. Hole rows and boards broadcast as in
+    NumPy: one per row, one board for every row, or one hand against every board.
+    CuPy masks in give a CuPy ``uint8`` array out; NumPy in gives NumPy out.
+
+    Examples
+    --------
+    >>> t = eight_or_better.low_tables()["OMAHA"]  # doctest: +SKIP
+    >>> low_cuda(cards.to_mask(["Ah2d3cKs"]), cards.to_mask(["2c5d4h", "7s8s9c"]), t)
+    ... # doctest: +SKIP
+    array([56,  0], dtype=uint8)
+    """
     from gpu_eval.cuda.availability import is_cupy_array  # noqa: PLC0415
 
     cupy = require_cuda()
     state = get_module(players=0)
     on_device = is_cupy_array(hole_masks) or is_cupy_array(board_masks)
     h = cupy.ascontiguousarray(cupy.asarray(hole_masks), dtype=cupy.uint64).reshape(-1)
-    n = int(h.size)
     b = None if board_masks is None else cupy.ascontiguousarray(
         cupy.asarray(board_masks), dtype=cupy.uint64).reshape(-1)
-    shared = np.int32(b is not None and int(b.size) == 1 and n != 1)
+    n = int(h.size) if b is None else max(int(h.size), int(b.size))
+    shared = 0
+    if b is not None and n > 1:  # the caller checked that the sizes are equal or one is 1
+        shared = (LOW_ONE_BOARD if b.size == 1 else 0) | (LOW_ONE_HOLE if h.size == 1 else 0)
     d_table = cupy.asarray(np.ascontiguousarray(table, dtype=np.uint8))
     out = cupy.empty(n, dtype=cupy.uint8)
     if n:
-        state.launch("ge_games_low", n, (h, np.uint64(0) if b is None else b, shared,
-                                         d_table, out, np.uint64(n)))
+        state.launch("ge_games_low", n, (h, np.uint64(0) if b is None else b,
+                                         np.int32(shared), d_table, out, np.uint64(n)))
     return out if on_device else out.get()

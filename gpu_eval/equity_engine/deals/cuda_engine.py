@@ -28,6 +28,7 @@ import numpy as np
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.cuda import modules
 from gpu_eval.cuda.availability import require_cuda
+from gpu_eval.cuda.launch_progress import LaunchPacer
 from gpu_eval.cuda.lowball import GAME_CODES, LOW_TABLE_DTYPES, LOW_TABLE_ORDER, low_device_tables
 from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.equity_engine import device_sampling
@@ -46,7 +47,9 @@ PLAYER_KERNELS = modules.PlayerKernels(("ge_deals_strengths",),
 KERNELS: tuple[str, ...] = PLAYER_KERNELS.names()
 #: ``eval`` code of the high hand (GE_DEALS_HIGH); the lows are :data:`GAME_CODES`.
 HIGH = 3
-#: Rows of the grid per launch (the host waits between launches, for the progress bar).
+#: Rows of the grid per launch: the progress bar and Ctrl-C act between launches (a launch is
+#: milliseconds), and the kernels' 32-bit counts stay bounded (a launch's rows times its
+#: columns per thread: kernels/equity_deals.cu).
 ROWS_PER_LAUNCH = 1 << 14
 #: Monte Carlo samples per launch (keeps the kernel's 32-bit counters exact).
 SAMPLES_PER_LAUNCH = 1 << 24
@@ -178,6 +181,7 @@ def grid_counts(game: str, known: list[int], comps: list[np.ndarray], rows: np.n
     d_offsets = cupy.asarray(offsets)
     name = f"ge_deals_grid_{n}"
     rows = np.ascontiguousarray(rows, dtype=np.int32).reshape(len(rows), n - 1)
+    pacer = LaunchPacer(cupy, bar)  # the bar follows the device; Ctrl-C stops between launches
     for a in range(0, len(rows), ROWS_PER_LAUNCH):
         b = min(len(rows), a + ROWS_PER_LAUNCH)
         d_rows = cupy.asarray(np.ascontiguousarray(rows[a:b]))
@@ -187,8 +191,8 @@ def grid_counts(game: str, known: list[int], comps: list[np.ndarray], rows: np.n
                             (d_rows, d_union, np.uint32(b - a), S, null if L is None else L,
                              d_offsets, d_masks, np.uint32(sizes[-1]), np.uint32(scale),
                              *out))
-        if bar is not None:
-            bar.update((b - a) * sizes[-1])
+        pacer.launched((b - a) * sizes[-1])
+    pacer.finish()
     host = [a.get().astype(np.int64) for a in out]
     return (*host[:5], host[5][0])
 
@@ -216,12 +220,13 @@ def sample_counts(prob: Any, entropy: int, start: int, stop: int,
     deck = cupy.asarray(np.ascontiguousarray(ID_TO_MASK[prob.deck], dtype=np.uint64))
     totals = cupy.zeros(6 * n, dtype=cupy.uint64)
     best5 = state.best5 if prob.hilo else np.uint64(0)
+    pacer = LaunchPacer(cupy, bar)
     for lo in range(start, stop, SAMPLES_PER_LAUNCH):
         hi = min(stop, lo + SAMPLES_PER_LAUNCH)
         state.launch(f"ge_deals_sample_{n}", hi - lo,
                      (known, need, deck, np.uint32(len(prob.deck)),
                       np.int32(eval_code(prob.game)), best5, np.uint32(prob.scale),
                       np.uint32(key0), np.uint32(key1), np.uint64(lo), np.uint64(hi), totals))
-        if bar is not None:
-            bar.update(hi - lo)
+        pacer.launched(hi - lo)
+    pacer.finish()
     return tuple(totals.get().astype(np.int64).reshape(6, n))

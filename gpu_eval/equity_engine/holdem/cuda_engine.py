@@ -40,10 +40,11 @@ import numpy as np
 from gpu_eval import ranges
 from gpu_eval.combinatorics import BINOM
 from gpu_eval.cuda import availability, modules
+from gpu_eval.cuda.launch_progress import LaunchPacer
 from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.cuda.waves import whole_wave_splits
 from gpu_eval.equity_engine import enumerate_boards
-from gpu_eval.equity_engine.deal_check import can_deal
+from gpu_eval.equity_engine.deal_check import check_dealable
 from gpu_eval.equity_engine.device_sampling import (
     MAX_TRIES,
     MODE_DEALT,
@@ -83,7 +84,7 @@ PAIR_THREADS = 256  # ge_eq_pairs: a 16 x 16 grid of threads, 4 x 4 pairs each
 WARP = 32
 #: Bytes of the strength table per chunk of boards.
 STRENGTH_BYTES = 1 << 29
-#: Monte Carlo samples per launch (progress and Ctrl-C are handled between launches).
+#: Monte Carlo samples per launch (the progress bar and Ctrl-C act between launches).
 SAMPLES_PER_LAUNCH = 1 << 27
 #: Exact preflop pair work with at least this many pairs uses the all-pairs matrix (computed
 #: once per process, then cached) instead of playing the pairs board by board.
@@ -263,7 +264,8 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
         out = cupy.zeros(3 * m_count * n + m_count, dtype=cupy.uint64)
         d_w, d_t = out[:m_count * n], out[m_count * n:2 * m_count * n]
         d_u, d_v = out[2 * m_count * n:3 * m_count * n], out[3 * m_count * n:]
-        d_s = cupy.empty(chunk * ld, dtype=cupy.uint16)
+        d_s = cupy.empty(chunk * ld, dtype=cupy.uint16)  # reused: the stream orders the chunks
+        pacer = LaunchPacer(cupy, progress)  # the bar follows the device; Ctrl-C between chunks
         for lo in range(0, n_boards, chunk):
             nb = min(chunk, n_boards - lo)
             _launch_strengths(state, d_pool, n_pool, d_boards[lo:lo + nb], None, 0, 0,
@@ -273,13 +275,9 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
                 (blocks,), (THREADS,),
                 (d_s, np.uint32(ld), np.uint32(nb), d_mu, np.uint32(m_count),
                  np.uint32(per_task), d_w, d_t, d_u, d_v))
-            if nb < n_boards:  # several chunks: report each (and let Ctrl-C in between)
-                cupy.cuda.runtime.deviceSynchronize()
-                if progress is not None:
-                    progress.update(nb)
+            pacer.launched(nb)
+        pacer.finish()
         host = out.get().astype(np.int64)
-    if progress is not None and chunk >= n_boards:
-        progress.update(n_boards)
     k = m_count * n
     return Counts(host[:k].reshape(m_count, n), host[k:2 * k].reshape(m_count, n),
                   host[2 * k:3 * k].reshape(m_count, n), host[3 * k:], scale)
@@ -464,9 +462,7 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
     combos, offsets, cum = _pack(holes, cum_weights)
     deck = enumerate_boards.deck_values(deck_mask)
     # Ranges that can never be dealt together would make every sample redraw MAX_TRIES times.
-    if can_deal(holes, cum_weights, modes == MODE_DEALT, len(deck), k) is False:
-        raise ValueError("the players' ranges cannot be dealt together (every matchup of "
-                         "their combos shares a card or leaves too few cards for the board)")
+    check_dealable(holes, cum_weights, modes == MODE_DEALT, len(deck), k)
     key0, key1 = mc_key(entropy)
     cupy = availability.require_cuda()
     state = get_state(players=n)
@@ -476,6 +472,9 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
         args = [cupy.asarray(a) for a in (combos, offsets, cum, modes, deck)]
         totals = cupy.zeros(4 * n, dtype=cupy.uint64)
         failures = cupy.zeros(1, dtype=cupy.uint64)
+        # The bar follows the device and Ctrl-C acts between launches; after a failed sample
+        # the device flag ends every later launch's samples at once.
+        pacer = LaunchPacer(cupy, progress)
         for lo in range(0, n_samples, SAMPLES_PER_LAUNCH):
             hi = min(n_samples, lo + SAMPLES_PER_LAUNCH)
             grid = max(1, min(full, -(-(hi - lo) // THREADS)))
@@ -484,12 +483,8 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
                 (*args, np.uint32(len(deck)), np.uint64(base), np.int32(k), np.uint32(key0),
                  np.uint32(key1), np.uint64(first + lo), np.uint64(first + hi), np.uint32(MAX_TRIES),
                  totals, failures))
-            if hi < n_samples:  # several launches: report each (and let Ctrl-C in between)
-                cupy.cuda.runtime.deviceSynchronize()
-                if int(failures.get()[0]):  # the device flag: stop at the first bad launch
-                    break
-            if progress is not None:
-                progress.update(hi - lo)
+            pacer.launched(hi - lo)
+        pacer.finish()
         result = totals.get().astype(np.int64).reshape(4, n)
         failed = int(failures.get()[0])
     if failed:
@@ -588,6 +583,7 @@ def pair_matrix_cuda(hands: np.ndarray, deck_mask: int = enumerate_boards.FULL_D
         d_s = cupy.zeros(chunk * ld, dtype=cupy.uint16)  # columns >= n_hands stay 0
         d_w = cupy.zeros(n_hands * n_hands, dtype=cupy.uint32)
         d_t = cupy.zeros(n_hands * n_hands, dtype=cupy.uint32)
+        pacer = LaunchPacer(cupy, progress)  # the bar follows the device; Ctrl-C between chunks
         for lo in range(0, total, chunk):
             nb = min(chunk, total - lo)
             _launch_strengths(state, d_hands, n_hands, None, d_deck, k, lo, 0, nb, d_s, ld)
@@ -595,9 +591,8 @@ def pair_matrix_cuda(hands: np.ndarray, deck_mask: int = enumerate_boards.FULL_D
             state.kernels["ge_eq_pairs"](
                 (tile_pairs, ny), (PAIR_THREADS,),
                 (d_s, np.uint32(ld), np.uint32(nb), np.uint32(n_hands), d_w, d_t))
-            cupy.cuda.runtime.deviceSynchronize()
-            if progress is not None:
-                progress.update(nb)
+            pacer.launched(nb)
+        pacer.finish()
         w = d_w.get().reshape(n_hands, n_hands)
         t = d_t.get().reshape(n_hands, n_hands)
     w, t = finish_pair_matrix(w, t, hands, per_pair)
