@@ -46,7 +46,7 @@ from gpu_eval.card_spelling import (
     parse_hand_text,
 )
 
-__all__ = ["integer_array", "check_range", "place", "card_ids", "card_masks", "card_set",
+__all__ = ["SPOT_AXES", "integer_array", "check_range", "place", "card_ids", "card_masks", "card_set",
            "card_rows", "plain_text_ids", "whole_number", "indices", "mask_ids"]
 
 #: The largest card id (jokers, id 52, are allowed only where a caller says so).
@@ -175,16 +175,25 @@ def integer_array(x: Any, what: str, *, noun: str = "card ids") -> np.ndarray:
     return arr
 
 
+#: Axes counted from 1 in messages: players are "player 1", "player 2" everywhere (rows and
+#: spots count from 0, as NumPy does).
+ONE_BASED = ("player",)
+
+
+#: How messages name the axes of an ``(N, P, k)`` array of many spots' players.
+SPOT_AXES = ("row", "player")
+
+
 def place(index: tuple[int, ...], axes: Sequence[str]) -> str:
     """``", spot 3, player 2"``: where ``index`` (the leading axes) points, for a message.
 
     Examples
     --------
     >>> place((3, 1), ("spot", "player")), place((), ("row",)), place((2, 0), ("row",))
-    (', spot 3, player 1', '', ', row 2, index 0')
+    (', spot 3, player 2', '', ', row 2, index 0')
     """
     names = list(axes) + ["index"] * (len(index) - len(axes))
-    return "".join(f", {n} {i}" for n, i in zip(names, index))
+    return "".join(f", {n} {i + (n in ONE_BASED)}" for n, i in zip(names, index))
 
 
 def check_range(arr: np.ndarray, what: str, lo: int, hi: int, *, noun: str = "card id",
@@ -251,7 +260,7 @@ def card_ids(x: Any, what: str, *, top: int = TOP, axes: Sequence[str] = ("row",
     ...          axes=("spot", "player"))
     Traceback (most recent call last):
     ...
-    ValueError: hands, spot 0, player 1: card id 307 is out of range 0..51
+    ValueError: hands, spot 0, player 2: card id 307 is out of range 0..51
     """
     arr = integer_array(x, what)
     check_range(arr, what, 0, top, axes=axes)

@@ -102,7 +102,7 @@ def test_ragged_lists_are_a_clear_value_error():
 def test_the_place_names_spot_and_player():
     hands = np.zeros((3, 2, 2), dtype=np.uint64)
     hands[2, 1, 1] = 300
-    with pytest.raises(ValueError, match=r"^hands, spot 2, player 1: card id 300 is out"):
+    with pytest.raises(ValueError, match=r"^hands, spot 2, player 2: card id 300 is out"):
         card_ids(hands, "hands", axes=("spot", "player"))
 
 
