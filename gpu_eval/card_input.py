@@ -197,12 +197,13 @@ def place(index: tuple[int, ...], axes: Sequence[str]) -> str:
 
 
 def check_range(arr: np.ndarray, what: str, lo: int, hi: int, *, noun: str = "card id",
-                axes: Sequence[str] = ("row",), last_axis_is_cards: bool = True) -> None:
+                axes: Sequence[str] = ("row",), last_axis_is_cards: bool = True,
+                note: str = "") -> None:
     """Raise ``ValueError`` naming the first value of ``arr`` outside ``lo..hi``.
 
     The check runs on ``arr`` as given (any integer dtype, or Python ints), before any cast.
     ``axes`` name the leading axes in the message; with ``last_axis_is_cards`` the last axis
-    (a row's cards) is not named, the value is.
+    (a row's cards) is not named, the value is. ``note`` ends the message.
 
     Examples
     --------
@@ -222,7 +223,7 @@ def check_range(arr: np.ndarray, what: str, lo: int, hi: int, *, noun: str = "ca
     where = tuple(int(i) for i in np.argwhere(bad)[0]) if arr.ndim else ()
     lead = where[:-1] if last_axis_is_cards and arr.ndim else where
     raise ValueError(f"{what}{place(lead, axes)}: {noun} {int(arr[where])} is out of range "
-                     f"{lo}..{hi}")
+                     f"{lo:,}..{hi:,}{note}")
 
 
 def card_ids(x: Any, what: str, *, top: int = TOP, axes: Sequence[str] = ("row",)
@@ -492,9 +493,9 @@ def whole_number(x: Any, what: str, lo: int, hi: int | None = None) -> int:
     return v
 
 
-def indices(x: Any, size: int, what: str = "indices") -> np.ndarray:
+def indices(x: Any, size: int, what: str = "indices", *, note: str = "") -> np.ndarray:
     """Integer indices into ``0..size - 1``, any integer width and shape (0-d: one index),
-    checked before any cast, as ``int64``.
+    checked before any cast, as ``int64``; ``note`` ends a range error's message.
 
     Examples
     --------
@@ -507,5 +508,5 @@ def indices(x: Any, size: int, what: str = "indices") -> np.ndarray:
     """
     arr = integer_array(x, what, noun="whole numbers")
     check_range(arr, what, 0, size - 1, noun="index", axes=("position",),
-                last_axis_is_cards=False)
+                last_axis_is_cards=False, note=note)
     return arr.astype(np.int64, copy=False)

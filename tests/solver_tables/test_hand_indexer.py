@@ -282,7 +282,7 @@ def test_bad_cards_name_the_row():
         idx.index(big)
     with pytest.raises(ValueError, match=r"each row must hold 5 cards"):
         idx.index(good[:, :4])
-    with pytest.raises(TypeError, match="integer card ids"):
+    with pytest.raises(TypeError, match="must be card ids"):
         idx.index(good.astype(np.float64))
     with pytest.raises(ValueError, match="row 1"):
         idx.index(["AsKs 2c7d9h", "AsAs 2c7d9h"])
@@ -321,9 +321,9 @@ def test_bad_layouts_and_rounds():
     idx = HandIndexer((2, 3))
     with pytest.raises(ValueError, match="round 2"):
         idx.size(2)
-    with pytest.raises(ValueError, match=r"index 1286792 \(position 1\) is out of range"):
+    with pytest.raises(ValueError, match=r"position 1: index 1286792 is out of range"):
         idx.unindex(1, [0, 1286792])
-    with pytest.raises(ValueError, match=r"index -1 \(position 0\)"):
+    with pytest.raises(ValueError, match=r"position 0: index -1 is out of range"):
         idx.unindex(1, [-1])
     with pytest.raises(TypeError, match="integers"):
         idx.unindex(1, [0.5])
