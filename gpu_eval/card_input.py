@@ -46,8 +46,9 @@ from gpu_eval.card_spelling import (
     parse_hand_text,
 )
 
-__all__ = ["SPOT_AXES", "integer_array", "check_range", "place", "card_ids", "card_masks", "card_set",
-           "card_rows", "plain_text_ids", "whole_number", "indices", "mask_ids"]
+__all__ = ["SPOT_AXES", "integer_array", "check_range", "place", "card_ids", "card_masks",
+           "card_set", "cards_mask", "card_rows", "plain_text_ids", "whole_number", "indices",
+           "mask_ids"]
 
 #: The largest card id (jokers, id 52, are allowed only where a caller says so).
 TOP = 51
@@ -87,13 +88,13 @@ def _check_leaves(obj: np.ndarray, what: str, noun: str) -> list:
 
 
 def _python_ints(obj: np.ndarray, what: str, noun: str) -> np.ndarray:
-    """An object array of integers as int64 or uint64 where the values fit, else as the
-    Python ints themselves (dtype object), which a range check still names as given."""
+    """An object array of integers as int64 where the values fit, else as the Python ints
+    themselves (dtype object), which a range check still names as given. Never ``uint64``:
+    that dtype means hand masks, and Python ints are no more masks than ids."""
     values = [int(v) for v in _check_leaves(obj, what, noun)]
-    for dtype in (np.int64, np.uint64):
-        info = np.iinfo(dtype)
-        if all(info.min <= v <= info.max for v in values):
-            return np.array(values, dtype=dtype).reshape(obj.shape)
+    info = np.iinfo(np.int64)
+    if all(info.min <= v <= info.max for v in values):
+        return np.array(values, dtype=np.int64).reshape(obj.shape)
     out = np.empty(len(values), dtype=object)
     out[:] = values
     return out.reshape(obj.shape)
@@ -395,6 +396,45 @@ def card_set(x: Any, what: str) -> list[int]:
             raise ValueError(f"card {id_text(c)} appears twice in {what}")
         seen.add(c)
     return [int(c) for c in ids]
+
+
+def cards_mask(x: Any, what: str) -> int:
+    """The hand mask of some cards to take out of play, where naming a card twice is naming it
+    once (removal is a set operation): text, a list of texts, ids of any integer width, or
+    ``uint64`` hand masks (OR-ed).
+
+    Examples
+    --------
+    >>> hex(cards_mask("As 2c", "dead cards")), cards_mask(np.uint64(1), "dead cards")
+    ('0x1000000000000001', 1)
+    >>> cards_mask([51, 51], "dead cards") == cards_mask("As", "dead cards")
+    True
+    """
+    if type(x) is np.uint64:  # the hot path: equity's card removal passes a mask
+        m = int(x)
+        if m & ~int(VALID_MASK_BITS):
+            card_masks(x, what)  # raises, naming the stray bits
+        return m
+    if isinstance(x, str) or (isinstance(x, (list, tuple)) and x
+                              and all(isinstance(t, str) for t in x)):
+        texts = [x] if isinstance(x, str) else x
+        ids = []
+        for t in texts:
+            got = plain_text_ids(t)
+            if got is None:
+                try:
+                    got = parse_hand_text(t, allow_joker=False)
+                except ValueError as exc:
+                    raise ValueError(f"{what}: {exc}") from None
+            ids += got
+        return _mask_of(ids)
+    arr = integer_array(x, what, noun="card ids or uint64 hand masks")
+    if arr.dtype == np.uint64:  # uint64 is the hand-mask encoding
+        flat = card_masks(arr, what).reshape(-1)
+        return int(np.bitwise_or.reduce(flat)) if flat.size else 0
+    flat = arr.reshape(-1)
+    check_range(flat, what, 0, TOP, axes=(), note=" (pass a hand mask as numpy.uint64)")
+    return _mask_of(flat)
 
 
 def card_rows(x: Any, n: int, what: str) -> tuple[np.ndarray | None, np.ndarray]:
