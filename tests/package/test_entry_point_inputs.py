@@ -11,6 +11,8 @@ import pytest
 from array_objects import DLPackOnly
 from bad_input import INT_DTYPES, outcome, params
 
+import gpu_eval as ge
+
 
 def _with(good: np.ndarray, value, dtype) -> np.ndarray:
     a = good.astype(dtype)
@@ -91,3 +93,53 @@ def test_no_rows_and_0d_give_an_answer_or_a_clear_error(entry):
         got = outcome(entry, x)
         if got[0] == "raise":
             assert isinstance(got[1], (ValueError, TypeError)) and str(got[1]), repr(got[1])
+
+
+# -- the other encodings: hand masks and DeadHorse ints ------------------------------------------
+
+MASKS = ge.cards.to_mask(["AsKsQsJsTs", "2c3c4c5c7d"])
+MASK_CALLS = [
+    ("cards.from_mask", ge.cards.from_mask),
+    ("cards.mask_popcount", ge.cards.mask_popcount),
+    ("evaluate masks", lambda x: ge.evaluate(x, encoding="mask")),
+]
+
+
+@pytest.mark.parametrize("fn", [c[1] for c in MASK_CALLS], ids=[c[0] for c in MASK_CALLS])
+def test_hand_masks_are_checked_as_given(fn):
+    want = fn(MASKS)
+    for dtype in (np.int64, np.uint64):
+        np.testing.assert_array_equal(fn(DLPackOnly(MASKS.astype(dtype))), want)
+    bad = [
+        (np.array([int(MASKS[0]), -1], dtype=np.int64), ValueError, "-1"),
+        (MASKS | np.uint64(1 << 13), ValueError, "outside the 52 card positions"),
+        ([int(MASKS[0]), 2**64 + 1], ValueError, str(2**64 + 1)),
+        (MASKS.astype(np.float64), TypeError, "float"),
+        ([int(MASKS[0]), True], TypeError, "bool"),
+    ]
+    for x, kind, word in bad:
+        with pytest.raises(kind, match=word):
+            fn(x)
+
+
+DEADHORSE = ge.cards.to_deadhorse(ge.cards.parse(["AsKsQsJsTs", "2c3c4c5c7d"]))
+DEADHORSE_CALLS = [
+    ("cards.from_deadhorse", ge.cards.from_deadhorse),
+    ("evaluate deadhorse", lambda x: ge.evaluate(x, encoding="deadhorse")),
+]
+
+
+@pytest.mark.parametrize("fn", [c[1] for c in DEADHORSE_CALLS],
+                         ids=[c[0] for c in DEADHORSE_CALLS])
+def test_deadhorse_ints_are_checked_as_given(fn):
+    want = fn(DEADHORSE)
+    np.testing.assert_array_equal(fn(DLPackOnly(DEADHORSE.astype(np.uint64))), want)
+    for value in (-65537, 3, 2**17 + 65537, 2**64 - 1, 2**70):
+        x = DEADHORSE.tolist()
+        x[1][2] = value  # never wrapped into a card by a cast
+        with pytest.raises(ValueError, match=str(value)):
+            fn(x)
+    with pytest.raises(TypeError, match="float"):
+        fn(DEADHORSE.astype(np.float64))
+    with pytest.raises(TypeError, match="bool"):
+        fn([[True] + DEADHORSE[0, 1:].tolist()])
