@@ -158,17 +158,18 @@ def integer_array(x: Any, what: str, *, noun: str = "card ids") -> np.ndarray:
     ...
     TypeError: hands must be card ids (integers of any width), got the bool True at index (0, 0)
     """
-    if isinstance(x, (bool, np.bool_, str, float, complex, np.floating, np.complexfloating)):
-        raise _type_error(what, noun, _got(x))
-    x = adopt(x, host_only=True).array  # DLPack / CUDA array interface / CuPy: a host view
-    if isinstance(x, (list, tuple)):
-        return _from_sequence(x, what, noun)
-    if isinstance(x, (int, np.integer)):
-        arr = np.asarray(x)
-    elif isinstance(x, np.ndarray):
+    if isinstance(x, np.ndarray):
         arr = x
-    else:
+    elif isinstance(x, (bool, np.bool_, str, float, complex, np.floating, np.complexfloating)):
         raise _type_error(what, noun, _got(x))
+    elif isinstance(x, (list, tuple)):
+        return _from_sequence(x, what, noun)
+    elif isinstance(x, (int, np.integer)):
+        arr = np.asarray(x)
+    else:  # DLPack / CUDA array interface / CuPy: a host view (adopt passes others through)
+        arr = adopt(x, host_only=True).array
+        if not isinstance(arr, np.ndarray):
+            raise _type_error(what, noun, _got(x))
     if arr.dtype == object:
         return _python_ints(arr, what, noun)
     if arr.dtype.kind not in "iu":
