@@ -64,12 +64,12 @@ def _got(x: Any) -> str:
     if isinstance(x, (float, complex, np.floating, np.complexfloating)):
         return f"the {type(x).__name__} {x.item() if isinstance(x, np.generic) else x!r}"
     if isinstance(x, np.ndarray):
-        return f"an array of dtype {x.dtype}"
+        return f"dtype {x.dtype}"
     return f"a {type(x).__name__}"
 
 
 def _type_error(what: str, noun: str, got: str) -> TypeError:
-    return TypeError(f"{what} must be {noun} (integers of any width), got {got}")
+    return TypeError(f"{what} must be {noun}, got {got}")
 
 
 _INT_TYPES = (int, np.integer)
@@ -122,7 +122,7 @@ def _from_sequence(x: Sequence, what: str, noun: str) -> np.ndarray:
     return _python_ints(obj, what, noun)
 
 
-def integer_array(x: Any, what: str, *, noun: str = "card ids") -> np.ndarray:
+def integer_array(x: Any, what: str, *, noun: str = "integer card ids") -> np.ndarray:
     """``x`` as a NumPy integer array, every value as the caller gave it.
 
     Parameters
@@ -134,7 +134,8 @@ def integer_array(x: Any, what: str, *, noun: str = "card ids") -> np.ndarray:
     what : str
         The argument's name in messages (``"boards"``, ``"the dead cards"``).
     noun : str
-        What the integers are, in messages (``"card ids"``, ``"indices"``).
+        What the integers are, in messages (``"integer card ids"``, ``"integer indices"``);
+        any integer width is taken.
 
     Returns
     -------
@@ -156,7 +157,7 @@ def integer_array(x: Any, what: str, *, noun: str = "card ids") -> np.ndarray:
     >>> integer_array([[True, 5]], "hands")
     Traceback (most recent call last):
     ...
-    TypeError: hands must be card ids (integers of any width), got the bool True at index (0, 0)
+    TypeError: hands must be integer card ids, got the bool True at index (0, 0)
     """
     if isinstance(x, np.ndarray):
         arr = x
@@ -173,7 +174,7 @@ def integer_array(x: Any, what: str, *, noun: str = "card ids") -> np.ndarray:
     if arr.dtype == object:
         return _python_ints(arr, what, noun)
     if arr.dtype.kind not in "iu":
-        raise _type_error(what, noun, f"an array of dtype {arr.dtype}")
+        raise _type_error(what, noun, f"dtype {arr.dtype}")
     return arr
 
 
@@ -301,7 +302,7 @@ def card_masks(x: Any, what: str, *, axes: Sequence[str] = ("row",)) -> np.ndarr
     ...
     ValueError: masks, row 1: hand mask 0x2000 has bits set outside the 52 card positions ...
     """
-    arr = integer_array(x, what, noun="hand masks")
+    arr = integer_array(x, what, noun="integer hand masks")
     check_range(arr, what, 0, _UINT64_MAX, noun="hand mask", axes=axes,
                 last_axis_is_cards=False)
     masks = arr.astype(np.uint64, copy=False)
@@ -371,7 +372,7 @@ def card_set(x: Any, what: str) -> list[int]:
     >>> card_set([48.7], "the board")
     Traceback (most recent call last):
     ...
-    TypeError: the board must be card ids (integers of any width), got the float 48.7 at index (0,)
+    TypeError: the board must be integer card ids, got the float 48.7 at index (0,)
     """
     if x is None:
         return []
@@ -429,7 +430,7 @@ def cards_mask(x: Any, what: str) -> int:
                     raise ValueError(f"{what}: {exc}") from None
             ids += got
         return _mask_of(ids)
-    arr = integer_array(x, what, noun="card ids or uint64 hand masks")
+    arr = integer_array(x, what, noun="integer card ids or uint64 masks")
     if arr.dtype == np.uint64:  # uint64 is the hand-mask encoding
         flat = card_masks(arr, what).reshape(-1)
         return int(np.bitwise_or.reduce(flat)) if flat.size else 0
@@ -547,7 +548,7 @@ def indices(x: Any, size: int, what: str = "indices", *, note: str = "") -> np.n
     ...
     ValueError: indices, position 1: index 169 is out of range 0..168
     """
-    arr = integer_array(x, what, noun="whole numbers")
+    arr = integer_array(x, what, noun="integer indices")
     check_range(arr, what, 0, size - 1, noun="index", axes=("position",),
                 last_axis_is_cards=False, note=note)
     return arr.astype(np.int64, copy=False)

@@ -157,7 +157,7 @@ def format(cards: np.ndarray | int | Sequence[int], *, sep: str = "") -> str | l
     >>> format(to_mask(parse(["2c3d", "AhKh"])), sep=" ")
     ['2c 3d', 'Kh Ah']
     """
-    arr = card_input.integer_array(cards, "cards", noun="card ids or uint64 hand masks")
+    arr = card_input.integer_array(cards, "cards", noun="integer card ids or uint64 masks")
     if arr.dtype == np.uint64 and arr.ndim == 1:
         from gpu_eval import card_text  # vectorised: masks grouped by card count
 
@@ -330,7 +330,7 @@ def from_deadhorse(ints: np.ndarray) -> np.ndarray:
     >>> from_deadhorse([65537, 12288]).tolist()
     [3, 49]
     """
-    arr = card_input.integer_array(ints, "DeadHorse cards", noun="DeadHorse card ints")
+    arr = card_input.integer_array(ints, "DeadHorse cards", noun="integer DeadHorse cards")
     # No DeadHorse card needs more than 17 bits: wider or negative values read -1 (no card)
     # before the cast could wrap them; the message names the value as given.
     a = np.where((arr < 0) | (arr >= 1 << 17), -1, arr).astype(np.int64) if arr.size \

@@ -86,7 +86,7 @@ def coerce(hands, *, encoding: str = "auto", invalid: str = "raise",
         return _from_text_rows(hands, invalid, allow_joker)
     # Integers of any width, as given (no bools, floats or objects; Python ints beyond 64
     # bits stay themselves, so the range checks below name them).
-    arr = card_input.integer_array(hands, "hands", noun="card ids or uint64 hand masks")
+    arr = card_input.integer_array(hands, "hands", noun="integer card ids or uint64 masks")
     if encoding == "auto":
         encoding = "mask" if arr.dtype == np.uint64 else "ids"
     if encoding == "mask":

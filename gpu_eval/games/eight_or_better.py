@@ -109,7 +109,7 @@ def _masks(x, what: str) -> tuple[np.ndarray, np.ndarray, bool]:
         single = isinstance(x, str)
         m = np.atleast_1d(m)
         return m, np.bitwise_count(m).astype(np.int64), single
-    arr = card_input.integer_array(x, what, noun="card ids or uint64 hand masks")
+    arr = card_input.integer_array(x, what, noun="integer card ids or uint64 masks")
     if arr.dtype == np.uint64:
         if arr.ndim > 1:
             raise ValueError(f"{what}: hand masks must have shape () or (N,), got {arr.shape}")

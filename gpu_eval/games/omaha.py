@@ -415,7 +415,7 @@ def coerce_rows(x, what: str, sizes: tuple[int, int], invalid: str, game: str
     elif isinstance(x, (list, tuple)) and x and all(isinstance(r, str) for r in x):
         return _text_rows(x, what, sizes, want, invalid)
     else:
-        arr = card_input.integer_array(x, what, noun="card ids or uint64 hand masks")
+        arr = card_input.integer_array(x, what, noun="integer card ids or uint64 masks")
         if arr.dtype == np.uint64:
             return mask_rows(arr, what, sizes, want, invalid)
         if arr.ndim not in (1, 2):

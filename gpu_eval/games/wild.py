@@ -396,7 +396,7 @@ def _coerce(hands, spec: WildSpec, encoding: str, invalid: str, fast: bool = Tru
     if isinstance(hands, (list, tuple)) and not hands:
         arr = hands
     else:  # integers as given (card_input: no bools, floats or objects, no cast yet)
-        arr = card_input.integer_array(hands, "hands", noun="card ids or uint64 hand masks")
+        arr = card_input.integer_array(hands, "hands", noun="integer card ids or uint64 masks")
     if allow and not isinstance(arr, (list, tuple)) and arr.dtype != np.uint64 \
             and encoding in ("auto", "ids"):
         return coerce_ids(arr, invalid)

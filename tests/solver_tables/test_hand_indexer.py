@@ -282,7 +282,7 @@ def test_bad_cards_name_the_row():
         idx.index(big)
     with pytest.raises(ValueError, match=r"each row must hold 5 cards"):
         idx.index(good[:, :4])
-    with pytest.raises(TypeError, match="must be card ids"):
+    with pytest.raises(TypeError, match="integer card ids"):
         idx.index(good.astype(np.float64))
     with pytest.raises(ValueError, match="row 1"):
         idx.index(["AsKs 2c7d9h", "AsAs 2c7d9h"])
