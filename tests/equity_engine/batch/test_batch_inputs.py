@@ -12,7 +12,7 @@ import gpu_eval as ge
 
 COURCHEVEL = [["AsAhKdQcJc", "2s3s4s5s6h"]]
 OMAHA = [["AsAhKdQc", "2s3s4s5s"]]
-STUD = [["AsAhKd", "2s3s4s"]]
+STUD = [["AsAhKdQcJc9h", "2s3s4s5s6h7c"]]  # one card to come: a few dozen deals
 HOLDEM = [["AhKh", "QsQd"]]
 
 
@@ -69,7 +69,7 @@ def test_a_stud_dead_bool_is_no_card():
 @pytest.mark.parametrize("dtype", [np.uint8, np.int16, np.int32, np.uint64])
 @pytest.mark.parametrize("game,hands,board", [
     ("stud", STUD, None),
-    ("razz", [["Ah2h3h4h5h", "Kh2d3d4d5d"]], None),
+    ("razz", [["Ah2h3h4h5h6d", "Kh2d3d4d5d9c"]], None),
     ("omaha", OMAHA, "Ac2h3c"),
     ("holdem", HOLDEM, "2c7d9h"),
 ])
