@@ -117,8 +117,10 @@ def _from_sequence(x: Sequence, what: str, noun: str) -> np.ndarray:
     if obj.shape != fast.shape:
         raise _type_error(what, noun, "a nested list of arrays")
     if fast.dtype.kind in "iu":
-        _check_leaves(obj, what, noun)
-        return fast
+        leaves = _check_leaves(obj, what, noun)
+        # NumPy reads [2**64 - 1] as uint64, the mask encoding: Python ints stay plain ints.
+        if fast.dtype != np.uint64 or not any(type(v) is int for v in leaves):
+            return fast
     return _python_ints(obj, what, noun)
 
 

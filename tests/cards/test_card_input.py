@@ -54,6 +54,8 @@ def test_mixed_python_ints_numpy_would_make_float_are_still_ints():
     with pytest.raises(ValueError, match=r"card id 18446744073709551615 is out of range"):
         card_ids([2**64 - 1, 1], "the hand")
     assert integer_array([2**63, 1], "x").dtype == object  # never uint64: that means masks
+    assert integer_array([2**64 - 1], "x").dtype == object
+    assert integer_array([np.uint64(5)], "x").dtype == np.uint64  # the caller's own uint64
     assert integer_array([np.uint64(5), -1], "x").tolist() == [5, -1]
 
 
