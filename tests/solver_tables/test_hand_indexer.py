@@ -325,5 +325,5 @@ def test_bad_layouts_and_rounds():
         idx.unindex(1, [0, 1286792])
     with pytest.raises(ValueError, match=r"position 0: index -1 is out of range"):
         idx.unindex(1, [-1])
-    with pytest.raises(TypeError, match="integers"):
+    with pytest.raises(TypeError, match=r"indices must be integer indices, got the float 0\.5"):
         idx.unindex(1, [0.5])
