@@ -276,9 +276,7 @@ def evaluate_low(hands, board=None, *, game: str | None = None, backend: str = "
     """
     from gpu_eval.games import eight_or_better  # deferred: its tables load on demand
 
-    if backend not in backend_choice.BACKENDS:
-        raise ValueError(f"backend={backend!r}: expected one of "
-                         f"{', '.join(backend_choice.BACKENDS)}")
+    backend_choice.check(backend)
     if backend != "numpy" and (is_cupy_array(hands) or is_cupy_array(board)):  # CuPy in, CuPy out
         from gpu_eval.cuda import games_module  # deferred: imports CuPy
         from gpu_eval.cuda import lowball as cuda_lows
