@@ -61,7 +61,9 @@ _LAZY = {
 
 def __getattr__(name: str):
     if name in _LAZY:
-        return getattr(import_module(_LAZY[name]), name)
+        value = getattr(import_module(_LAZY[name]), name)
+        globals()[name] = value  # found once: later lookups skip this hook (a call's cost)
+        return value
     raise AttributeError(f"module 'gpu_eval' has no attribute {name!r}")
 
 

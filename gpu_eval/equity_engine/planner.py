@@ -141,11 +141,10 @@ class Request:
         """The engine set-up object ``setup(self)``, built once per request and kept: what
         the engine's strategies derive from the request (problem, matchups, symmetry)."""
         key = setup if isinstance(setup, type) else id(setup)
-        try:
-            return self._states[key]
-        except KeyError:
+        out = self._states.get(key)
+        if out is None:
             out = self._states[key] = setup(self)
-            return out
+        return out
 
 
 # ---------------------------------------------------------------------------------------------

@@ -58,8 +58,11 @@ CardsLike = str | np.ndarray | Sequence[int] | Sequence[str] | None
 # Cards.
 # ---------------------------------------------------------------------------------------------
 
+_NAMES = tuple(r + s for r in cards.RANKS for s in cards.SUITS)
+
+
 def card_text(c: int) -> str:
-    return cards.RANKS[c // 4] + cards.SUITS[c % 4]
+    return _NAMES[c]
 
 
 def cards_text(ids: Sequence[int]) -> str:
@@ -70,7 +73,7 @@ def cards_text(ids: Sequence[int]) -> str:
     >>> cards_text([0, 51]), cards_text([])
     ('2c As', '-')
     """
-    return " ".join(card_text(c) for c in ids) if len(ids) else "-"
+    return " ".join([_NAMES[c] for c in ids]) if len(ids) else "-"
 
 
 def mask_of(ids: Sequence[int]) -> int:

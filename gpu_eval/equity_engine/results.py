@@ -211,16 +211,20 @@ def spot_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, scale: in
     ([0.375, 0.625], 'exact: 4 boards')
     """
     total = 1.0 * per_matchup     # what exact_result's w.sum() * per_matchup is for w = [1.0]
-    win = wins / total
-    tie_share = units / (scale * total)
+    # A handful of players: Python floats, the same IEEE operations exact_result's arrays do
+    # (a NumPy operation on a 2-element array costs more than the division itself).
+    wins, ties, units = (np.asarray(x).tolist() for x in (wins, ties, units))
+    win = [w / total for w in wins]
+    tie_share = [u / (scale * total) for u in units]
     if method is None:
         method = f"exact: {per_matchup:,} board{'s' * (per_matchup != 1)}"
-    return EquityResult(equity=read_only(win + tie_share), win=read_only(win),
-                        tie=read_only(ties / total), tie_share=read_only(tie_share),
-                        stderr=read_only(np.zeros(len(wins))), exact=True, boards=per_matchup,
-                        samples=None, matchups=1, wins=read_only(np.array(wins, dtype=np.int64)),
-                        ties=read_only(np.array(ties, dtype=np.int64)), method=method,
-                        **common)
+    # Two arrays, each row a field (views of a read-only array are read-only).
+    floats = read_only(np.array([[w + s for w, s in zip(win, tie_share)], win,
+                                 [t / total for t in ties], tie_share, [0.0] * len(wins)]))
+    ints = read_only(np.array([wins, ties], dtype=np.int64))
+    return EquityResult(equity=floats[0], win=floats[1], tie=floats[2], tie_share=floats[3],
+                        stderr=floats[4], exact=True, boards=per_matchup, samples=None,
+                        matchups=1, wins=ints[0], ties=ints[1], method=method, **common)
 
 
 def sampled_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, units_sq: np.ndarray,

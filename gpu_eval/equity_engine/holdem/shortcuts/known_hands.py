@@ -12,18 +12,18 @@ path runs and raises its usual errors.
 No hand is evaluated card by card: at a few thousand hands the evaluator's forty NumPy calls
 cost far more than their arithmetic. A 7-card hand's strength is the better of its strength
 without flushes, which depends only on its rank multiset, and its flush (the flush table of one
-suit lane, 0 under five cards). So per deck the completions' rank keys (``sum 5^rank``; at most
-91 distinct ones after a flop) and suit lanes are cached, and per call each player's rank key
-is added to the distinct completion keys, looked up in the table of every 7-card rank multiset
-(:func:`gpu_eval.equity_engine.holdem.shortcuts.flush_free_ranks.plain7`), spread over the boards, and
-raised to the
-flush value where the player's known cards leave a flush possible: the evaluator's integers.
+suit lane, 0 under five cards). So per deck the completions' distinct rank keys (``sum
+5^rank``; at most 91 after a flop), their multiplicities and suit lanes are cached; per call
+each player's rank key is added to the distinct keys and looked up in the table of every 7-card
+rank multiset (:func:`gpu_eval.equity_engine.holdem.shortcuts.flush_free_ranks.plain7`), the
+keys are tallied with their multiplicities, and only the completions on which some hand can
+still make a flush are played one by one, raised to the flush value: the evaluator's integers.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from math import comb, lcm
+from math import lcm
 
 import numpy as np
 
@@ -39,46 +39,114 @@ __all__ = ["counts"]
 
 #: Hold'em's record: board sizes, hole cards and the deck are read from it.
 _HOLDEM = registry.get(HOLDEM)
+_BOARD_SIZES = frozenset(_HOLDEM.board_sizes) - {0}
+_CARDS_LEFT = _HOLDEM.deck_size - _HOLDEM.full_board  # for hole and dead cards
 
 
 
 _LANE = np.uint64(0x1FFF)
 
 
+@lru_cache(maxsize=1024)
+def _plain_ids(text: str) -> tuple[int, ...] | None:
+    """:func:`plain_text_ids` as a tuple, remembered: one call re-reads the same few texts."""
+    ids = plain_text_ids(text)
+    return None if ids is None else tuple(ids)
+
+
 @lru_cache(maxsize=256)
 def _deck_tables(deck: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Per deck and number of cards to come: the completions (``uint64``), the index of each
-    one's rank key among the distinct keys, the distinct keys (``int64``), and the
-    completions' suit lanes ``(4, N)`` (``intp``, to index the flush table). Read-only; the
-    same spot asked again skips building them."""
+    """Per deck and number of cards to come: the distinct rank keys of the completions
+    (``int64``), how many completions have each (``int64``), the index of each completion's
+    key among them, and the completions' suit lanes ``(4, N)`` (``intp``, to index the flush
+    table). Read-only; the same deck asked again skips building them."""
     boards = enumerate_boards.completions(deck, k) if k else np.zeros(1, dtype=np.uint64)
     uniq, inv = np.unique(flush_free_ranks.rank_keys(boards), return_inverse=True)
     inv = inv.reshape(-1).astype(np.intp)
+    mult = np.bincount(inv, minlength=len(uniq)).astype(np.int64)
     lanes = np.stack([((boards >> np.uint64(16 * s)) & _LANE).astype(np.intp)
                       for s in range(4)])
-    for a in (uniq, inv, lanes):
+    for a in (uniq, mult, inv, lanes):
         a.flags.writeable = False
-    return boards, inv, uniq, lanes
+    return uniq, mult, inv, lanes
 
 
-def _strengths(holes: list[list[int]], board: list[int], deck: int, k: int
-               ) -> tuple[np.ndarray, np.ndarray]:
-    """``(strengths (n, N) uint16, completions (N,))`` of each known hand on each board
-    completion: the same integers as :func:`evaluate_masks` on ``hole | board``."""
-    boards, inv, uniq, lanes = _deck_tables(deck, k)
+@lru_cache(maxsize=1024)
+def _columns(deck: int, k: int, needs: tuple[tuple[int, int], ...]
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """The columns a spot is tallied over: first one per distinct rank key, weighted by how
+    many completions have it and on which no hand can make a flush (the rank keys alone
+    decide there), then one per completion on which some hand may make a flush, weight 1.
+    ``needs`` lists ``(suit, cards of it the board must bring)``. Returns each column's rank
+    key index, the columns' weights, the suit lanes ``(4, m)`` of the completions in the
+    last ``m`` columns, and the number of completions. Read-only."""
+    uniq, mult, inv, lanes = _deck_tables(deck, k)
+    may = np.zeros(len(inv), dtype=bool)
+    for s, need in needs:
+        cnt = np.zeros(len(inv), dtype=np.intp)
+        for r in range(13):
+            cnt += (lanes[s] >> r) & 1
+        may |= cnt >= need
+    idx = np.flatnonzero(may)
+    rest = mult - np.bincount(inv[idx], minlength=len(uniq))
+    key_of = np.concatenate([np.arange(len(uniq)), inv[idx]])
+    weight = np.concatenate([rest, np.ones(len(idx), dtype=np.int64)])
+    out = (key_of, weight, np.ascontiguousarray(lanes[:, idx]))
+    for x in out:
+        x.flags.writeable = False
+    return (*out, len(inv))
+
+
+def _tally(st: np.ndarray, weight: np.ndarray, total: int, scale: int
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Wins, ties and pot units per player ``(n,)`` of strengths ``(n, m)``, each column
+    counted ``weight`` times (``total`` in all)."""
+    n = len(st)
+    if n == 2:
+        w0 = int(weight @ (st[0] > st[1]))
+        t = int(weight @ (st[0] == st[1]))
+        return (np.array([w0, total - w0 - t], dtype=np.int64), np.array([t, t], dtype=np.int64),
+                np.array([t * (scale // 2)] * 2, dtype=np.int64))
+    share = np.zeros(n + 1, dtype=np.int64)
+    share[2:] = scale // np.arange(2, n + 1)
+    win = st == st.max(axis=0)
+    cnt = win.sum(axis=0)
+    solo = cnt == 1
+    return ((win & solo) @ weight, (win & ~solo) @ weight, (win * share[cnt]) @ weight)
+
+
+def _counts(holes: list[tuple[int, ...]], board: tuple[int, ...], deck: int, k: int,
+            scale: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Wins, ties and pot units ``(n,)`` of known hands over every completion of the board
+    from ``deck``, and the number of completions: the evaluator's strengths compared.
+
+    The strengths are not spread over every completion: without a flush a 7-card hand's
+    strength is that of its rank multiset, so the completions are tallied by their distinct
+    rank keys (at most 91 after a flop), each weighted by its multiplicity, and only the
+    completions on which some hand can still make a flush are played one by one."""
+    uniq, mult, inv, _ = _deck_tables(deck, k)
     keys7, plain7 = flush_free_ranks.plain7()
     known = [h + board for h in holes]
     base = np.array([sum(CARD_POW5_INTS[c] for c in cs) for cs in known], dtype=np.int64)
-    plain = plain7[np.searchsorted(keys7, base[:, None] + uniq[None, :])]
-    st = np.take(plain, inv, axis=1)  # a quarter of the time of plain[:, inv]
-    flush = bitmask_tables().flush
+    plain = plain7[keys7.searchsorted(base[:, None] + uniq)]
+    flushes = []  # (player, suit, the player's lane of that suit, cards the board must bring)
     for i, cs in enumerate(known):
-        suits = [c % 4 for c in cs]
-        for s in range(4):
+        suits = [c & 3 for c in cs]
+        for s in set(suits):
             if suits.count(s) + k >= 5:  # this suit can still reach five cards
-                lane = sum(1 << (c // 4) for c in cs if c % 4 == s)
-                np.maximum(st[i], np.take(flush, lanes[s] | lane), out=st[i])
-    return st, boards
+                lane = sum(1 << (c >> 2) for c in cs if c & 3 == s)
+                flushes.append((i, s, lane, 5 - suits.count(s)))
+    if not flushes:
+        return (*_tally(plain, mult, len(inv), scale), len(inv))
+    key_of, weight, lanes, total = _columns(
+        deck, k, tuple(sorted({(s, need) for _, s, _, need in flushes})))
+    st = np.take(plain, key_of, axis=1)
+    table = bitmask_tables().flush
+    m = lanes.shape[1]
+    for i, s, lane, _ in flushes:
+        row = st[i, len(key_of) - m:]
+        np.maximum(row, np.take(table, lanes[s] | lane), out=row)
+    return (*_tally(st, weight, total, scale), total)
 
 
 def counts(players, board, dead) -> tuple | None:
@@ -100,40 +168,24 @@ def counts(players, board, dead) -> tuple | None:
     for p in players:
         if not isinstance(p, str) or len(p) != 4:
             return None
-        h = plain_text_ids(p)
+        h = _plain_ids(p)
         if h is None:
             return None
         holes.append(h)
-    b = plain_text_ids(board)
-    d = plain_text_ids(dead or "")
-    if b is None or d is None or len(b) == 0 or len(b) not in _HOLDEM.board_sizes:
+    b = _plain_ids(board)
+    d = _plain_ids(dead or "")
+    if b is None or d is None or len(b) not in _BOARD_SIZES:
         return None
-    every = [c for h in holes for c in h] + b + d
-    if len(set(every)) != len(every) or _HOLDEM.hole_cards * len(holes) \
-            + _HOLDEM.full_board + len(d) > _HOLDEM.deck_size:
+    every = [c for h in holes for c in h] + list(b) + list(d)
+    if len(set(every)) != len(every) or _HOLDEM.hole_cards * len(holes) + len(d) > _CARDS_LEFT:
         return None  # the general path names the card used twice
     used = 0
     for c in every:
         used |= CARD_BIT[c]
-    k = _HOLDEM.cards_to_come(len(b))
+    k = _HOLDEM.full_board - len(b)
     deck = enumerate_boards.FULL_DECK & ~used
     n = len(holes)
-    st, boards = _strengths(holes, b, deck, k)
     scale = lcm(*range(1, n + 1))
-    if n == 2:
-        w0 = int(np.count_nonzero(st[0] > st[1]))
-        t = int(np.count_nonzero(st[0] == st[1]))
-        wins = np.array([[w0, len(boards) - w0 - t]], dtype=np.int64)
-        ties = np.array([[t, t]], dtype=np.int64)
-        units = ties * (scale // 2)
-    else:
-        share = np.zeros(n + 1, dtype=np.int64)
-        share[2:] = scale // np.arange(2, n + 1)
-        win = st == st.max(axis=0)
-        cnt = win.sum(axis=0)
-        solo = cnt == 1
-        wins = np.count_nonzero(win & solo, axis=1)[None, :].astype(np.int64)
-        ties = np.count_nonzero(win & ~solo, axis=1)[None, :].astype(np.int64)
-        units = (win * share[cnt]).sum(axis=1)[None, :].astype(np.int64)
-    per = comb(bin(deck).count("1"), k)
-    return wins, ties, units, np.array([per]), scale, per, b, d
+    wins, ties, units, per = _counts(holes, b, deck, k, scale)
+    return (wins[None, :], ties[None, :], units[None, :], np.array([per]), scale, per,
+            list(b), list(d))
