@@ -15,10 +15,10 @@ from gpu_eval.distributed import runner
 from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.equity_engine import problem as equity_problem
 from gpu_eval.equity_engine import results as equity_results
-from gpu_eval.equity_engine.holdem.strategies import engine_for, symmetry_groups
+from gpu_eval.equity_engine.holdem.strategies import engine_for
 from gpu_eval.equity_engine.planner import backend_name
 from gpu_eval.equity_engine.pots import pot_units
-from gpu_eval.equity_engine.problem import CardsLike, PlayerLike
+from gpu_eval.equity_engine.problem import CardsLike, PlayerLike, symmetry_group
 from gpu_eval.equity_engine.results import read_only
 from gpu_eval.suit_symmetry import canonical_masks
 
@@ -366,7 +366,7 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
     ia, ib = np.nonzero((pa.masks[:, None] & pb.masks[None, :]) == 0)
     if len(ia) == 0:
         raise equity_problem.no_matchup_error(prob)
-    group = symmetry_groups(prob)
+    group = symmetry_group(prob)
 
     # Played flops: one per orbit of the group that keeps the problem, inside each class.
     flops, class_of, reps = _flop_classes()

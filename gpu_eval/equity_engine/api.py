@@ -85,7 +85,6 @@ from gpu_eval import ranges
 from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.equity_engine.holdem.strategies import (
-    symmetry_groups,
     table_applies,
     table_backend,
     table_counts,
@@ -115,7 +114,7 @@ from gpu_eval.games.registry import HOLDEM
 from gpu_eval.suit_symmetry import SUIT_PERMS, canonical_pairs
 
 __all__ = ["equity", "equity_matrix", "preflop_table", "matrix_result", "preflop_table_result",
-           "symmetry_groups", "table_applies", "table_backend", "table_counts",
+           "table_applies", "table_backend", "table_counts",
            "table_equity", "table_pairs", "pairs_request"]
 
 @accepts_arrays("players", "board", "dead", host_only=True)

@@ -24,7 +24,7 @@ import numpy as np
 
 from gpu_eval import card_input, cards
 from gpu_eval.card_spelling import CARD_BIT, id_text
-from gpu_eval.equity_engine import board_orbits
+from gpu_eval.equity_engine import board_orbits, enumerate_boards
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.ranges import Range
@@ -617,3 +617,29 @@ def no_matchup_error(prob: Problem) -> ValueError:
     labels = ", ".join(repr(p.label) for p in prob.players)
     return ValueError(f"no matchup is possible: the players' hands ({labels}) cannot all be "
                       f"dealt at once without sharing a card")
+
+
+def symmetry_group(prob: Problem) -> tuple[tuple[int, ...], ...]:
+    """Suit permutations that map the problem onto itself: the one symmetry every engine
+    plays its boards under.
+
+    They keep every known hand, the board and the dead cards, and map every range onto
+    itself with its weights (a ``random`` player maps onto itself), so summed over matchups
+    a board and its image give the same counts, and only one board per orbit needs to be
+    played.
+
+    Examples
+    --------
+    >>> len(symmetry_group(prepare(["AA", "KK"], "", "")))
+    24
+    >>> len(symmetry_group(prepare(["AhKh", "QsQd"], "2c7d9h", "")))
+    1
+    """
+    known = [int(p.masks[0]) for p in prob.players if p.fixed]
+    group = enumerate_boards.stabilizer(known + [prob.board_mask, prob.dead_mask])
+    for p in prob.players:
+        if len(group) == 1:  # the identity alone (a rainbow board): it keeps every range
+            break
+        if not (p.fixed or p.any_cards):
+            group = enumerate_boards.keeping_range(group, p.masks, p.weights)
+    return group

@@ -14,7 +14,6 @@ histogram is read off the river counts of every runout board of its canonical bo
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass
 from functools import cache
 from math import comb
@@ -29,6 +28,7 @@ from gpu_eval.solver_tables.board_strengths import strengths_of_masks
 from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
 from gpu_eval.solver_tables.results import ROUNDS, STREETS, RiverStrength, StrengthHistograms
 from gpu_eval.solver_tables.river_counts import count_columns, opponents
+from gpu_eval.suit_symmetry import SUIT_PERMS, permute_suits
 
 __all__ = ["Plan", "plan", "board_counts", "twice_ehs", "bin_of", "runout_positions", "build_in_memory",
            "gather", "run_chunks"]
@@ -83,16 +83,6 @@ def bin_of(t: np.ndarray, bins: int, opp: int) -> np.ndarray:
     return np.minimum((t.astype(wide, copy=False) * bins) // (2 * opp), bins - 1)
 
 
-#: Suit permutations: id ``4 * r + s`` goes to ``4 * r + perm[s]``, mask lane ``s`` to ``perm[s]``.
-SUIT_PERMS: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(4)))
-
-
-def permute_masks(masks: np.ndarray, perm: tuple[int, ...]) -> np.ndarray:
-    """Hand masks with suit ``s`` relabelled ``perm[s]``."""
-    out = np.zeros_like(masks)
-    for s in range(4):
-        out |= ((masks >> np.uint64(16 * s)) & np.uint64(0xFFFF)) << np.uint64(16 * perm[s])
-    return out
 
 
 @cache
@@ -120,10 +110,10 @@ def symmetric_runouts(board_mask: np.ndarray, run_masks: np.ndarray, game: str):
     fixes the board.
     """
     stab = [i for i, perm in enumerate(SUIT_PERMS)
-            if permute_masks(board_mask, perm) == board_mask]
+            if permute_suits(board_mask, perm) == board_mask]
     if len(stab) == 1:
         return None
-    cand = np.stack([permute_masks(run_masks, SUIT_PERMS[i]) for i in stab])   # (S, R)
+    cand = np.stack([permute_suits(run_masks, SUIT_PERMS[i]) for i in stab])   # (S, R)
     which = cand.argmin(axis=0)
     rep = cand[which, np.arange(len(run_masks))]
     reps, inv = np.unique(rep, return_inverse=True)

@@ -61,7 +61,7 @@ import numpy as np
 
 from gpu_eval import cards
 from gpu_eval.cards import ID_TO_MASK
-from gpu_eval.equity_engine import board_orbits, enumerate_boards
+from gpu_eval.equity_engine import board_orbits
 from gpu_eval.equity_engine import results as equity_results
 from gpu_eval.equity_engine.deal_check import check_dealable
 from gpu_eval.equity_engine.pots import game_units, split
@@ -78,7 +78,7 @@ from gpu_eval.progress import Progress
 
 __all__ = ["exact_task", "sample_task", "ExactJob", "SampleJob", "GAMES", "HILO_GAMES",
            "SAMPLE_BLOCK", "RATE", "EXACT_WORK_LIMIT", "listed", "matchups", "board_counts",
-           "exact_work", "common", "group"]
+           "exact_work", "common"]
 
 #: The games handled here: the shared-board games besides hold'em (Omaha, hi/lo, short deck,
 #: Courchevel).
@@ -187,17 +187,6 @@ def common(prob: Problem, backend: str) -> dict:
                 dead=_text(prob.dead) if prob.dead else "")
 
 
-def group(prob: Problem) -> tuple[tuple[int, ...], ...]:
-    """Suit permutations that keep the known cards and map each range onto itself."""
-    known = [int(p.masks[0]) for p in prob.players if p.fixed]
-    out = enumerate_boards.stabilizer(known + [prob.board_mask, prob.dead_mask])
-    for p in prob.players:
-        if p.fixed or p.any_cards:  # a random player maps onto itself
-            continue
-        out = enumerate_boards.keeping_range(out, p.masks, p.weights)
-    return out
-
-
 def _with_hilo(res: equity_results.EquityResult, hu: np.ndarray, lu: np.ndarray, den: np.ndarray
                ) -> equity_results.EquityResult:
     return replace(res, high=equity_results.read_only(hu / den),
@@ -277,11 +266,11 @@ def exact_task(job: ExactJob, start: int, stop: int, bar: Progress | None = None
 
     Examples
     --------
-    >>> from gpu_eval.equity_engine.problem import prepare
+    >>> from gpu_eval.equity_engine.problem import prepare, symmetry_group
     >>> p = prepare(["AsAhKdQc", "JhTc9s8d"], "Ac2h3s", game="omaha")
     >>> board_counts(p), exact_work(p, matchups(p))
     ((820, 820), 3280.0)
-    >>> job = ExactJob.build(p, matchups(p), 820, group(p), common(p, "numpy"))
+    >>> job = ExactJob.build(p, matchups(p), 820, symmetry_group(p), common(p, "numpy"))
     >>> print(job.finish(exact_task(job, 0, job.n_boards)).equity.round(8))
     [0.98902439 0.01097561]
     """

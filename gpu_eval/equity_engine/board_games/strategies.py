@@ -33,6 +33,7 @@ from gpu_eval.equity_engine.problem import (
     enumerate_matchups,
     no_matchup_error,
     prepare,
+    symmetry_group,
 )
 from gpu_eval.progress import wanted
 
@@ -104,7 +105,7 @@ class BoardGameSetup:
 
     @cached_property
     def group(self) -> tuple[tuple[int, ...], ...]:
-        return board_games.group(self.matchups[0])
+        return symmetry_group(self.matchups[0])
 
     def exact_job(self) -> board_games.ExactJob:
         full, m = self.matchups

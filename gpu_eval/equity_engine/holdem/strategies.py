@@ -50,12 +50,13 @@ from gpu_eval.equity_engine.problem import (
     enumerate_matchups,
     no_matchup_error,
     prepare,
+    symmetry_group,
 )
 from gpu_eval.equity_engine.results import EquityResult, exact_result, sampled_result, spot_result
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.progress import Progress, wanted
 
-__all__ = ["ENGINE", "EQUITY", "PAIRS", "HoldemSetup", "engine_for", "symmetry_groups",
+__all__ = ["ENGINE", "EQUITY", "PAIRS", "HoldemSetup", "engine_for",
            "table_applies", "table_backend", "table_counts", "table_pairs", "table_equity",
            "board_slice", "sampled_boards", "MC_BLOCK", "BOARD_BLOCK", "warn_long"]
 
@@ -174,7 +175,7 @@ class HoldemSetup:
     @cached_property
     def group(self) -> tuple[tuple[int, ...], ...]:
         """The suit permutations that map the problem onto itself."""
-        return symmetry_groups(self.problem)
+        return symmetry_group(self.problem)
 
     @cached_property
     def board_work(self) -> float:
@@ -772,25 +773,3 @@ def table_equity(prob: Problem, backend: str, backend_name: str | None = None
     r = exact_result(c.wins, c.ties, c.units, c.valid, c.scale, w, shipped_table.BOARDS,
                      labels=tuple(p.label for p in prob.players), backend=backend_name)
     return dataclasses.replace(r, method=r.method.replace("exact:", "exact (table):", 1))
-
-
-def symmetry_groups(prob: Problem) -> tuple[tuple[int, ...], ...]:
-    """Suit permutations that map the problem onto itself.
-
-    They keep every known hand, the board and the dead cards, and map every range onto
-    itself with its weights, so summed over matchups a board and its image give the same
-    counts, and only one board per orbit needs to be played.
-
-    Examples
-    --------
-    >>> len(symmetry_groups(prepare(["AA", "KK"], "", "")))
-    24
-    """
-    known = [int(p.masks[0]) for p in prob.players if p.fixed]
-    group = enumerate_boards.stabilizer(known + [prob.board_mask, prob.dead_mask])
-    for i in prob.ranged:
-        if len(group) == 1:  # the identity alone (a rainbow board): it keeps every range
-            break
-        p = prob.players[i]
-        group = enumerate_boards.keeping_range(group, p.masks, p.weights)
-    return group
