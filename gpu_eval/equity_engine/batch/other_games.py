@@ -138,6 +138,7 @@ def spot_counts(hands, boards=None, dead=None, game: str = registry.STUD,
             out[k][i] = getattr(r, k)
         for k in eq:
             eq[k][i] = getattr(r, k)
+        assert r.boards is not None  # exact: the boards counted
         n_boards[i] = r.boards
     arrays = [eq["equity"], eq["win"], eq["tie"], eq["tie_share"], out["wins"], out["ties"],
               n_boards]
