@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.solver_tables import canonical, plans
@@ -31,8 +32,8 @@ def check_indices(indices, size: int, what: str) -> np.ndarray:
     return arr.astype(np.int64)
 
 
-def river_strength(game: str = HOLDEM, indices=None, *, progress: bool | None = None,
-                   backend: str = "auto") -> RiverStrength:
+def river_strength(game: str = HOLDEM, indices: npt.ArrayLike | None = None, *,
+                   progress: bool | None = None, backend: str = "auto") -> RiverStrength:
     """Exact river strength (wins and ties against every opponent pair) of canonical hands.
 
     Parameters
