@@ -5,6 +5,11 @@ NumPy (``gpu_eval.evaluator.numpy_path``, ``gpu_eval.games.*``) or CUDA (``gpu_e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
 from gpu_eval import backend_choice
 from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.cuda.availability import is_cupy_array
@@ -18,8 +23,9 @@ ALGORITHMS = ("bitmask", "perfect-hash")
 
 
 @accepts_arrays("hands")
-def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str = "raise",
-             encoding: str = "auto", algorithm: str = "bitmask", wild=None):
+def evaluate(hands: npt.ArrayLike, *, game: str = HOLDEM, backend: str = "auto",
+             invalid: str = "raise", encoding: str = "auto", algorithm: str = "bitmask",
+             wild: str | Sequence[str] | None = None) -> np.ndarray:
     """Evaluate poker hands in bulk.
 
     Parameters
@@ -167,8 +173,8 @@ FAMILY_EVALUATORS = {HOLDEM: _evaluate_holdem, SHORTDECK: _evaluate_variant,
 
 
 @accepts_arrays("hole", "board")
-def evaluate_omaha(hole, board, *, game: str = OMAHA, backend: str = "auto",
-                   invalid: str = "raise"):
+def evaluate_omaha(hole: npt.ArrayLike, board: npt.ArrayLike, *, game: str = OMAHA,
+                   backend: str = "auto", invalid: str = "raise") -> np.ndarray:
     """Evaluate Omaha hands: the best hand of exactly two hole cards and three board cards.
 
     Parameters
@@ -232,7 +238,8 @@ def evaluate_omaha(hole, board, *, game: str = OMAHA, backend: str = "auto",
 
 
 @accepts_arrays("hands", "board", host_only=True)
-def evaluate_low(hands, board=None, *, game: str | None = None, backend: str = "auto"):
+def evaluate_low(hands: npt.ArrayLike, board: npt.ArrayLike | None = None, *,
+                 game: str | None = None, backend: str = "auto") -> np.ndarray:
     """8-or-better ace-to-five low strengths (0 = no qualifying low, 1..56, 56 = the wheel).
 
     Parameters

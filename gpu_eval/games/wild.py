@@ -405,10 +405,12 @@ def _coerce(hands, spec: WildSpec, encoding: str, invalid: str, fast: bool = Tru
         bad = np.bitwise_count(masks) != counts
         label = lambda r: cards.format(h.ids[r], sep=" ")  # noqa: E731
     else:
-        masks = h.masks & cards.VALID_MASK_BITS
+        given = h.masks
+        assert given is not None, "Hands holds ids or masks"
+        masks = given & cards.VALID_MASK_BITS
         counts = np.bitwise_count(masks).astype(np.int64)
         bad = np.zeros(len(masks), dtype=bool)
-        label = lambda r: cards.format(h.masks[r], sep=" ")  # noqa: E731
+        label = lambda r: cards.format(given[r], sep=" ")  # noqa: E731
     if h.bad is not None:
         bad |= h.bad
     return masks, np.zeros(len(masks), np.uint8), counts, h.scalar, bad, label
@@ -422,7 +424,7 @@ def coerce_ids(arr: np.ndarray, invalid: str):
     bad = np.zeros(len(ids), dtype=bool)
     if ids.size and (ids.max() > JOKER or (ids.dtype.kind == "i" and ids.min() < 0)):
         cells = (ids < 0) | (ids > JOKER)
-        bad = cells.any(axis=1)
+        bad = np.any(cells, axis=1)
         r = int(np.flatnonzero(bad)[0])
         if invalid == "raise":
             raise ValueError(f"hand {ids[r].tolist()} (row {r}): card id "
