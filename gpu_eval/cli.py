@@ -1,4 +1,4 @@
-"""The ``gpu-eval`` command line: eval, equity, bench, tables, info.
+"""The ``gpu-eval`` command line: eval, equity, bench, tables, compile, info.
 
 Wrong input -- a bad option as much as a bad card -- prints exactly one line on stderr,
 ``gpu-eval <command>: error: <what and why>``, and exits with status 2, never a traceback.
@@ -30,8 +30,7 @@ from gpu_eval.games import registry
 BACKENDS = ("auto", "numpy", "cuda")
 #: The games ``equity`` plays: every game but the low hand evaluators (their equity is that of
 #: the draw games).
-EQUITY_GAMES = tuple(g for g in registry.names() if registry.GAMES[g].family
-                     not in registry.LOW_SCALES)
+EQUITY_GAMES = tuple(g for g in registry.names() if registry.GAMES[g].engine)
 
 
 class _UsageError(Exception):
@@ -147,7 +146,7 @@ def sampled_note(result, game: str) -> str:
     would take longer than the few seconds allowed without --exact; --exact enumerates
     anyway, --samples N sets the count
     """
-    what = "deal" if registry.get(game).deals_only else "board"
+    what = "deal" if registry.get(game).deal == registry.OWN_CARDS else "board"
     return (f"answered by Monte Carlo ({result.samples:,} samples, with standard errors): "
             f"enumerating every {what} would take longer than the few seconds allowed without "
             f"--exact; --exact enumerates anyway, --samples N sets the count")
@@ -254,7 +253,8 @@ def build_parser() -> _Parser:
     p.add_argument("--chunk-lines", type=_count, default=1 << 18,
                    help="lines of --file read, evaluated and written at a time "
                         "(default 262144)")
-    evaluators = [g for g in registry.names() if registry.GAMES[g].is_evaluator]
+    # One strength a hand (hi/lo games give two): evaluate, or evaluate_omaha with --board.
+    evaluators = [g for g in registry.names() if not registry.GAMES[g].hilo]
     p.add_argument("--game", default=registry.HOLDEM, choices=evaluators, metavar="GAME",
                    help=f"the game whose hands these are (default holdem): "
                         f"{', '.join(evaluators)}")
@@ -313,6 +313,8 @@ def build_parser() -> _Parser:
 
     from gpu_eval import cli_tables  # the solver tables' subcommand (light: imports on run)
     cli_tables.add_parser(sub, _count)
+    from gpu_eval import cli_compile  # warming the kernel cache (light: imports on run)
+    cli_compile.add_parser(sub, _count)
 
     p = sub.add_parser("info", help="backend, device, CuPy and NVRTC versions",
                        description="Print the versions of gpu_eval, Python, NumPy, CuPy and "

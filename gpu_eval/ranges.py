@@ -44,7 +44,7 @@ from typing import NoReturn, cast
 
 import numpy as np
 
-from gpu_eval import cards
+from gpu_eval import card_input, cards
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
 
@@ -453,32 +453,7 @@ DeadLike = str | int | np.integer | np.ndarray | Sequence[int] | Sequence[str]
 
 def _dead_mask(dead: DeadLike) -> int:
     """OR of the cards in `dead` (card text, ids, or uint64 masks) as a Python int mask."""
-    if isinstance(dead, str):
-        return int(cards.to_mask(dead))
-    if isinstance(dead, (list, tuple)) and dead and all(isinstance(d, str) for d in dead):
-        return int(np.bitwise_or.reduce(np.atleast_1d(cards.to_mask(list(dead)))))
-    if isinstance(dead, bool) or dead is None:
-        raise TypeError(f"dead cards must be card text, ids or uint64 masks, got {dead!r}")
-    arr = np.asarray(dead)
-    if arr.dtype == np.uint64:  # uint64 is the hand-mask encoding, never ids
-        flat = arr.reshape(-1)
-        bad = (flat & ~cards.VALID_MASK_BITS) != 0
-        if bad.any():
-            raise ValueError(f"dead-card mask {int(flat[bad][0]):#x} has bits set outside "
-                             f"the 52 card positions")
-        return int(np.bitwise_or.reduce(flat)) if flat.size else 0
-    if arr.size == 0:
-        return 0
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"dead cards must be card text, integer ids or uint64 masks, got "
-                        f"{type(dead).__name__} of dtype {arr.dtype}")
-    flat = arr.reshape(-1).astype(np.int64)
-    bad = (flat < 0) | (flat > 51)
-    if bad.any():
-        raise ValueError(f"dead card id {int(flat[bad][0])} is out of range 0..51 (pass a "
-                         f"hand mask as numpy.uint64)")
-    # A card listed twice is still one dead card: removal is a set operation.
-    return int(np.bitwise_or.reduce(cards.to_mask(flat.reshape(-1, 1))))
+    return card_input.cards_mask(dead, "dead cards")
 
 
 def _mask_text(mask: int) -> str:
@@ -651,18 +626,13 @@ class Range:
         >>> r.hands(), r.weights.tolist()
         (['As2c', 'AhAd'], [1.0, 0.25])
         """
-        arr = np.asarray(ids)
+        arr = card_input.integer_array(ids, "combos")
         if arr.size == 0 and arr.shape in ((0,), (0, 2)):
             arr = np.zeros((0, 2), dtype=np.int64)
         if arr.ndim != 2 or arr.shape[1] != 2:
             raise ValueError(f"combos must have shape (M, 2), got {arr.shape}")
-        if arr.dtype.kind not in "iu":
-            raise TypeError(f"combo card ids must be integers, got dtype {arr.dtype}")
+        card_input.check_range(arr, "combos", 0, 51, axes=("combo row",))
         a = arr.astype(np.int64)
-        bad = np.flatnonzero(((a < 0) | (a > 51)).any(axis=1))
-        if bad.size:
-            r = int(bad[0])
-            raise ValueError(f"combo row {r} {a[r].tolist()} has a card id out of range 0..51")
         same = np.flatnonzero(a[:, 0] == a[:, 1])
         if same.size:
             r = int(same[0])
@@ -850,9 +820,7 @@ class Range:
                 raise ValueError(f"{hand!r} is not a two-card hand such as 'AhKh' ({exc}); "
                                  f"use Range.classes() to look up a hand class") from None
         else:
-            ids = np.asarray(hand)
-            if ids.dtype.kind not in "iu":
-                raise TypeError(f"expected a hand such as 'AhKh' or two card ids, got {hand!r}")
+            ids = card_input.integer_array(hand, "the hand")
         if ids.shape != (2,) or not ((ids >= 0) & (ids <= 51)).all() or ids[0] == ids[1]:
             raise ValueError(f"{hand!r} is not a two-card hand such as 'AhKh'")
         return bool(self._w[COMBO_INDEX[int(ids[0]), int(ids[1])]] > 0)

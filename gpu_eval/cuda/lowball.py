@@ -8,9 +8,10 @@ very arrays the NumPy path reads) are uploaded into ``ge_low_tables``.
 
 Validation is the NumPy path's, with the same messages: host inputs go through
 ``gpu_eval.games.lowball.evaluate_rows``, which hands the cleaned masks to the kernel (streamed,
-NumPy out, tagged with the game); CuPy inputs are checked on their device
-(:func:`gpu_eval.cuda.device_inputs.device_hands`) and the result stays there, a plain
-``uint16`` CuPy array (CuPy cannot carry the game tag: name the game when reading it).
+NumPy out, tagged with the game); CuPy masks and ids are checked and evaluated on their device
+in one launch (``ge_low_check_eval_*``, :func:`gpu_eval.cuda.device_inputs.evaluate_device_fused`;
+DeadHorse ints step by step) and the result stays there, a plain ``uint16`` CuPy array (CuPy
+cannot carry the game tag: name the game when reading it).
 CuPy is imported lazily, inside the functions.
 """
 
@@ -21,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval.cuda import modules
+from gpu_eval.cuda import device_inputs, modules
 from gpu_eval.cuda.availability import is_cupy_array, require_cuda
 from gpu_eval.cuda.device_inputs import device_hands, finish_device_rows, first_flagged
 from gpu_eval.cuda.nvrtc import module_code
@@ -33,19 +34,20 @@ __all__ = ["get_module", "module_source", "low_masks_cuda", "evaluate", "low_dev
            "LOW_TABLE_ORDER", "KERNELS", "GAME_CODES"]
 
 MODULE_FILES: tuple[str, ...] = ("lowball.cu", "convert.cu")
-KERNELS: tuple[str, ...] = ("ge_low_eval_masks", "ge_ids_to_masks", "ge_deadhorse_to_masks",
+KERNELS: tuple[str, ...] = ("ge_low_eval_masks", "ge_low_check_eval_masks",
+                            "ge_low_check_eval_ids", "ge_ids_to_masks", "ge_deadhorse_to_masks",
                             "ge_mask_counts")
 #: ``game`` argument of ``ge_low_eval_masks`` (GE_LOW_* in kernels/lowball.cuh).
 GAME_CODES: dict[str, int] = {DEUCE_SEVEN: 0, ACE_FIVE: 1, BADUGI: 2}
 #: Field order of ``GeLowTables`` (kernels/lowball.cuh), with each table's dtype.
 LOW_TABLE_ORDER: tuple[str, ...] = ("spread", "group0", "group1", "group2", "group3",
                                     "ds_noflush", "ds_flush", "a5_noflush", "a5_offset",
-                                    "badugi")
+                                    BADUGI)  # the badugi table: the field is its game's name
 LOW_TABLE_DTYPES: dict[str, np.dtype] = {
     "spread": np.dtype(np.uint64), **{f"group{g}": np.dtype(np.uint32) for g in range(4)},
     "ds_noflush": np.dtype(np.uint16), "ds_flush": np.dtype(np.uint16),
     "a5_noflush": np.dtype(np.uint16), "a5_offset": np.dtype(np.uint32),
-    "badugi": np.dtype(np.uint16)}
+    BADUGI: np.dtype(np.uint16)}
 
 
 def module_source() -> str:
@@ -70,7 +72,7 @@ def low_device_tables() -> dict[str, np.ndarray]:
     return {"spread": phash.SPREAD, **{f"group{g}": groups[g] for g in range(4)},
             "ds_noflush": ds["noflush"], "ds_flush": ds["flush"],
             "a5_noflush": a5["noflush"], "a5_offset": a5["offset"],
-            "badugi": lowball.badugi_table()}
+            BADUGI: lowball.badugi_table()}
 
 
 _STATES: dict = {}
@@ -110,7 +112,7 @@ def low_masks_cuda(masks: Any, game: str, *, chunk_rows: int | None = None) -> A
     >>> low_masks_cuda(cupy.asarray(cards.to_mask(["7c5d4h3s2c"])), "deuce-seven")  # doctest: +SKIP
     array([7462], dtype=uint16)
     """
-    code = np.int32(GAME_CODES[registry.get(game, families=tuple(GAME_CODES)).name])
+    code = np.int32(GAME_CODES[registry.get(game, evaluators=tuple(GAME_CODES)).evaluator])
     cupy = require_cuda()
     if is_cupy_array(masks):
         with masks.device:
@@ -141,7 +143,7 @@ def evaluate(hands: Any, *, game: str = DEUCE_SEVEN, invalid: str = "raise",
     """
     from gpu_eval.games import lowball  # noqa: PLC0415
 
-    record = registry.get(game, families=tuple(GAME_CODES), where="the low evaluators")
+    record = registry.get(game, evaluators=tuple(GAME_CODES), where="the low evaluators")
     if not is_cupy_array(hands):
         return lowball.evaluate_rows(hands, game, invalid, encoding,
                                   lambda m, g: low_masks_cuda(m, g))
@@ -149,14 +151,22 @@ def evaluate(hands: Any, *, game: str = DEUCE_SEVEN, invalid: str = "raise",
     if encoding not in inputs.ENCODINGS:
         raise ValueError(f"encoding={encoding!r}: expected one of {', '.join(inputs.ENCODINGS)}")
     cupy = require_cuda()
-    lo, hi = record.hand_cards
+    lo, hi = record.evaluate_cards
     with hands.device:
         state = get_module(hands.device.id)
+        # Masks and ids: checked and evaluated in one launch, one small read back.
+        fused = device_inputs.evaluate_device_fused(
+            cupy, state, hands, lo, hi, invalid, encoding,
+            kernels=("ge_low_check_eval_masks", "ge_low_check_eval_ids"),
+            param=GAME_CODES[record.evaluator])
+        if fused is not None:
+            return fused
         d = device_hands(cupy, state, hands, invalid, encoding)
         out = cupy.zeros(d.n, dtype=cupy.uint16)
         if d.n:
             state.launch("ge_low_eval_masks", d.n,
-                         (d.masks, np.int32(GAME_CODES[game]), out, np.uint64(d.n)))
+                         (d.masks, np.int32(GAME_CODES[record.evaluator]), out,
+                          np.uint64(d.n)))
         return finish_device_rows(cupy, d, d.bad, out, lo, hi, invalid)
 
 

@@ -18,8 +18,7 @@ from gpu_eval.cuda import nvrtc as _nvrtc
 
 __all__ = ["KernelResources", "module_sources", "ptxas_report", "report_all"]
 
-# What CuPy's RawModule adds to the options when it compiles for a device.
-CUPY_EXTRA_OPTIONS: tuple[str, ...] = ("-ftz=true", "--device-as-default-execution-space")
+CUPY_EXTRA_OPTIONS = _nvrtc.CUPY_EXTRA_OPTIONS  # what CuPy's RawModule adds for a device
 
 
 @dataclass(frozen=True)
@@ -56,7 +55,7 @@ def module_sources() -> dict[str, str]:
     ['batch', 'deals', 'equity', 'evaluator', 'fsm', 'games', 'indexer', 'lows', 'solver_tables',
      'variants']
     """
-    from gpu_eval.cuda import games_module, holdem  # noqa: PLC0415 -- light imports
+    from gpu_eval.cuda import fsm, games_module, holdem  # noqa: PLC0415 -- light imports
     from gpu_eval.cuda import lowball as cuda_lows
     from gpu_eval.cuda import variants as cuda_variants
     from gpu_eval.equity_engine.batch import cuda_engine as cuda_batch
@@ -67,7 +66,7 @@ def module_sources() -> dict[str, str]:
 
     return {"evaluator": holdem.module_source(), "equity": cuda_equity.module_source(),
             "batch": cuda_batch.module_source(), "games": games_module.module_source(),
-            "variants": cuda_variants.module_source(), "fsm": '#include "fsm.cu"\n',
+            "variants": cuda_variants.module_source(), "fsm": fsm.module_source(),
             "indexer": cuda_indexer.module_source(), "lows": cuda_lows.module_source(),
             "solver_tables": cuda_tables.module_source(), "deals": cuda_deals.module_source()}
 

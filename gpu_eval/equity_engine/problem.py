@@ -23,8 +23,8 @@ from typing import Any, cast
 
 import numpy as np
 
-from gpu_eval import cards
-from gpu_eval.card_spelling import CARD_BIT, PLAIN_CARD_ID, id_text
+from gpu_eval import card_input, cards
+from gpu_eval.card_spelling import CARD_BIT, id_text
 from gpu_eval.equity_engine import board_orbits
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
@@ -96,69 +96,9 @@ def deck_of(record: registry.Game) -> int:
     return mask_of(range(4 * record.lowest_rank, 52))
 
 
-def _plain_ids(text: str) -> list[int] | None:
-    """Card ids of plain two-character card text (``"7d5h4c"``, ``"7d 5h"``), else None
-    (then :func:`cards.parse` reads it and names any problem)."""
-    t = text.replace(" ", "").replace(",", "")
-    if len(t) % 2:
-        return None
-    out = []
-    for i in range(0, len(t), 2):
-        c = PLAIN_CARD_ID.get(t[i:i + 2])
-        if c is None:
-            return None
-        out.append(c)
-    return out
-
-
-def card_set(x: CardsLike, what: str) -> list[int]:
-    """Card ids of a board or dead-card argument (text, ids or uint64 masks); no repeats.
-
-    Examples
-    --------
-    >>> card_set("2c 7d", "the board"), card_set(None, "the dead cards")
-    ([0, 21], [])
-    """
-    if x is None:
-        return []
-    if isinstance(x, str):
-        if not x.strip():
-            return []
-        ids = _plain_ids(x)
-        if ids is None:
-            try:
-                ids = [int(c) for c in cards.parse(x).reshape(-1)]
-            except ValueError as exc:
-                raise ValueError(f"{what}: {exc}") from None
-    elif isinstance(x, (list, tuple)) and x and all(isinstance(t, str) for t in x):
-        ids = [c for t in x for c in card_set(t, what)]
-    else:
-        if isinstance(x, bool):
-            raise TypeError(f"{what} must be card text, card ids or uint64 masks, got {x!r}")
-        arr = np.asarray(x)
-        if arr.size == 0:
-            return []
-        if arr.dtype == np.uint64:  # uint64 is always the hand-mask encoding
-            flat = arr.reshape(-1)
-            try:
-                cards.check_mask_bits(flat)
-            except ValueError as exc:
-                raise ValueError(f"{what}: {exc}") from None
-            ids = [c for m in flat for c in ids_of(int(m))]
-        elif arr.dtype.kind in "iu":
-            ids = [int(v) for v in arr.reshape(-1)]
-            bad = [v for v in ids if not 0 <= v <= 51]
-            if bad:
-                raise ValueError(f"{what}: card id {bad[0]} is out of range 0..51")
-        else:
-            raise TypeError(f"{what} must be card text, card ids or uint64 masks, got "
-                            f"{type(x).__name__} of dtype {arr.dtype}")
-    seen: set[int] = set()
-    for c in ids:
-        if c in seen:
-            raise ValueError(f"{what}: card {card_text(c)} is used twice")
-        seen.add(c)
-    return ids
+#: Card ids of a board, dead-card or player argument (text, ids of any width, uint64 masks;
+#: no repeats; errors naming the argument): :func:`gpu_eval.card_input.card_set`.
+card_set = card_input.card_set
 
 
 def sizes_text(sizes: Sequence[int]) -> str:
@@ -186,7 +126,7 @@ def board_and_dead(board: CardsLike, dead: CardsLike, game: str = HOLDEM
     Examples
     --------
     >>> board_and_dead("Kd 7c 2h", "2c")
-    ([46, 20, 2], [0])
+    ([45, 20, 2], [0])
     """
     record = registry.get(game)
     b = card_set(board, "the board")
@@ -263,6 +203,11 @@ class Player:
         return Player(self.label, ids, masks, np.ones(len(ids)))
 
 
+def _is_foreign_array(x) -> bool:
+    """Another library's array (DLPack, the CUDA array interface): read as card ids."""
+    return hasattr(x, "__dlpack__") or hasattr(x, "__cuda_array_interface__")
+
+
 def range_label(r: Range) -> str:
     if r.spec is not None:
         return r.spec
@@ -295,23 +240,23 @@ def as_range(spec: PlayerLike, who: str) -> tuple[Range, str]:
         except ValueError as exc:
             raise ValueError(f"{who} ({spec!r}): {exc}") from None
         return r, ", ".join(spec)
-    if isinstance(spec, (np.ndarray, list, tuple, np.integer)) and not isinstance(spec, bool):
-        arr = np.asarray(spec)
+    if isinstance(spec, (np.ndarray, list, tuple, np.integer, int)) or _is_foreign_array(spec):
+        arr = card_input.integer_array(spec, who)  # bools, floats: a TypeError naming them
         if arr.dtype == np.uint64 and arr.ndim == 0:
             ids = card_set(arr, who)
             if len(ids) != 2:
                 raise ValueError(f"{who}: hand mask holds {len(ids)} cards; a hold'em hand "
                                  f"has 2")
             arr = np.array(ids)
-        if arr.dtype.kind in "iu" and arr.ndim in (1, 2) and arr.shape[-1] == 2:
+        if arr.ndim in (1, 2) and arr.shape[-1] == 2:
+            card_input.check_range(arr.reshape(-1, 2), who, 0, 51, axes=("combo",))
             try:
-                r = Range.from_combos(arr.reshape(-1, 2))
+                r = Range.from_combos(arr.reshape(-1, 2).astype(np.uint8))
             except ValueError as exc:
                 raise ValueError(f"{who}: {exc}") from None
             return r, range_label(r)
-        if arr.dtype.kind in "iu":
-            raise ValueError(f"{who}: card ids must have shape (2,) for a hand or (M, 2) for "
-                             f"a list of combos, got {arr.shape}")
+        raise ValueError(f"{who}: card ids must have shape (2,) for a hand or (M, 2) for "
+                         f"a list of combos, got {arr.shape}")
     raise TypeError(f"{who} must be a hand or range as text ('AhKh', 'QQ+,AKs'), a Range, "
                     f"or card ids of shape (2,); got {type(spec).__name__}")
 
@@ -358,7 +303,7 @@ def _board_game_player(spec: PlayerLike, who: str, record: registry.Game) -> Pla
             raise ValueError(f"{who}: empty hand or range text")
         if record.is_omaha and text.lower() in ("random", "any"):
             return Player(text, _UNLISTED, _UNLISTED, _UNLISTED, any_cards=h)
-        ids = _plain_ids(text)
+        ids = card_input.plain_text_ids(text)
         if ids is None:
             try:
                 ids = [int(c) for c in np.atleast_1d(cards.parse(text)).reshape(-1)]
@@ -371,13 +316,13 @@ def _board_game_player(spec: PlayerLike, who: str, record: registry.Game) -> Pla
         except ValueError as exc:
             raise ValueError(f"{who} ({text!r}): {exc}") from None
         return _checked_range(r, text, who, record)
-    if isinstance(spec, (np.ndarray, list, tuple, np.integer)) and not isinstance(spec, bool):
-        arr = np.asarray(spec)
+    if isinstance(spec, (np.ndarray, list, tuple, np.integer, int)) or _is_foreign_array(spec):
+        arr = card_input.integer_array(spec, who)  # bools, floats: a TypeError naming them
         if arr.dtype == np.uint64 and arr.ndim == 0:
-            return _known_hand(ids_of(int(arr)), who, cast(str, cards.format(arr)), record)
-        if arr.dtype.kind in "iu" and arr.ndim in (1, 2):
-            if arr.size and (arr.min() < 0 or arr.max() > 51):
-                raise ValueError(f"{who}: card id out of range 0..51 in {arr.tolist()}")
+            return _known_hand(card_set(arr, who), who, cast(str, cards.format(arr)), record)
+        if arr.ndim in (1, 2):
+            card_input.check_range(arr, who, 0, 51, axes=("hand",))
+            arr = arr.astype(np.uint8)
             if arr.ndim == 1:
                 return _known_hand([int(c) for c in arr], who,
                                    cards_text([int(c) for c in arr]).replace(" ", ""), record)
@@ -423,23 +368,24 @@ def _dealt_player(spec: PlayerLike, who: str, record: registry.Game) -> Player:
             raise ValueError(f"{who}: no cards; {record.name!r} needs "
                              f"{record.hand_cards[0]} to {record.hand_cards[1]}")
         else:
-            ids, label = _plain_ids(text), text
+            ids, label = card_input.plain_text_ids(text), text
             if ids is None:
                 try:
                     ids = [int(c) for c in np.atleast_1d(cards.parse(text)).reshape(-1)]
                 except ValueError as exc:
                     raise ValueError(f"{who} ({text!r}): {exc}") from None
     else:
-        arr = np.asarray(spec)
-        if arr.dtype.kind not in "iu" or arr.ndim > 1 or isinstance(spec, bool):
+        if not isinstance(spec, (np.ndarray, list, tuple, np.integer, int)) \
+                and not _is_foreign_array(spec):
             raise TypeError(f"{who} must be card text or card ids of shape (k,); got "
                             f"{type(spec).__name__}")
-        if arr.dtype == np.uint64:
-            ids = ids_of(int(arr))
+        arr = card_input.integer_array(spec, who)  # bools, floats: a TypeError naming them
+        if arr.ndim > 1:
+            raise ValueError(f"{who}: card ids must have shape (k,), got {arr.shape}")
+        if arr.dtype == np.uint64 and arr.ndim == 0:
+            ids = card_set(arr, who)
         else:
-            ids = [int(c) for c in arr.reshape(-1)]
-            if ids and (min(ids) < 0 or max(ids) > 51):
-                raise ValueError(f"{who}: card id out of range 0..51 in {ids}")
+            ids = card_input.card_ids(arr, who, axes=()).reshape(-1).tolist()
         label = cast(str, cards.format(np.asarray(ids, dtype=np.uint8))) if ids else "-"
     lo, hi = record.hand_cards
     if not lo <= len(ids) <= hi:
@@ -455,9 +401,9 @@ def _dealt_player(spec: PlayerLike, who: str, record: registry.Game) -> Player:
 
 
 def _player(spec: PlayerLike, who: str, record: registry.Game) -> Player:
-    if not record.full_board:
+    if record.deal == registry.OWN_CARDS:
         return _dealt_player(spec, who, record)
-    if record.family == HOLDEM:
+    if record.engine == HOLDEM:
         r, label = as_range(spec, who)
         if len(r) == 0:
             raise ValueError(f"{who}: range {label!r} holds no hands")
@@ -497,6 +443,24 @@ class Problem:
         return [i for i, p in enumerate(self.players) if not p.fixed]
 
 
+def check_dealt(record: registry.Game) -> None:
+    """Raise ``ValueError`` for a game that is a hand evaluator only (2-7, A-5, badugi):
+    equity needs a deal, and the message names the games that deal its hands.
+
+    Examples
+    --------
+    >>> check_dealt(registry.get("ace-five"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: 'ace-five' is a hand evaluator (...), not a game with a deal; its equity is ...
+    """
+    if not record.engine:
+        dealt = registry.names(record.evaluator, deal=registry.OWN_CARDS)
+        raise ValueError(f"{record.name!r} is a hand evaluator (evaluate(..., "
+                         f"game={record.name!r})), not a game with a deal; its equity is that "
+                         f"of {' or '.join(map(repr, dealt))}")
+
+
 def max_players(record: registry.Game) -> int:
     """The most players a spot of the game takes: its record's limit, else
     :data:`MAX_PLAYERS` (:data:`MAX_DEAL_PLAYERS` without a board: the deal kernels take up
@@ -517,12 +481,13 @@ def prepare(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLik
     --------
     >>> p = prepare(["AhKh", "QQ+"], "Kd7c2h")
     >>> [len(x.masks) for x in p.players], p.k, bin(p.deck_mask).count("1")
-    ([1, 6], 2, 47)
+    ([1, 10], 2, 47)
     >>> p = prepare(["AhKh3c", "QsQd7h"], game="stud")
     >>> [x.need for x in p.players], bin(p.deck_mask).count("1")
     ([4, 4], 46)
     """
     record = registry.get(game, where="equity()")
+    check_dealt(record)
     if isinstance(players, (str, Range, np.ndarray)) or not isinstance(players, Sequence):
         raise TypeError("players must be a list of hands or ranges, such as "
                         "['AhKh', 'QQ+,AKs']")
@@ -629,7 +594,7 @@ def enumerate_matchups(masks: Sequence[np.ndarray], weights: Sequence[np.ndarray
     >>> idx, w = enumerate_matchups([np.array([1, 2], np.uint64), np.array([2, 4], np.uint64)],
     ...                             [np.ones(2), np.array([0.5, 1.0])], 100)
     >>> idx.tolist(), w.tolist()
-    [[[0, 0], [0, 1], [1, 1]], [0.5, 1.0, 1.0]]
+    ([[0, 0], [0, 1], [1, 1]], [0.5, 1.0, 1.0])
     """
     if len(masks) == 2 and len(masks[0]) <= cap and len(masks[0]) * len(masks[1]) <= 2 * cap:
         # Heads-up: one step.

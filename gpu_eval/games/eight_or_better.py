@@ -33,7 +33,7 @@ from itertools import combinations
 import numpy as np
 import numpy.typing as npt
 
-from gpu_eval import cards
+from gpu_eval import card_input, cards
 from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.games import registry
 
@@ -110,7 +110,7 @@ def _masks(x, what: str) -> tuple[np.ndarray, np.ndarray, bool]:
         single = isinstance(x, str)
         m = np.atleast_1d(m)
         return m, np.bitwise_count(m).astype(np.int64), single
-    arr = np.asarray(x)
+    arr = card_input.integer_array(x, what, noun="integer card ids or uint64 masks")
     if arr.dtype == np.uint64:
         if arr.ndim > 1:
             raise ValueError(f"{what}: hand masks must have shape () or (N,), got {arr.shape}")
@@ -120,9 +120,6 @@ def _masks(x, what: str) -> tuple[np.ndarray, np.ndarray, bool]:
             raise ValueError(f"{what} mask {int(m[stray[0]]):#x} (row {int(stray[0])}): bits "
                              f"set outside the 52 card positions")
         return m, np.bitwise_count(m).astype(np.int64), arr.ndim == 0
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"{what} must be card text, integer card ids or uint64 masks, got "
-                        f"dtype {arr.dtype}")
     if arr.ndim not in (1, 2):
         raise ValueError(f"{what}: card ids must have shape (k,) or (N, k), got {arr.shape}")
     try:

@@ -1,14 +1,14 @@
-"""No kernel spills registers to local memory at its launch bounds, checked from the compiler's
-own report: NVRTC runs ptxas when it builds a cubin for sm_90 and, with -Xptxas=-v, logs each
-kernel's registers, stack frame and spill bytes (gpu_eval.cuda.resources). Needs only the
-pip NVRTC of the test extra, so CI runs it.
+"""No kernel spills registers to local memory at its launch bounds, and none but a short,
+named list has a stack frame, checked from the compiler's own report: NVRTC runs ptxas when it
+builds a cubin for sm_90 and, with -Xptxas=-v, logs each kernel's registers, stack frame and
+spill bytes (gpu_eval.cuda.resources). Needs only the pip NVRTC of the test extra, so CI runs it.
 """
 
 from __future__ import annotations
 
 import pytest
 
-from gpu_eval.cuda import holdem, nvrtc
+from gpu_eval.cuda import games_module, holdem, nvrtc
 from gpu_eval.cuda import resources as KR
 from gpu_eval.cuda import variants as cuda_variants
 from gpu_eval.equity_engine.batch import cuda_engine as cuda_batch
@@ -37,7 +37,8 @@ def test_every_kernel_is_reported(report):
                 | {("batch", k) for k in cuda_batch.KERNELS}
                 | {("fsm", "ge_fsm_eval_ids")}
                 | {("indexer", k) for k in cuda_indexer.KERNELS}
-                | {("deals", k) for k in cuda_deals.KERNELS})
+                | {("deals", k) for k in cuda_deals.KERNELS}
+                | {("games", k) for k in games_module.KERNELS})
     assert expected <= names
     assert {k for m, k in names if m == "variants"} >= {"ge_omaha_eval_ids",
                                                          "ge_wild_eval_masks"}
@@ -62,6 +63,24 @@ def test_no_kernel_spills(report):
     spilling = [f"{r.module}/{r.kernel}: {r.spill_stores} B stored, {r.spill_loads} B loaded "
                 f"({r.registers} registers)" for r in report if r.spills]
     assert not spilling, "kernels spill to local memory:\n" + "\n".join(spilling)
+
+
+#: The only kernels allowed a stack frame (module, kernel) -> most bytes, each for a reason:
+#: the hold'em sampler for 4+ players keeps hole[] in local memory (indexed by the dealt
+#: player; kernels/equity.cuh, GE_MC_REG_HOLES), 8 bytes a player; its NumPy twin's draws
+#: kernel (ge_eq_mc_draws, tests only) holds ten players' hole[] the same way.
+STACK_ALLOWED = {**{("equity", f"ge_eq_sample_{n}"): 8 * n for n in range(4, 11)},
+                 ("equity", "ge_eq_mc_draws"): 80}
+
+
+def test_no_stack_frame_outside_the_allow_list(report):
+    """A stack frame is local memory: a register array indexed at run time, or counters the
+    compiler could not keep in registers (ge_games_sample kept its tallies in 576 bytes, 866
+    local loads and stores, with no spill to show for it)."""
+    framed = [f"{r.module}/{r.kernel}: {r.stack} B stack frame" for r in report
+              if r.stack > STACK_ALLOWED.get((r.module, r.kernel), 0)]
+    assert not framed, "kernels with a stack frame:\n" + "\n".join(framed)
+    assert {(r.module, r.kernel) for r in report} >= set(STACK_ALLOWED)  # no stale entry
 
 
 def test_launch_bounds_are_kept(report):

@@ -42,8 +42,14 @@ _FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-Wall", "-Wno-unknown-pragma
 
 
 @cache
-def build() -> Path:
-    """Compile (or find in the cache) the host library; raises HostBuildUnavailableError."""
+def build(sanitize: bool = False) -> Path:
+    """Compile (or find in the cache) the host library; raises HostBuildUnavailableError.
+    ``sanitize``: under AddressSanitizer and UBSan (emulation.sanitizers; run it there)."""
+    if sanitize:
+        from emulation import sanitizers
+
+        return hostbuild.compile_cached(_WRAPPER, "ge_hand_index_sanitized",
+                                        [sanitizers.FLAGS], "kernels/hand_index.cu")
     return hostbuild.compile_cached(_WRAPPER, "ge_hand_index",
                                     [(*_FLAGS, "-fopenmp"), _FLAGS], "kernels/hand_index.cu")
 
@@ -55,8 +61,8 @@ def _ptr(a: np.ndarray) -> ctypes.c_void_p:
 class IndexerHost:
     """The kernel on the CPU, with a NumPy wrapper (inputs not validated)."""
 
-    def __init__(self, threads: int = 2) -> None:
-        self.lib = ctypes.CDLL(str(build()))
+    def __init__(self, threads: int = 2, path: Path | None = None) -> None:
+        self.lib = ctypes.CDLL(str(path or build()))
         vp, u64, u32, i32 = ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint32, ctypes.c_int
         self.lib.ge_host_hand_index.argtypes = [vp, u64, i32, i32, u32, i32, i32, i32,
                                                 vp, vp, vp, vp, vp, vp, i32]

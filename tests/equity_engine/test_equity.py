@@ -292,7 +292,7 @@ def test_result_object():
     (["AhKh", "QsQd"], {"dead": "Qd"}, ValueError, r"Qd .*player 2.*the dead cards"),
     (["AhKh", "QsQd"], {"board": "2c 3c 4c", "dead": "3c"}, ValueError,
      r"3c is both on the board and in the dead cards"),
-    (["AhKh", "QsQd"], {"board": "2c 3c 3c"}, ValueError, r"the board: card 3c is used twice"),
+    (["AhKh", "QsQd"], {"board": "2c 3c 3c"}, ValueError, r"card 3c appears twice in the board"),
     (["AhKh", "QsQd"], {"board": "2c 3c"}, ValueError, r"board has 2 cards"),
     (["AhKh", "QsQd"], {"board": "2c"}, ValueError, r"board has 1 card "),
     (["AhKh", "QsQd"], {"board": "2c 3c 4c 5c 6c 7c"}, ValueError, r"board has 6 cards"),

@@ -44,8 +44,9 @@ THIRD_PARTY = {
 #: Where messages and docstrings of the package (and the notebooks) can tell a user to install.
 HINT_SOURCES = sorted((ROOT / "gpu_eval").rglob("*.py")) + sorted((ROOT / "notebooks").glob(
     "*.ipynb"))
-#: Subcommands whose documented lines are long jobs (minutes): parsed, not run.
-LONG = {"bench", "tables"}
+#: Subcommands whose documented lines are long jobs (a compile of every module is half a
+#: minute of CPU, a table or a benchmark minutes) or need a GPU: parsed, not run.
+LONG = {"bench", "tables", "compile"}
 #: The file of hands the pages' ``--file hands.txt`` lines read.
 HANDS = "AsKsQsJsTs\n# a comment\n7c 5d 4h 3s 2c\nAhAd5c5s2h\n"
 SHELL_FENCES = {"", "bash", "sh", "shell", "console"}

@@ -27,7 +27,10 @@ __all__ = ["spot_counts", "get_state", "module_source", "KERNELS", "MODULE_FILE"
 
 MODULE_FILE = "equity_batch.cu"
 MAX_PLAYERS = 10
-KERNELS: tuple[str, ...] = tuple(f"ge_batch_{n}" for n in range(2, MAX_PLAYERS + 1))
+#: The module's kernels (one per player count); a call compiles its own count's alone while
+#: the whole module is not in the kernel cache (modules.cached_part_state).
+PLAYER_KERNELS = modules.PlayerKernels((), ("ge_batch_{n}",), tuple(range(2, MAX_PLAYERS + 1)))
+KERNELS: tuple[str, ...] = PLAYER_KERNELS.names()
 THREADS = modules.THREADS_PER_BLOCK
 WARP = 32
 #: Spots per launch: bounds the device buffers (about 100 bytes a heads-up spot) and keeps
@@ -38,19 +41,21 @@ _STATES: dict[tuple[int, str], modules.DeviceState] = {}
 _LOCK = threading.Lock()
 
 
-def module_source() -> str:
+def module_source(players: int | None = None) -> str:
     """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
+    ``players``: that count's kernel alone; default every count.
 
     Examples
     --------
     >>> module_source().splitlines()[1]
     '#include "equity_batch.cu"'
     """
-    return module_code("batch equity kernels", [MODULE_FILE])
+    return module_code("batch equity kernels", [MODULE_FILE], players)
 
 
-def get_state(device_id: int | None = None) -> modules.DeviceState:
-    """The batch kernels compiled for a device, with the evaluator's tables uploaded (cached).
+def get_state(device_id: int | None = None, players: int | None = None) -> modules.DeviceState:
+    """The batch kernels compiled for a device, with the evaluator's tables uploaded (cached):
+    the kernel of ``players`` players (default: every count).
 
     Raises
     ------
@@ -61,17 +66,20 @@ def get_state(device_id: int | None = None) -> modules.DeviceState:
     --------
     >>> get_state().kernels["ge_batch_2"]  # doctest: +SKIP
     """
-    return modules.cached_device_state(_STATES, _LOCK, _build_state, device_id)
+    return modules.cached_part_state(_STATES, _LOCK, _build_state, module_source, players,
+                                     device_id)
 
 
-def _build_state(cupy, dev: int) -> modules.DeviceState:
-    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "batch equity", dev)
+def _build_state(cupy, dev: int, players: int | None) -> modules.DeviceState:
+    names = PLAYER_KERNELS.names(players)
+    module, kernels = modules.compile_module(cupy, module_source(players), names,
+                                             "batch equity", dev)
     tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
                                   bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
                                   modules.BITMASK_TABLE_DTYPES)
     cupy.cuda.runtime.deviceSynchronize()
     props = cupy.cuda.runtime.getDeviceProperties(dev)
-    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
+    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in names}
     return modules.DeviceState(dev, module, kernels, tables, None,
                               int(props["multiProcessorCount"]), blocks)
 
@@ -129,7 +137,7 @@ def spot_counts(hole: np.ndarray, board: np.ndarray, free: np.ndarray, k: int, *
         raise ValueError(f"spot_counts: k={k}; the CUDA path plays the flop (2), turn (1) "
                          f"and river (0)")
     cupy = availability.require_cuda()
-    state = get_state()
+    state = get_state(players=p)
     name = f"ge_batch_{p}"
     board = np.ascontiguousarray(board, dtype=np.uint64)
     free = np.ascontiguousarray(free, dtype=np.uint64)

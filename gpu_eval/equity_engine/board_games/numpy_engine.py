@@ -63,6 +63,7 @@ from gpu_eval import cards
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.equity_engine import board_orbits, enumerate_boards
 from gpu_eval.equity_engine import results as equity_results
+from gpu_eval.equity_engine.deal_check import check_dealable
 from gpu_eval.equity_engine.pots import game_units, split
 from gpu_eval.equity_engine.problem import (
     MAX_LISTED,
@@ -73,13 +74,15 @@ from gpu_eval.equity_engine.problem import (
 )
 from gpu_eval.games import eight_or_better, registry
 from gpu_eval.games.registry import OMAHA, SHORTDECK
+from gpu_eval.progress import Progress
 
 __all__ = ["exact_task", "sample_task", "ExactJob", "SampleJob", "GAMES", "HILO_GAMES",
            "SAMPLE_BLOCK", "RATE", "EXACT_WORK_LIMIT", "listed", "matchups", "board_counts",
            "exact_work", "common", "group"]
 
-#: The games handled here: the Omaha and short-deck families of the registry.
-GAMES = tuple(g for g in registry.names() if registry.GAMES[g].family in (OMAHA, SHORTDECK))
+#: The games handled here: the shared-board games besides hold'em (Omaha, hi/lo, short deck,
+#: Courchevel).
+GAMES = tuple(g for g in registry.names() if registry.GAMES[g].engine == "board games")
 HILO_GAMES = registry.names(OMAHA, hilo=True)
 SHORTDECK_GAMES = registry.names(SHORTDECK)
 #: Monte Carlo samples per block (one random stream each).
@@ -264,7 +267,8 @@ class ExactJob:
         return res
 
 
-def exact_task(job: ExactJob, start: int, stop: int) -> tuple[np.ndarray, ...]:
+def exact_task(job: ExactJob, start: int, stop: int, bar: Progress | None = None
+               ) -> tuple[np.ndarray, ...]:
     """Integer counts of every matchup over completions ``[start, stop)`` (colex order of the
     deck's k-subsets), one board per suit-symmetry orbit, weighted by the orbit's size:
     ``(wins, ties, units, valid, high units, low units)``, each ``(M, n)`` but ``valid``
@@ -284,7 +288,7 @@ def exact_task(job: ExactJob, start: int, stop: int) -> tuple[np.ndarray, ...]:
     if job.backend == "cuda":
         from gpu_eval.equity_engine.board_games import cuda_engine  # noqa: PLC0415 -- imports CuPy
 
-        return cuda_engine.exact_task(job, start, stop)
+        return cuda_engine.exact_task(job, start, stop, bar)
     m_count, n = job.pool_idx.shape
     out = [np.zeros((m_count, n), dtype=np.int64) for _ in range(3)] + \
         [np.zeros(m_count, dtype=np.int64)] + \
@@ -448,6 +452,12 @@ class SampleJob:
         cum = {p: np.cumsum(sides[p].weights) for p in ranged}
         uniform = {p: bool(np.allclose(sides[p].weights, sides[p].weights[0], rtol=1e-12,
                                        atol=0)) for p in ranged}
+        # Ranges that can never be dealt together would make every sample redraw (NumPy:
+        # until its stall count gives up; CUDA: MAX_TRIES times): refused before any draw.
+        check_dealable([np.zeros(1, np.uint64) if d else s.masks for s, d in zip(sides, dealt)],
+                       [None if (s.fixed or d) else np.cumsum(s.weights)
+                        for s, d in zip(sides, dealt)], dealt, len(avail), prob.k,
+                       hole_cards=h)
         return cls(prob.game, sides, dealt, ranged, cum, uniform, avail, tuple(prob.board),
                    prob.board_mask, prob.k, _scale(prob.game, n), n_samples, entropy, common)
 
@@ -471,7 +481,8 @@ class SampleJob:
         return res
 
 
-def sample_task(job: SampleJob, start: int, stop: int) -> tuple[np.ndarray, ...]:
+def sample_task(job: SampleJob, start: int, stop: int, bar: Progress | None = None
+                ) -> tuple[np.ndarray, ...]:
     """Monte Carlo samples ``[start, stop)`` (within one block of ``SAMPLE_BLOCK``, whose
     random stream is ``SeedSequence(entropy, spawn_key=(start // SAMPLE_BLOCK,))``):
     ``(wins, ties, units, units squared, high units, low units)`` per player. With the CUDA
@@ -480,7 +491,7 @@ def sample_task(job: SampleJob, start: int, stop: int) -> tuple[np.ndarray, ...]
     if job.backend == "cuda":
         from gpu_eval.equity_engine.board_games import cuda_engine  # noqa: PLC0415 -- imports CuPy
 
-        return cuda_engine.sample_counts(job, start, stop)
+        return cuda_engine.sample_counts(job, start, stop, bar)
     game, sides = job.game, job.sides
     n = len(sides)
     h = registry.GAMES[game].hole_cards

@@ -132,7 +132,7 @@ def _setup(req: Request) -> BoardGameSetup:
 
 
 def _mine(req: Request) -> bool:
-    return req.kind == "equity" and req.family == "games"
+    return req.kind == "equity" and req.engine == ENGINE.name
 
 
 class GameEnumeration(Strategy):
@@ -201,14 +201,16 @@ def game_task(job, start: int, stop: int, bar=None) -> Part:
 
     fn = board_games.exact_task if job.exact else board_games.sample_task
     out: Sequence[Any]
-    if not job.exact and job.backend != "cuda":
-        # NumPy draws block by block: a span of several blocks is their sum.
-        size = job.block
-        parts = [fn(job, s, min(s + size, stop)) for s in range(start, stop, size)]
-        out = [sum(p[i] for p in parts) for i in range(len(parts[0]))]
+    if job.backend == "cuda":  # the device launches advance the bar as they complete
+        out = fn(job, start, stop, bar)
     else:
-        out = fn(job, start, stop)
-    if bar is not None:  # the span is done (the family's tasks draw no bar themselves)
-        bar.update(stop - start)
+        if job.exact:
+            out = fn(job, start, stop)
+        else:  # NumPy draws block by block: a span of several blocks is their sum
+            size = job.block
+            parts = [fn(job, s, min(s + size, stop)) for s in range(start, stop, size)]
+            out = [sum(p[i] for p in parts) for i in range(len(parts[0]))]
+        if bar is not None:  # the span is done
+            bar.update(stop - start)
     return Part(tuple(np.asarray(a, dtype=np.int64) for a in out),
                 frozenset({getattr(job, "backend", "numpy")}))

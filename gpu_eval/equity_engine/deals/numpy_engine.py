@@ -57,8 +57,10 @@ from gpu_eval.progress import Progress, wanted
 __all__ = ["prepare", "deal_problem", "exact_job", "sample_job", "task", "finish", "DealProblem",
            "DealJob", "strengths", "costs", "expected_seconds", "exact_counts", "grid_rows",
            "completion_masks", "tuples", "device_order", "SAMPLE_BLOCK", "EXACT_LIMIT",
-           "EXACT_SECONDS", "RATE", "CUDA_RATE", "CUDA_EXACT_LIMIT", "CUDA_HARD_LIMIT",
-           "CUDA_MAX_ROWS", "HOST_SECONDS", "BATCH_PAIRS", "batchable", "batch_counts"]
+           "EXACT_SECONDS", "RATE", "CUDA_RATE", "H200_THREAD_INSTRUCTIONS",
+           "GRID_INSTRUCTIONS_PER_DEAL", "GRID_ISSUE_EFFICIENCY", "CUDA_EXACT_LIMIT",
+           "CUDA_HARD_LIMIT", "CUDA_MAX_ROWS", "HOST_SECONDS", "BATCH_PAIRS", "batchable",
+           "batch_counts"]
 
 #: Monte Carlo samples per block (one random stream each).
 SAMPLE_BLOCK = 1 << 15
@@ -73,13 +75,25 @@ RATE = 1e7
 #: (:func:`expected_seconds`) are at most this: the direct heads-up counts walk far more
 #: pairs a second than RATE (heads-up hi/lo fourth street, 1.75e8 pairs, in under a second).
 EXACT_SECONDS = EXACT_LIMIT / RATE
-#: Deal comparisons per second on an H200 (a paper estimate, not yet measured: about 20
-#: integer operations a deal over 132 SMs; benchmarks/gpu_check.sh measures it).
-CUDA_RATE = 2e10
-#: exact=None walks the grid on CUDA up to this many pairs (seconds there), and
-#: exact=True up to CUDA_HARD_LIMIT (about a minute).
-CUDA_EXACT_LIMIT = 5e10
-CUDA_HARD_LIMIT = 1e12
+#: Thread instructions an H200 issues a second: 132 SMs x 4 warp schedulers x 1.98 GHz x
+#: 32 lanes (the device notes' figures; compute capability 9.0 issues one warp instruction
+#: per scheduler and clock).
+H200_THREAD_INSTRUCTIONS = 132 * 4 * 1.98e9 * 32
+#: SASS instructions a deal comparison costs in the grid kernels (nvcc -arch=sm_90, counted
+#: in cuobjdump -sass, benchmarks/RESULTS.md 2026-12-02): the general kernel's column loop
+#: about 75 a deal heads-up (hi/lo), 90 for three players, 105 for four; the heads-up
+#: high-only loop 12.25 (49 for four deals). The rate takes the general loop's 90.
+GRID_INSTRUCTIONS_PER_DEAL = 90
+#: Share of the issue rate a grid kernel keeps (loads and branches between the arithmetic).
+GRID_ISSUE_EFFICIENCY = 0.5
+#: Deal comparisons per second on CUDA, derived from the two figures above (about 1.8e11; a
+#: paper figure, not measured: benchmarks/gpu_check.sh measures it on a device). The old
+#: 2e10 was 10-15x below it, so exact=None sampled spots a GPU enumerates in a second.
+CUDA_RATE = H200_THREAD_INSTRUCTIONS * GRID_ISSUE_EFFICIENCY / GRID_INSTRUCTIONS_PER_DEAL
+#: exact=None walks the grid on CUDA up to this many pairs (about two seconds at CUDA_RATE),
+#: and exact=True up to CUDA_HARD_LIMIT (about a minute).
+CUDA_EXACT_LIMIT = 2.0 * CUDA_RATE
+CUDA_HARD_LIMIT = 60.0 * CUDA_RATE
 #: backend="auto" keeps an exact walk on NumPy when it is expected to take under this many
 #: seconds there (a device launch and its copies cost about as much).
 HOST_SECONDS = 2e-3

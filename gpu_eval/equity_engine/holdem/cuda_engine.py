@@ -40,10 +40,11 @@ import numpy as np
 from gpu_eval import ranges
 from gpu_eval.combinatorics import BINOM
 from gpu_eval.cuda import availability, modules
+from gpu_eval.cuda.launch_progress import LaunchPacer
 from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.cuda.waves import whole_wave_splits
 from gpu_eval.equity_engine import enumerate_boards
-from gpu_eval.equity_engine.deal_check import can_deal
+from gpu_eval.equity_engine.deal_check import check_dealable
 from gpu_eval.equity_engine.device_sampling import (
     MAX_TRIES,
     MODE_DEALT,
@@ -72,17 +73,18 @@ EXACT_WORK_LIMIT = 4e10
 MODULE_FILE = "equity.cu"
 _LOW_WORD = np.uint64(0xFFFFFFFF)  # the low 32 bits of a 64-bit word
 MAX_PLAYERS = 10
-KERNELS: tuple[str, ...] = (
-    "ge_eq_strengths", "ge_eq_pairs", "ge_eq_philox", "ge_eq_mc_draws",
-    *(f"ge_eq_showdown_{n}" for n in range(2, MAX_PLAYERS + 1)),
-    *(f"ge_eq_sample_{n}" for n in range(2, MAX_PLAYERS + 1)),
-)
+#: The module's kernels; a call compiles the base ones and its own player count's alone
+#: while the whole module is not in the kernel cache (modules.cached_part_state).
+PLAYER_KERNELS = modules.PlayerKernels(
+    ("ge_eq_strengths", "ge_eq_pairs", "ge_eq_philox", "ge_eq_mc_draws"),
+    ("ge_eq_showdown_{n}", "ge_eq_sample_{n}"), tuple(range(2, MAX_PLAYERS + 1)))
+KERNELS: tuple[str, ...] = PLAYER_KERNELS.names()
 THREADS = modules.THREADS_PER_BLOCK  # block size of the launches (occupancy is sized for it)
 PAIR_THREADS = 256  # ge_eq_pairs: a 16 x 16 grid of threads, 4 x 4 pairs each
 WARP = 32
 #: Bytes of the strength table per chunk of boards.
 STRENGTH_BYTES = 1 << 29
-#: Monte Carlo samples per launch (progress and Ctrl-C are handled between launches).
+#: Monte Carlo samples per launch (the progress bar and Ctrl-C act between launches).
 SAMPLES_PER_LAUNCH = 1 << 27
 #: Exact preflop pair work with at least this many pairs uses the all-pairs matrix (computed
 #: once per process, then cached) instead of playing the pairs board by board.
@@ -101,31 +103,36 @@ _LOCK = threading.Lock()
 # The module.
 # ---------------------------------------------------------------------------------------------
 
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash."""
-    return module_code("equity kernels", [MODULE_FILE])
+def module_source(players: int | None = None) -> str:
+    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
+    ``players``: that count's kernels alone (0: none); default every count."""
+    return module_code("equity kernels", [MODULE_FILE], players)
 
 
-def get_state(device_id: int | None = None) -> modules.DeviceState:
-    """The equity kernels compiled for a device, with its tables uploaded (cached).
+def get_state(device_id: int | None = None, players: int | None = None) -> modules.DeviceState:
+    """The equity kernels compiled for a device, with its tables uploaded (cached):
+    those of ``players`` players (0: the base kernels alone; default: every count).
 
     Raises
     ------
     gpu_eval.cuda.availability.CudaUnavailableError
         If CuPy or a device is missing, or the kernels do not compile.
     """
-    return modules.cached_device_state(_STATES, _LOCK, _build_state, device_id)
+    return modules.cached_part_state(_STATES, _LOCK, _build_state, module_source, players,
+                                     device_id)
 
 
-def _build_state(cupy, dev: int) -> modules.DeviceState:
-    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "equity", dev)
+def _build_state(cupy, dev: int, players: int | None) -> modules.DeviceState:
+    names = PLAYER_KERNELS.names(players)
+    module, kernels = modules.compile_module(cupy, module_source(players), names, "equity",
+                                             dev)
     tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
                                    bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
                                    modules.BITMASK_TABLE_DTYPES)
     binom = cupy.asarray(np.ascontiguousarray(BINOM, dtype=np.uint64))
     cupy.cuda.runtime.deviceSynchronize()
     props = cupy.cuda.runtime.getDeviceProperties(dev)
-    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
+    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in names}
     return modules.DeviceState(dev, module, kernels, tables, binom,
                                int(props["multiProcessorCount"]), blocks)
 
@@ -245,7 +252,7 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
     if n_boards == 0 or m_count == 0:
         return Counts(zeros, zeros.copy(), zeros.copy(), np.zeros(m_count, np.int64), scale)
     cupy = availability.require_cuda()
-    state = get_state()
+    state = get_state(players=n)
     name = f"ge_eq_showdown_{n}"
     n_pool = len(pool)
     ld = n_pool + (n_pool & 1)
@@ -257,7 +264,8 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
         out = cupy.zeros(3 * m_count * n + m_count, dtype=cupy.uint64)
         d_w, d_t = out[:m_count * n], out[m_count * n:2 * m_count * n]
         d_u, d_v = out[2 * m_count * n:3 * m_count * n], out[3 * m_count * n:]
-        d_s = cupy.empty(chunk * ld, dtype=cupy.uint16)
+        d_s = cupy.empty(chunk * ld, dtype=cupy.uint16)  # reused: the stream orders the chunks
+        pacer = LaunchPacer(cupy, progress)  # the bar follows the device; Ctrl-C between chunks
         for lo in range(0, n_boards, chunk):
             nb = min(chunk, n_boards - lo)
             _launch_strengths(state, d_pool, n_pool, d_boards[lo:lo + nb], None, 0, 0,
@@ -267,13 +275,9 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
                 (blocks,), (THREADS,),
                 (d_s, np.uint32(ld), np.uint32(nb), d_mu, np.uint32(m_count),
                  np.uint32(per_task), d_w, d_t, d_u, d_v))
-            if nb < n_boards:  # several chunks: report each (and let Ctrl-C in between)
-                cupy.cuda.runtime.deviceSynchronize()
-                if progress is not None:
-                    progress.update(nb)
+            pacer.launched(nb)
+        pacer.finish()
         host = out.get().astype(np.int64)
-    if progress is not None and chunk >= n_boards:
-        progress.update(n_boards)
     k = m_count * n
     return Counts(host[:k].reshape(m_count, n), host[k:2 * k].reshape(m_count, n),
                   host[2 * k:3 * k].reshape(m_count, n), host[3 * k:], scale)
@@ -458,18 +462,19 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
     combos, offsets, cum = _pack(holes, cum_weights)
     deck = enumerate_boards.deck_values(deck_mask)
     # Ranges that can never be dealt together would make every sample redraw MAX_TRIES times.
-    if can_deal(holes, cum_weights, modes == MODE_DEALT, len(deck), k) is False:
-        raise ValueError("the players' ranges cannot be dealt together (every matchup of "
-                         "their combos shares a card or leaves too few cards for the board)")
+    check_dealable(holes, cum_weights, modes == MODE_DEALT, len(deck), k)
     key0, key1 = mc_key(entropy)
     cupy = availability.require_cuda()
-    state = get_state()
+    state = get_state(players=n)
     name = f"ge_eq_sample_{n}"
     full = _full_grid(state, name)
     with cupy.cuda.Device(state.device_id):
         args = [cupy.asarray(a) for a in (combos, offsets, cum, modes, deck)]
         totals = cupy.zeros(4 * n, dtype=cupy.uint64)
         failures = cupy.zeros(1, dtype=cupy.uint64)
+        # The bar follows the device and Ctrl-C acts between launches; after a failed sample
+        # the device flag ends every later launch's samples at once.
+        pacer = LaunchPacer(cupy, progress)
         for lo in range(0, n_samples, SAMPLES_PER_LAUNCH):
             hi = min(n_samples, lo + SAMPLES_PER_LAUNCH)
             grid = max(1, min(full, -(-(hi - lo) // THREADS)))
@@ -478,12 +483,8 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
                 (*args, np.uint32(len(deck)), np.uint64(base), np.int32(k), np.uint32(key0),
                  np.uint32(key1), np.uint64(first + lo), np.uint64(first + hi), np.uint32(MAX_TRIES),
                  totals, failures))
-            if hi < n_samples:  # several launches: report each (and let Ctrl-C in between)
-                cupy.cuda.runtime.deviceSynchronize()
-                if int(failures.get()[0]):  # the device flag: stop at the first bad launch
-                    break
-            if progress is not None:
-                progress.update(hi - lo)
+            pacer.launched(hi - lo)
+        pacer.finish()
         result = totals.get().astype(np.int64).reshape(4, n)
         failed = int(failures.get()[0])
     if failed:
@@ -572,7 +573,7 @@ def pair_matrix_cuda(hands: np.ndarray, deck_mask: int = enumerate_boards.FULL_D
     tile_pairs = n_tiles * (n_tiles + 1) // 2
     chunk = int(min(total, max(PAIR_BOARDS, 2 * STRENGTH_BYTES // (2 * ld))))
     cupy = availability.require_cuda()
-    state = get_state()
+    state = get_state(players=0)
     wave = _full_grid(state, "ge_eq_pairs")
     # At least 4 waves of blocks, and a grid that ends on a whole wave where one is near.
     splits = whole_wave_splits(tile_pairs, wave, max(1, -(-4 * wave // tile_pairs)))
@@ -582,6 +583,7 @@ def pair_matrix_cuda(hands: np.ndarray, deck_mask: int = enumerate_boards.FULL_D
         d_s = cupy.zeros(chunk * ld, dtype=cupy.uint16)  # columns >= n_hands stay 0
         d_w = cupy.zeros(n_hands * n_hands, dtype=cupy.uint32)
         d_t = cupy.zeros(n_hands * n_hands, dtype=cupy.uint32)
+        pacer = LaunchPacer(cupy, progress)  # the bar follows the device; Ctrl-C between chunks
         for lo in range(0, total, chunk):
             nb = min(chunk, total - lo)
             _launch_strengths(state, d_hands, n_hands, None, d_deck, k, lo, 0, nb, d_s, ld)
@@ -589,9 +591,8 @@ def pair_matrix_cuda(hands: np.ndarray, deck_mask: int = enumerate_boards.FULL_D
             state.kernels["ge_eq_pairs"](
                 (tile_pairs, ny), (PAIR_THREADS,),
                 (d_s, np.uint32(ld), np.uint32(nb), np.uint32(n_hands), d_w, d_t))
-            cupy.cuda.runtime.deviceSynchronize()
-            if progress is not None:
-                progress.update(nb)
+            pacer.launched(nb)
+        pacer.finish()
         w = d_w.get().reshape(n_hands, n_hands)
         t = d_t.get().reshape(n_hands, n_hands)
     w, t = finish_pair_matrix(w, t, hands, per_pair)
@@ -620,7 +621,7 @@ def preflop_matrix_cuda(progress: Progress | None = None
     >>> int(w[i, j]), int(t[i, j]), n  # doctest: +SKIP
     (787966, 6732, 1712304)
     """
-    state = get_state()
+    state = get_state(players=0)
     hit = _MATRIX.get(state.device_id)
     if hit is None:
         w, t, per_pair = pair_matrix_cuda(ranges.ALL_COMBO_MASKS, enumerate_boards.FULL_DECK, 5,
@@ -671,7 +672,7 @@ def preflop_pair_counts(pool: np.ndarray, pairs: np.ndarray, *,
     >>> c is None or c.wins.tolist() == [[787966, 917606]]  # doctest: +SKIP
     True
     """
-    state = get_state()
+    state = get_state(players=0)
     if len(pairs) < PREFLOP_MATRIX_MIN_PAIRS and state.device_id not in _MATRIX:
         return None
     w, t, per_pair = preflop_matrix_cuda(progress)

@@ -75,7 +75,8 @@ def test_cuda_monte_carlo_agrees_with_numpy(fake, game, players, board):
     assert np.all(np.abs(got.equity - exact.equity) < tol), (got.equity, exact.equity)
     if got.high is not None:
         np.testing.assert_allclose(got.high + got.low, got.equity, atol=1e-12)
-    assert any(name == "ge_games_sample" for name, _, _ in fake.launches)
+    n = len(players)
+    assert any(name == f"ge_games_sample_{n}" for name, _, _ in fake.launches)
 
 
 def test_cuda_monte_carlo_split_is_the_same(fake):
@@ -85,6 +86,21 @@ def test_cuda_monte_carlo_split_is_the_same(fake):
     parts = [cuda_board_games.sample_counts(job, a, b) for a, b in ((0, 1_000), (1_000, 3_000))]
     for w, a, b in zip(whole, *parts):
         np.testing.assert_array_equal(w, a + b)
+
+
+def test_ranges_that_cannot_be_dealt_answer_at_once(fake, monkeypatch):
+    """Three players who each need two of the four aces: CUDA answers as NumPy does (a
+    ValueError about the players' ranges), found before any launch (the sampler had no stop
+    flag and spun MAX_TRIES draws a sample; lowered here so the old path ends too)."""
+    from gpu_eval.equity_engine.holdem import cuda_engine as CE
+
+    monkeypatch.setattr(CE, "MAX_TRIES", 1 << 10)
+    kw = dict(game="omaha", exact=False, samples=2_000, seed=1)
+    with pytest.raises(ValueError, match="the players' ranges"):
+        ge.equity(["AA", "AA", "AA"], backend="numpy", **kw)
+    with pytest.raises(ValueError, match="the players' ranges cannot be dealt together"):
+        ge.equity(["AA", "AA", "AA"], backend="cuda", **kw)
+    assert not [name for name, _, _ in fake.launches if name.startswith("ge_games_sample")]
 
 
 def test_cuda_without_device_raises():
@@ -111,3 +127,18 @@ def test_cuda_lows_equal_numpy(fake):
     np.testing.assert_array_equal(shared, ge.evaluate_low(holes, "2c 3d 8h Ks"))
     np.testing.assert_array_equal(ge.evaluate_low(ids[:, :7], backend="cuda"),
                                   ge.evaluate_low(ids[:, :7]))
+
+
+def test_sampler_progress_follows_each_launch(fake, monkeypatch):
+    """The games sampler reports each launch's samples to the bar once it has run."""
+    monkeypatch.setattr(cuda_board_games, "SAMPLES_PER_LAUNCH", 1_000)
+    job = job_of(["AsAh2d3c", "random"], game="omaha", board="4c7d9s", exact=False,
+                 samples=2_500, seed=9, backend="cuda")
+    steps = []
+
+    class Bar:
+        def update(self, n):
+            steps.append(n)
+
+    cuda_board_games.sample_counts(job, 0, 2_500, Bar())
+    assert steps == [1_000, 1_000, 500]

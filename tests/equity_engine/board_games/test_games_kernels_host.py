@@ -89,6 +89,40 @@ def test_kernel_counts_equal_numpy_with_ranges(kern, game, players, board):
     _check(kern, job)
 
 
+def _sampler_args(ranges: list[list[str]]):
+    """Each player's range of Omaha hands packed as the launcher packs them (equal weights),
+    and the deck of the cards no range holds."""
+    from gpu_eval.equity_engine.holdem import cuda_engine as CE
+
+    holes = [cards.to_mask(r) for r in ranges]
+    cums = [np.arange(1.0, len(m) + 1.0) for m in holes]
+    combos, offsets, cum = CE._pack(holes, cums)
+    deck = cards.ID_TO_MASK[np.arange(52)]
+    return holes, cums, combos, offsets, cum, CE.player_modes(cums, None), deck
+
+
+def test_sampler_stops_on_the_device_flag(kern):
+    """Three players who each need two of the four aces: no sample can be dealt (the host
+    check is bypassed here). Without a flag every one of the 3,000 samples redraws max_tries
+    times; with it the first failure stops the others at their next check, and nothing is
+    counted."""
+    from gpu_eval.equity_engine.deal_check import can_deal
+
+    aces = [["AsAhKdQc", "AdAcKhQh"], ["AsAdKsQs", "AhAcKcQd"], ["AsAcJcTc", "AhAdJdTd"]]
+    holes, cums, combos, offsets, cum, modes, deck = _sampler_args(aces)
+    assert can_deal(holes, cums, [False] * 3, len(deck), 5, hole_cards=4) is False
+    totals, failures = kern.sample(3, combos, offsets, cum, modes, deck, 0, 5, 4, 0, False,
+                                   6, (1, 2), 0, 3_000, 1 << 14)
+    assert 1 <= failures < 3_000 // 10
+    assert totals.sum() == 0
+    # Ranges that fit: the flag stays down and every sample hands out its pot.
+    holes, cums, combos, offsets, cum, modes, deck = _sampler_args([aces[0],
+                                                                    ["KsKcQsQd", "JsJhTsTh"]])
+    totals, failures = kern.sample(2, combos, offsets, cum, modes, deck, 0, 5, 4, 0, False,
+                                   2, (1, 2), 0, 3_000, 1 << 14)
+    assert failures == 0 and totals[2].sum() == 3_000 * 2
+
+
 def test_kernel_source_compiles_under_nvrtc():
     try:
         ptx = nvrtc.compile_ptx(nvrtc.kernel_dir() / "equity_games.cu", arch="compute_90")

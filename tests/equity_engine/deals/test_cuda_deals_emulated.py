@@ -52,6 +52,35 @@ def test_cuda_exact_equals_numpy(fake, game, players, dead):
     assert names.count(f"ge_deals_grid_{len(players)}") >= 1
 
 
+@pytest.mark.parametrize("game, players", [("razz", ["Ah2h3h4h5h", "Kh2d3d4d5d"]),
+                                           ("stud-hilo", ["Ah2c3dKhQc", "KsKcKdQhJc"])])
+def test_heads_up_grid_stages_its_rows_in_tiles(fake, monkeypatch, game, players):
+    """The heads-up grid (ge_deals_grid_2) walks a block's run of rows through shared memory,
+    256 at a time: two blocks of 430 rows each take two tiles, and the counts are NumPy's."""
+    from gpu_eval.cuda import modules
+
+    monkeypatch.setattr(modules.DeviceState, "grid", lambda self, name, n: 2)
+    want = ge.equity(players, game=game, backend="numpy", exact=True)
+    got = ge.equity(players, game=game, backend="cuda", exact=True)
+    assert_same_fields(want, got, FIELDS)
+    grids = [grid for name, grid, _ in fake.launches if name == "ge_deals_grid_2"]
+    assert grids == [(2,)] and want.boards == 861 * 780  # C(42, 2) rows, C(40, 2) columns each
+
+
+def test_exact_none_walks_what_a_gpu_walks_in_seconds(fake):
+    """Heads-up stud from AhKh against QsQd7h is a grid of 2.7e11 deals: about 1.5 s at the
+    rate the grid kernels' instruction counts give (deals.CUDA_RATE), 0.2 s on the heads-up
+    path. exact=None enumerates it on CUDA (at the old 2e10 a second it sampled it), and
+    still samples on NumPy."""
+    job = job_of(["AhKh", "QsQd7h"], game="stud", backend="cuda")
+    assert (job.method, job.backend) == ("grid", "cuda") and job.work == pytest.approx(2.74e11,
+                                                                                      rel=0.01)
+    assert 1.0 < job.seconds < 2.0
+    assert job_of(["AhKh", "QsQd7h"], game="stud", backend="numpy").method == "monte carlo"
+    rate = deals.H200_THREAD_INSTRUCTIONS * deals.GRID_ISSUE_EFFICIENCY
+    assert deals.CUDA_RATE == rate / deals.GRID_INSTRUCTIONS_PER_DEAL
+
+
 def test_the_grid_kernel_counts_a_row_range(fake, monkeypatch):
     """A task over rows [a, b) counts just those rows, in several launches: spans add up to
     the whole (Dask)."""
@@ -107,7 +136,7 @@ def test_cuda_plans_walk_third_street_exactly(fake):
         job = job_of(["AhKh3c", "QsQd7h"], game=game, backend="cuda")
         assert (job.backend, job.method, job.span) == ("cuda", "grid", 163_185)
         assert job.prob.deals() == 18_265_297_050
-        assert 0.5 < job.seconds < 5
+        assert 0.1 < job.seconds < 0.2  # 2.66e10 pairs at deals.CUDA_RATE (1.9e11 a second)
     assert job_of(["AhKh3c", "QsQd7h"], game="stud-hilo", backend="numpy").method == \
         "monte carlo"
     three = job_of(["AhKh3c", "QsQd7h", "2c2d9s"], game="stud", backend="cuda")
@@ -134,3 +163,62 @@ def test_auto_keeps_quick_walks_on_the_host(fake):
     assert (big.backend, big.method) == ("cuda", "grid")
     assert job_of(["7d5h4c3s2h", "5s4h3d2c"], game="deuce-seven-draw", dead="Ad",
                       exact=False, samples=1000).backend == "cuda"
+
+
+def _counting_runs(fake, monkeypatch) -> list[str]:
+    """Names of the deal kernels as the stand-in device runs them (not as they are queued)."""
+    ran: list[str] = []
+    run = fake._BatchKernel._run
+
+    def counted(self, grid, block, args):
+        ran.append(self.name)
+        run(self, grid, block, args)
+
+    monkeypatch.setattr(fake._BatchKernel, "_run", counted)
+    return ran
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_progress_advances_as_launches_complete(fake, monkeypatch, exact):
+    """On a stream that queues its work (the stand-in runs it when the host waits on it), the
+    bar hears of a launch only once it has run: at the i-th update at least i launches of the
+    kernel ran (it used to advance as launches were queued, before any ran)."""
+    monkeypatch.setattr(cuda_deals, "ROWS_PER_LAUNCH", 200)
+    monkeypatch.setattr(cuda_deals, "SAMPLES_PER_LAUNCH", 1024)
+    ran = _counting_runs(fake, monkeypatch)
+    kernel = "ge_deals_grid_3" if exact else "ge_deals_sample_3"
+    seen: list[int] = []
+
+    class Bar:
+        def update(self, n):
+            seen.append(ran.count(kernel))
+
+    players = ["Ah2h3h4h5h6c", "Kh2d3d4d5d6d", "7s8s9sTs2c"]
+    with fake.cuda.Stream(non_blocking=True):
+        job = job_of(players, game="razz", backend="cuda", exact=exact,
+                         samples=None if exact else 5_000, seed=None if exact else 3)
+        deals.task(job, 0, job.span, Bar())
+    assert len(seen) >= 4
+    assert all(done >= i + 1 for i, done in enumerate(seen)), seen
+    assert not fake.races
+
+
+def test_ctrl_c_stops_queueing_launches(fake, monkeypatch):
+    """A KeyboardInterrupt (here raised by the bar when the first launch completes) stops the
+    engine: no launch is queued after it, two at most were in flight, of the many the walk
+    needs."""
+    from gpu_eval.cuda import launch_progress
+
+    monkeypatch.setattr(cuda_deals, "ROWS_PER_LAUNCH", 100)
+
+    class Interrupt:
+        def update(self, n):
+            raise KeyboardInterrupt
+
+    job = job_of(["Ah2h3h4h5h6c", "Kh2d3d4d5d6d", "7s8s9sTs2c"], game="razz",
+                     backend="cuda", exact=True)
+    assert -(-job.span // 100) >= 8
+    with fake.cuda.Stream(non_blocking=True), pytest.raises(KeyboardInterrupt):
+        deals.task(job, 0, job.span, Interrupt())
+    queued = [name for name, _, _ in fake.launches if name == "ge_deals_grid_3"]
+    assert len(queued) <= launch_progress.DEPTH
