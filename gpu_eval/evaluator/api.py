@@ -6,6 +6,7 @@ NumPy (``gpu_eval.evaluator.numpy_path``, ``gpu_eval.games.*``) or CUDA (``gpu_e
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -15,17 +16,34 @@ from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.cuda.availability import is_cupy_array
 from gpu_eval.evaluator import inputs, numpy_path
 from gpu_eval.games import registry
-from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK
+from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK, OneScaleGame, PairGame
 
 __all__ = ["evaluate", "evaluate_omaha", "evaluate_low", "ALGORITHMS", "EVALUATORS"]
 
 ALGORITHMS = ("bitmask", "perfect-hash")
 
 
+# For type checkers: a game named literally gives one array (OneScaleGame) or the pair
+# (high, low) of stud hi/lo (PairGame); a game in a str variable gives either.
+@overload
+def evaluate(hands: npt.ArrayLike, *, game: OneScaleGame = ..., backend: str = ...,
+             invalid: str = ..., encoding: str = ..., algorithm: str = ...,
+             wild: str | Sequence[str] | None = ...) -> np.ndarray: ...
+@overload
+def evaluate(hands: npt.ArrayLike, *, game: PairGame, backend: str = ...,
+             invalid: str = ..., encoding: str = ..., algorithm: str = ...,
+             wild: str | Sequence[str] | None = ...) -> tuple[np.ndarray, np.ndarray]: ...
+@overload
+def evaluate(hands: npt.ArrayLike, *, game: str, backend: str = ..., invalid: str = ...,
+             encoding: str = ..., algorithm: str = ..., wild: str | Sequence[str] | None = ...
+             ) -> np.ndarray | tuple[np.ndarray, np.ndarray]: ...
+
+
 @accepts_arrays("hands")
 def evaluate(hands: npt.ArrayLike, *, game: str = HOLDEM, backend: str = "auto",
              invalid: str = "raise", encoding: str = "auto", algorithm: str = "bitmask",
-             wild: str | Sequence[str] | None = None) -> np.ndarray:
+             wild: str | Sequence[str] | None = None
+             ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Evaluate poker hands in bulk.
 
     Parameters

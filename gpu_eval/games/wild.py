@@ -393,6 +393,7 @@ def _coerce(hands, spec: WildSpec, encoding: str, invalid: str, fast: bool = Tru
             masks[i] = int(ID_OR_JOKER_TO_MASK[np.array(ids, dtype=np.intp)].sum()) if ids else 0
             jokers[i], counts[i] = jk, len(ids)
         return masks, jokers, counts, isinstance(hands, str), bad, lambda r: rows[r]
+    arr: np.ndarray | list | tuple
     if isinstance(hands, (list, tuple)) and not hands:
         arr = hands
     else:  # integers as given (card_input: no bools, floats or objects, no cast yet)

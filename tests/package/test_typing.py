@@ -10,6 +10,7 @@ import inspect
 import typing
 from collections.abc import Callable, Iterator
 
+import numpy as np
 import pytest
 
 import gpu_eval
@@ -78,3 +79,26 @@ def test_the_annotations_name_real_types():
         except Exception as exc:  # NameError, TypeError: an annotation that names nothing
             unresolved.append(f"{name}: {type(exc).__name__}: {exc}")
     assert not unresolved, "\n".join(unresolved)
+
+
+def test_the_one_array_games_are_the_registry_s():
+    """``evaluate``'s overloads type a literal game name's result: one array for the games of
+    ``registry.OneScaleGame``, a ``(high, low)`` pair for ``registry.PairGame``. The lists are
+    the records'."""
+    from gpu_eval.games import registry
+
+    one_array = {g for g in registry.names(hilo=False) if not registry.get(g).is_omaha}
+    pair = {g for g in registry.names(hilo=True) if not registry.get(g).is_omaha}
+    assert set(typing.get_args(registry.OneScaleGame)) == one_array
+    assert set(typing.get_args(registry.PairGame)) == pair
+    for game in sorted(one_array | pair):
+        record = registry.get(game)
+        five = ["Ah", "Kd", "9s", "8c", "7h"] if record.lowest_rank else ["Ah", "Kd", "4s", "3c",
+                                                                          "2h"]
+        rows = [" ".join(five[:record.evaluate_cards[0]])] * 2  # rows: arrays, never scalars
+        got = gpu_eval.evaluate(rows, game=game)
+        if game in pair:
+            assert isinstance(got, tuple) and len(got) == 2, game
+            assert all(isinstance(a, np.ndarray) and a.shape == (2,) for a in got), game
+        else:
+            assert isinstance(got, np.ndarray) and got.shape == (2,), game

@@ -34,7 +34,9 @@ def _rows(x: Any, n: int, what: str) -> list:
         return [r if isinstance(r, str) else
                 np.array(card_input.card_set(r, f"{what}, row {i}"), dtype=np.uint8)
                 for i, r in enumerate(x)]
-    return list(card_input.card_rows(x, n, what)[0])
+    ids = card_input.card_rows(x, n, what)[0]
+    assert ids is not None  # an array: every row has the same number of cards
+    return list(ids)
 
 
 def _spots(hands: Any) -> list[list]:
