@@ -11,6 +11,7 @@ import pytest
 #: while the other runs out of work (longest first). Order only: a stale name costs balance,
 #: never a test.
 HEAVY_FIRST = (
+    "package/test_gpu_check.py",
     "solver_tables/test_solver_tables.py",
     "distributed/test_distributed.py",
     "package/test_notebooks.py",
@@ -20,6 +21,7 @@ HEAVY_FIRST = (
     "cuda/test_check_eval.py",
     "evaluator/test_evaluate_exhaustive.py",
     "evaluator/test_statemachine.py",
+    "evaluator/test_evaluate_cases.py",
     "equity_engine/deals/test_cuda_deals_emulated.py",
     "games/test_shortdeck.py",
     "equity_engine/holdem/test_cuda_equity.py",
