@@ -46,12 +46,15 @@ import dataclasses
 import functools
 import inspect
 import sys
+from collections.abc import Callable
 from importlib import import_module
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import numpy as np
 
 __all__ = ["Adopted", "adopt", "accepts_arrays", "is_foreign", "CUPY_NEEDED"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
 
 # DLPack device types (dlpack.h DLDeviceType).
 _KDL_CUDA = 2
@@ -249,10 +252,11 @@ def adopt(x, *, host_only: bool = False) -> Adopted:
         if device_type not in _DEVICE_TYPES:
             raise TypeError(f"a {type(x).__name__} on DLPack device type {device_type}: only "
                             f"host memory and CUDA devices can be read")
-        stream = None
+        stream: int | None = None
+        device: int | None = device_id
         if kind == "torch":
-            device_id, stream = _torch_stream(x)
-        got = Adopted(None, kind, on_device=True, device_id=device_id, stream=stream)
+            device, stream = _torch_stream(x)
+        got = Adopted(None, kind, on_device=True, device_id=device, stream=stream)
         with got.scope():  # the producer makes its data ready on the stream we run on
             view = _cupy().from_dlpack(x)
             return dataclasses.replace(got, array=view.get() if host_only else view)
@@ -266,7 +270,7 @@ def adopt(x, *, host_only: bool = False) -> Adopted:
     return Adopted(np.from_dlpack(x), kind)  # __dlpack__ without __dlpack_device__: host
 
 
-def accepts_arrays(*names: str, host_only: bool = False):
+def accepts_arrays(*names: str, host_only: bool = False) -> Callable[[_F], _F]:
     """Decorator: the parameters ``names`` of a public function take any array.
 
     Each named argument that is another library's array (or, with ``host_only``, a CuPy
@@ -286,7 +290,7 @@ def accepts_arrays(*names: str, host_only: bool = False):
     def wanted(v) -> bool:
         return is_foreign(v) or (host_only and _is_cupy(v))
 
-    def decorate(fn):
+    def decorate(fn: _F) -> _F:
         params = list(inspect.signature(fn).parameters)
         where = [(n, params.index(n)) for n in names]
 
@@ -315,6 +319,6 @@ def accepts_arrays(*names: str, host_only: bool = False):
             with lead.scope():
                 return lead.back(fn(*args, **kwargs))
 
-        return call
+        return cast(_F, call)  # functools.wraps: fn's own signature
 
     return decorate

@@ -11,6 +11,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 import numpy as np
 
@@ -113,7 +114,8 @@ def _peer_eval7(hands: np.ndarray) -> Callable[[], object] | None:
         import eval7
     except ImportError:
         return None
-    deck = [eval7.Card(t) for t in cards.format(np.arange(52, dtype=np.uint8), sep=" ").split()]
+    deck = [eval7.Card(t) for t in cast(str, cards.format(np.arange(52, dtype=np.uint8),
+                                                           sep=" ")).split()]
     rows = [[deck[c] for c in row] for row in hands.tolist()]
     return lambda: [eval7.evaluate(r) for r in rows]
 
@@ -188,7 +190,7 @@ def run(n: int = 10_000_000, peer_n: int = 200_000, repeats: int = 5, card_count
                         figures.append(Figure(f"gpu_eval {backend} {algorithm} ({enc})", k,
                                               rate, n, repeats))
             say(f"\n{k}-card hands (ratio vs fastest peer"
-                f"{': ' + max(peers, key=peers.get) if peers else ': none installed'})")
+                f"{': ' + max(peers, key=peers.__getitem__) if peers else ': none installed'})")
             for f in figures:
                 if f.cards == k:
                     say(f.row(None if f.name.startswith("peer") else best_peer))

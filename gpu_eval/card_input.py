@@ -340,8 +340,13 @@ def plain_text_ids(text: str) -> list[int] | None:
     t = text.replace(" ", "").replace(",", "")
     if len(t) % 2:
         return None
-    out = [PLAIN_CARD_ID.get(t[i:i + 2]) for i in range(0, len(t), 2)]
-    return None if None in out else out
+    out = []
+    for i in range(0, len(t), 2):
+        c = PLAIN_CARD_ID.get(t[i:i + 2])
+        if c is None:
+            return None
+        out.append(c)
+    return out
 
 
 def card_set(x: Any, what: str) -> list[int]:

@@ -252,6 +252,7 @@ def _normalised(rows: list, raw: bytes | None = None):
     for k in np.flatnonzero(sizes).tolist():
         if k == 0:
             continue
+        group: slice | np.ndarray
         if sizes[k] == n:  # one group: read the buffer in place
             group = slice(None)
             pairs = np.ndarray(shape=(n, k), dtype="<u2", buffer=codes,

@@ -118,7 +118,7 @@ def parse(text: str | Iterable[str], *, allow_joker: bool = False) -> np.ndarray
 
 def _parse_rows_slow(text: Iterable[str], *, allow_joker: bool = False) -> np.ndarray:
     """The row-by-row reference for :func:`parse` on a list (tests compare the two)."""
-    rows = []
+    rows: list[list[int]] = []
     for i, hand in enumerate(text):
         if not isinstance(hand, str):
             raise TypeError(f"hand {i}: expected card text, got {type(hand).__name__}")

@@ -20,6 +20,7 @@ import platform
 import sys
 import warnings
 from collections.abc import Sequence
+from typing import NoReturn
 
 import numpy as np
 
@@ -39,7 +40,10 @@ class _UsageError(Exception):
 class _Parser(argparse.ArgumentParser):
     """argparse, but an error is one line (no usage block) and never exits by itself."""
 
-    def error(self, message: str):  # type: ignore[override]
+    #: The subcommands' parsers by name (set by :func:`build_parser` on the top parser).
+    _subcommands: dict[str, _Parser]
+
+    def error(self, message: str) -> NoReturn:
         raise _UsageError(f"{self.prog}: error: {message}")
 
 
@@ -220,7 +224,7 @@ BACKEND_HELP = ("where to compute: auto (the GPU when CuPy sees a device, else N
 NO_PROGRESS_HELP = "no progress bar (by default runs expected to be long draw one on stderr)"
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> _Parser:
     """The ``gpu-eval`` parser: every subcommand with a description, every option with help.
 
     Examples
@@ -318,11 +322,11 @@ def build_parser() -> argparse.ArgumentParser:
                                    "CUDA is or is not usable, and the CUDA device.")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=_cmd_info)
-    parser._subcommands = sub.choices  # type: ignore[attr-defined]
+    parser._subcommands = sub.choices
     return parser
 
 
-def _one_line(text: str) -> str:
+def _one_line(text: object) -> str:
     return " ".join(str(text).split())
 
 
@@ -339,7 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args, extra = parser.parse_known_args(argv)
         if extra:
-            sub = parser._subcommands.get(getattr(args, "command", None), parser)
+            sub = parser._subcommands.get(getattr(args, "command", ""), parser)
             sub.error(f"unrecognized arguments: {' '.join(extra)}")
     except _UsageError as exc:
         print(_one_line(exc), file=sys.stderr)

@@ -91,6 +91,7 @@ def file_chunks(path: str, chunk_lines: int = CHUNK_LINES, bar: Progress | None 
                 bar.update(len(text) if text.isascii() else len(text.encode("utf-8")))
             # splitlines, as a whole-file read would split (\x0b, \x1c, \u2028, ... too)
             lines = list(map(str.strip, text.splitlines()))
+            numbers: np.ndarray | range
             if "" in lines or any(map(str.startswith, lines, repeat("#"))):
                 keep = [i for i, ln in enumerate(lines) if ln and ln[0] != "#"]
                 hands = [lines[i] for i in keep]
@@ -189,7 +190,8 @@ def run(args, out=None) -> int:
     with Progress(size, "eval", unit="B", enabled=show) as bar:
         file_iter = file_chunks(args.file, args.chunk_lines, bar if show else None) \
             if args.file else iter(())
-        first = [([*args.hands], None, None)] if args.hands else []
+        first: list[tuple[list[str], np.ndarray | range | None, str | None]] = \
+            [([*args.hands], None, None)] if args.hands else []
         first += [c for c in [next(file_iter, None)] if c is not None]
         width = max((len(h) for hands, _, _ in first for h in hands), default=0)
         rows = _Rows(ge, scale, args.json)

@@ -268,7 +268,7 @@ def plot_preflop(t, opponent: str | None = None, *, ax=None, **kwargs):
 
 def _class_of(combo: str) -> str:
     """'AhKh' -> 'AKs', 'QsQd' -> 'QQ', 'Kd9c' -> 'K9o'."""
-    r1, s1, r2, s2 = combo
+    r1, s1, r2, s2 = list(combo)
     if r1 == r2:
         return r1 + r2
     hi, lo = sorted((r1, r2), key=RANKS_HIGH_FIRST.index)

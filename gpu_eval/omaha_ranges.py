@@ -35,7 +35,7 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
-from typing import NoReturn
+from typing import NoReturn, cast
 
 import numpy as np
 
@@ -191,11 +191,11 @@ def _parse(spec: str, h: int) -> np.ndarray:
             inner = spec[g.end():close]
             if "(" in inner:
                 _fail(spec, spec[i:close + 1], i, "weighted groups do not nest")
-            for t in _WORD_RE.finditer(inner):
-                if ":" in inner[t.end():t.end() + 1]:
-                    _fail(spec, t.group(), g.end() + t.start(),
+            for word in _WORD_RE.finditer(inner):
+                if ":" in inner[word.end():word.end() + 1]:
+                    _fail(spec, word.group(), g.end() + word.start(),
                           "a token inside a weighted group cannot carry its own weight")
-                apply(t.group(), g.end() + t.start(), weight)
+                apply(word.group(), g.end() + word.start(), weight)
             i = close + 1
             continue
         t = _WORD_RE.match(spec, i)
@@ -302,7 +302,7 @@ class OmahaRange:
         >>> OmahaRange("AAKK$ds").hands()[:2]
         ['AdAcKdKc', 'AhAcKhKc']
         """
-        return [cards.format(row[::-1]) for row in self.combos] if len(self) else []
+        return [cast(str, cards.format(row[::-1])) for row in self.combos] if len(self) else []
 
     def without(self, dead: str | np.ndarray | int, *, allow_empty: bool = False
                 ) -> OmahaRange:

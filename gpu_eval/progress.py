@@ -110,7 +110,8 @@ class Progress:
 
     def update(self, n: int) -> None:
         """Add ``n`` units of finished work (from any thread)."""
-        if not self.enabled or self._closed:
+        bar = self._bar
+        if not self.enabled or self._closed or bar is None:
             return
         with self._lock:
             self.done += n
@@ -120,7 +121,7 @@ class Progress:
             self._drawn += drawn
             try:
                 if drawn:
-                    self._bar.update(drawn)
+                    bar.update(drawn)
             except (OSError, ValueError):
                 self.enabled = False
 
@@ -134,9 +135,10 @@ class Progress:
         a report line
         """
         file = sys.stdout if file is None else file
-        if self.enabled and not self._closed:
+        bar = self._bar
+        if self.enabled and not self._closed and bar is not None:
             try:
-                self._bar.write(line, file=file)
+                bar.write(line, file=file)
                 return
             except (OSError, ValueError):
                 self.enabled = False
@@ -144,14 +146,14 @@ class Progress:
 
     def close(self, interrupted: bool = False) -> None:
         """Finish the bar, saying ``done`` or ``interrupted``."""
-        if not self.enabled or self._closed:
+        bar = self._bar
+        if not self.enabled or self._closed or bar is None:
             return
         with self._lock:
             self._closed = True
             try:
-                self._bar.set_postfix_str("interrupted" if interrupted else "done",
-                                          refresh=False)
-                self._bar.close()
+                bar.set_postfix_str("interrupted" if interrupted else "done", refresh=False)
+                bar.close()
             except (OSError, ValueError):
                 self.enabled = False
 

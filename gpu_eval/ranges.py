@@ -40,7 +40,7 @@ import math
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import NoReturn
+from typing import NoReturn, cast
 
 import numpy as np
 
@@ -418,10 +418,12 @@ def _parse_into(w: np.ndarray, spec: str, where: str = "") -> None:
             else:
                 m = _WORD_RE.match(spec, pos)
                 if m is None:  # only ':' can start here
-                    fail(re.match(r":[^\s,;()]*", spec[pos:]).group(0), pos,
+                    colon = re.match(r":[^\s,;()]*", spec[pos:])
+                    fail(colon.group(0) if colon else spec[pos], pos,
                          "a ':weight' must follow a hand, e.g. 'AA:0.5'")
                 rows = _expand_token(m.group(0))
         except _TokenError as exc:
+            assert m is not None  # raised about the token just matched
             fail(m.group(0), start, str(exc))
         pos = m.end()
 
@@ -455,7 +457,7 @@ def _dead_mask(dead: DeadLike) -> int:
 
 
 def _mask_text(mask: int) -> str:
-    return cards.format(np.uint64(mask), sep=" ") if mask else "no cards"
+    return cast(str, cards.format(np.uint64(mask), sep=" ")) if mask else "no cards"
 
 
 class Range:
@@ -731,7 +733,7 @@ class Range:
         >>> Range("AKs").hands()
         ['AsKs', 'AhKh', 'AdKd', 'AcKc']
         """
-        return cards.format(self._combos) if len(self) else []
+        return cast(list, cards.format(self._combos)) if len(self) else []  # (N, 2): a list
 
     def classes(self) -> dict[str, tuple[int, float]]:
         """Combo count and total weight of every hand class present.

@@ -38,6 +38,7 @@ from functools import cache
 from math import comb
 
 import numpy as np
+import numpy.typing as npt
 
 from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.games import registry
@@ -130,7 +131,7 @@ def _at(bad: np.ndarray) -> str:
 
 
 @accepts_arrays("strength", host_only=True)
-def to_rating(strength, game: str | None = None) -> np.ndarray:
+def to_rating(strength: npt.ArrayLike, game: str | None = None) -> np.ndarray:
     """The 16-bit HandRating of each strength, a self-describing interchange format.
 
     Parameters
@@ -191,7 +192,7 @@ def to_rating(strength, game: str | None = None) -> np.ndarray:
 
 
 @accepts_arrays("rating", host_only=True)
-def from_rating(rating, game: str = HOLDEM) -> np.ndarray:
+def from_rating(rating: npt.ArrayLike, game: str = HOLDEM) -> np.ndarray:
     """Strengths from 16-bit HandRatings (the inverse of :func:`to_rating`).
 
     Parameters
@@ -249,7 +250,7 @@ def _decode(r: np.ndarray) -> np.ndarray:
 
 
 @accepts_arrays("rating", host_only=True)
-def hand_type(rating, game: str | None = None) -> np.ndarray:
+def hand_type(rating: npt.ArrayLike, game: str | None = None) -> np.ndarray:
     """The hand type of each 16-bit HandRating, decoded from its bits alone.
 
     Parameters

@@ -47,7 +47,7 @@ STRAIGHT_MASKS = tuple([0x100F] + [0x1F << low for low in range(9)])
 ALL_RANK_MASKS = np.arange(1 << 13, dtype=np.int64)
 
 
-def colex(masks: np.ndarray) -> np.ndarray:
+def colex(masks: np.ndarray | int) -> np.ndarray:
     """Colexicographic index of each 13-bit mask among the masks with the same popcount."""
     masks = np.asarray(masks, dtype=np.int64)
     out = np.zeros(masks.shape, dtype=np.int64)
@@ -85,7 +85,7 @@ def bit_rank(bits: np.ndarray) -> np.ndarray:
     return np.where(bits > 0, np.log2(np.maximum(bits, 1)).astype(np.int64), -1)
 
 
-def remove_rank(masks: np.ndarray, rank: np.ndarray) -> np.ndarray:
+def remove_rank(masks: np.ndarray | int, rank: np.ndarray | int) -> np.ndarray:
     """Delete bit ``rank`` from each mask and close the gap (ranks above move down by one)."""
     masks = np.asarray(masks, dtype=np.int64)
     low = (np.int64(1) << rank) - 1

@@ -6,6 +6,7 @@ import sys
 from typing import NamedTuple
 
 import numpy as np
+import numpy.typing as npt
 
 from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.games.registry import HOLDEM
@@ -33,7 +34,7 @@ class Showdown(NamedTuple):
 
 
 @accepts_arrays("strengths")
-def compare(strengths, *, axis: int = -1) -> Showdown:
+def compare(strengths: npt.ArrayLike, *, axis: int = -1) -> Showdown:
     """Winners and pot shares per deal, from the strengths of several players.
 
     Parameters

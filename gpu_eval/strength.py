@@ -34,6 +34,7 @@ from __future__ import annotations
 from functools import cache
 
 import numpy as np
+import numpy.typing as npt
 
 from gpu_eval import scale as S
 from gpu_eval.array_interop import accepts_arrays
@@ -165,7 +166,7 @@ def _as_strength(strength, *, allow_zero: bool = False, scale: str = HOLDEM) -> 
 
 
 @accepts_arrays("strength", host_only=True)
-def category(strength, game: str | None = None) -> np.ndarray:
+def category(strength: npt.ArrayLike, game: str | None = None) -> np.ndarray:
     """Hand category of each strength: 0 high card, 1 pair, ..., 8 straight flush.
 
     Parameters
@@ -212,7 +213,7 @@ def category(strength, game: str | None = None) -> np.ndarray:
 
 
 @accepts_arrays("strength", host_only=True)
-def to_value(strength, game: str | None = None) -> np.ndarray:
+def to_value(strength: npt.ArrayLike, game: str | None = None) -> np.ndarray:
     """The self-describing 30-bit value ``category << 26 | important << 13 | kickers`` of
     each strength (DeadHorseEval's layout).
 
@@ -258,7 +259,7 @@ def _value_index(scale: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 @accepts_arrays("value", host_only=True)
-def from_value(value, game: str | None = None) -> np.ndarray:
+def from_value(value: npt.ArrayLike, game: str | None = None) -> np.ndarray:
     """Inverse of :func:`to_value`; raises ``ValueError`` on a value that is no hand class.
 
     Parameters
@@ -305,7 +306,7 @@ def from_value(value, game: str | None = None) -> np.ndarray:
 
 
 @accepts_arrays("strength", host_only=True)
-def to_cactus_kev(strength, game: str | None = None) -> np.ndarray:
+def to_cactus_kev(strength: npt.ArrayLike, game: str | None = None) -> np.ndarray:
     """Cactus Kev / PokerHandEvaluator rank (1 = royal flush, 7462 = 7-5-4-3-2).
 
     Cactus Kev ranks exist for the hold'em scale only: strengths of another game (by ``game``
@@ -339,7 +340,7 @@ def to_cactus_kev(strength, game: str | None = None) -> np.ndarray:
 
 
 @accepts_arrays("rank", host_only=True)
-def from_cactus_kev(rank) -> np.ndarray:
+def from_cactus_kev(rank: npt.ArrayLike) -> np.ndarray:
     """Strength from a Cactus Kev rank (1 best, up to 7462 worst): ``7463 - rank``.
 
     Parameters
@@ -413,7 +414,7 @@ def _descriptions(scale: str = HOLDEM) -> tuple[str, ...]:
 
 
 @accepts_arrays("strength", host_only=True)
-def describe(strength, game: str | None = None):
+def describe(strength: npt.ArrayLike, game: str | None = None) -> str | list:
     """Describe strengths in words ("Two Pair, Aces and Fives, Two kicker").
 
     Parameters

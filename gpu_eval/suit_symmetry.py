@@ -24,7 +24,7 @@ import numpy as np
 __all__ = ["SUIT_PERMS", "permute_suits", "stabilizer", "keeping_range", "orbit_sizes",
            "orbit_representatives", "canonical_masks", "canonical_pairs"]
 
-SUIT_PERMS: tuple[tuple[int, int, int, int], ...] = tuple(permutations(range(4)))
+SUIT_PERMS: tuple[tuple[int, ...], ...] = tuple(permutations(range(4)))
 _LANE = np.uint64(0x1FFF)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 from functools import cache
-from typing import Any
+from typing import Any, TypeGuard
 
 from gpu_eval.cuda import driver
 
@@ -93,7 +93,7 @@ def require_cuda():
     return import_cupy()
 
 
-def is_cupy_array(x: Any) -> bool:
+def is_cupy_array(x: Any) -> TypeGuard[Any]:
     """Whether ``x`` is a CuPy array, decided without importing CuPy: if CuPy has not been
     imported, nothing can be one of its arrays.
 

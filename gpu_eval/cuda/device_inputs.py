@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -36,6 +36,15 @@ class _HostRows:
     def __getitem__(self, row: int) -> np.ndarray:
         host = self._arr[row].get()
         return self._convert(host) if self._convert else host
+
+
+def _label(*, ids: _HostRows | None = None, masks: _HostRows | None = None,
+           scalar: bool) -> inputs.Hands:
+    """The ``Hands`` that names a device array's rows in messages. Its rows are fetched to the
+    host one at a time (``_HostRows``), and indexing one row is all that ``inputs.row_error``
+    and the games' messages do with them: read as the arrays they stand for."""
+    return inputs.Hands(ids=cast("np.ndarray | None", ids),
+                        masks=cast("np.ndarray | None", masks), scalar=scalar)
 
 
 def first_flagged(cupy, flags: Any) -> int:
@@ -155,7 +164,7 @@ def device_hands(cupy, state: Any, a: Any, invalid: str, encoding: str) -> Devic
         if a.ndim > 1:
             raise ValueError(f"hand masks must have shape () or (N,), got {a.shape}")
         m = cupy.ascontiguousarray(a.reshape(-1), dtype=cupy.uint64)
-        label = inputs.Hands(masks=_HostRows(m), scalar=a.ndim == 0)
+        label = _label(masks=_HostRows(m), scalar=a.ndim == 0)
         stray = (m & ~cards.VALID_MASK_BITS) != 0
         if m.size and bool(stray.any()):
             if invalid == "raise":
@@ -173,7 +182,7 @@ def device_hands(cupy, state: Any, a: Any, invalid: str, encoding: str) -> Devic
     rows = a.reshape(1, -1) if scalar else a
     n, k = rows.shape
     convert = None if encoding == "ids" else cards.from_deadhorse
-    label = inputs.Hands(ids=_HostRows(rows, convert), scalar=scalar)
+    label = _label(ids=_HostRows(rows, convert), scalar=scalar)
     if encoding == "ids":
         bad_cells = rows > 51
         if a.dtype.kind == "i":
@@ -268,7 +277,8 @@ def evaluate_device_fused(cupy, state: Any, a: Any, lo: int, hi: int, invalid: s
         if a.ndim > 1:
             return None
         rows = cupy.ascontiguousarray(a.reshape(-1), dtype=cupy.uint64)
-        label = inputs.Hands(masks=_HostRows(rows), scalar=a.ndim == 0)
+        host = _HostRows(rows)
+        label = _label(masks=host, scalar=a.ndim == 0)
         n, k, scalar = rows.size, None, a.ndim == 0
     elif encoding == "ids":
         if a.ndim not in (1, 2):
@@ -278,7 +288,8 @@ def evaluate_device_fused(cupy, state: Any, a: Any, lo: int, hi: int, invalid: s
         n, k = rows.shape
         if not lo <= k <= hi:
             return None
-        label = inputs.Hands(ids=_HostRows(rows), scalar=scalar)
+        host = _HostRows(rows)
+        label = _label(ids=host, scalar=scalar)
         if rows.dtype != cupy.uint8:  # other integer dtypes: out of range -> 255 (bad too)
             rows = cupy.where((rows < 0) | (rows > 51), 255, rows)
         rows = cupy.ascontiguousarray(rows, dtype=cupy.uint8)
@@ -303,7 +314,7 @@ def evaluate_device_fused(cupy, state: Any, a: Any, lo: int, hi: int, invalid: s
                 raise inputs.row_error(label, bad_range,
                                         "bits set outside the 52 card positions (bits "
                                         "13-15 of each 16-bit suit lane must be 0)")
-            row = label.ids[bad_range]
+            row = host[bad_range]
             v = int(row[(row < 0) | (row > 51)][0])
             raise inputs.row_error(label, bad_range, f"card id {v} is out of range 0..51")
         if bad_forbidden != none:
@@ -311,9 +322,9 @@ def evaluate_device_fused(cupy, state: Any, a: Any, lo: int, hi: int, invalid: s
             raise inputs.row_error(label, bad_forbidden, forbidden_reason(label, bad_forbidden))
         if bad_count != none:
             if k is None:
-                c = bin(int(label.masks[bad_count]) & cards.VALID_MASK_BITS).count("1")
+                c = bin(int(host[bad_count]) & cards.VALID_MASK_BITS).count("1")
             else:
-                c = len(np.unique(label.ids[bad_count]))  # ids 0..51 here: distinct cards
+                c = len(np.unique(host[bad_count]))  # ids 0..51 here: distinct cards
             reason = ("a card is used twice" if k is not None and c < k
                       else f"{c} cards; this game takes {lo} to {hi}")
             raise inputs.row_error(label, bad_count, reason)

@@ -372,9 +372,10 @@ def evaluate(hands: Any, *, game: str = HOLDEM, invalid: str = "raise",
     h = inputs.coerce(hands, encoding=encoding, invalid=invalid)
     if h.ids is not None:
         masks = np.empty(h.n, dtype=np.uint64)
+        ids = h.ids
 
         def work(start: int, stop: int) -> None:
-            masks[start:stop] = numpy_path.ids_to_masks(h.ids[start:stop])
+            masks[start:stop] = numpy_path.ids_to_masks(ids[start:stop])
 
         numpy_path.run_chunked(h.n, work, chunk=1 << 18)
     else:

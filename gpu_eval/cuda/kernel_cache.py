@@ -294,6 +294,7 @@ def load_kernels(cupy, code: str, names: tuple[str, ...], device_id: int) -> tup
     except Exception:
         if fresh:
             raise
+    assert path is not None  # found by lookup (fresh builds raised above)
     path.unlink(missing_ok=True)  # the stored binary was bad: compile it afresh
     module = cupy.RawModule(path=str(build(code, arch)))
     return module, {name: module.get_function(name) for name in names}

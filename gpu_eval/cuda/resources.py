@@ -97,7 +97,7 @@ def parse_ptxas_log(log: str, module: str = "") -> list[KernelResources]:
             continue
         m = _FRAME.search(line)
         if m and current:
-            frame = tuple(int(x) for x in m.groups())
+            frame = (int(m.group(1)), int(m.group(2)), int(m.group(3)))
             continue
         m = _USED.search(line)
         if m and current:

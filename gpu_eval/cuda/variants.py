@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -446,7 +446,7 @@ def _wild_device(a: Any, spec, invalid: str, encoding: str) -> Any:
             counts = k
 
             def label(r: int) -> str:
-                return cards.format(ids[r].get(), sep=" ")
+                return cast(str, cards.format(ids[r].get(), sep=" "))  # one hand: its text
         else:
             d = device_hands(cupy, state, a, invalid, encoding)
             scalar, n, masks, bad = d.scalar, d.n, d.masks, d.bad
@@ -455,14 +455,14 @@ def _wild_device(a: Any, spec, invalid: str, encoding: str) -> Any:
                 counts = d.need_k
                 dup = d.counts != d.need_k
                 bad = dup if bad is None else bad | dup
-
-                def label(r: int) -> str:
-                    return cards.format(d.label.ids[r], sep=" ")
+                given = d.label.ids
             else:
                 counts = d.counts
+                given = d.label.masks
+            assert given is not None, "Hands holds ids or masks"
 
-                def label(r: int) -> str:
-                    return cards.format(d.label.masks[r], sep=" ")
+            def label(r: int) -> str:
+                return cast(str, cards.format(given[r], sep=" "))
         real = popcount_masks(state, masks, cupy).astype(cupy.int32) + jokers
         if isinstance(counts, int):
             wrong = real != counts

@@ -146,7 +146,7 @@ def _call(fn: Callable, shared: Any, *args: Any) -> Any:
 
 
 def run_tasks(client: Any, fn: Callable, shared: Any, args: Sequence[tuple], *, name: str,
-         progress: bool, reduce: bool) -> Any:
+         progress: bool | None, reduce: bool) -> Any:
     """``fn(shared, *a)`` for each ``a`` in ``args``: summed with :meth:`Part.add` or in order.
 
     On a client the calls are tasks named ``gpu_eval-<name>``, ``shared`` travels inside

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -23,7 +23,9 @@ from gpu_eval.equity_engine.results import read_only
 from gpu_eval.suit_symmetry import canonical_masks
 
 if TYPE_CHECKING:  # pragma: no cover
+    import pandas as pd
     from distributed import Client
+    from matplotlib.axes import Axes
 
 __all__ = ["flop_sweep", "FlopSweep"]
 
@@ -116,6 +118,7 @@ def _sweep_task(plan: _SweepPlan, c0: int, c1: int) -> tuple:
                 s = int(cnt.valid.sum())
                 f_num, f_den = float(w @ e), float(w.sum())
             else:
+                assert plan.entropy is not None  # sampled: the plan has its seed
                 ua, ub = np.unique(sa), np.unique(sb)
                 out = eng.sample_counts(
                     [plan.mask_a[ua], plan.mask_b[ub]],
@@ -230,7 +233,7 @@ class FlopSweep:
             out[k] = float(w @ self.equity[sel] / w.sum()) if w.sum() > 0 else float("nan")
         return out
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """A pandas DataFrame, a row per flop class (needs the ``frames`` extra).
 
         Examples
@@ -241,7 +244,7 @@ class FlopSweep:
         from gpu_eval.frames import sweep_frame  # noqa: PLC0415 -- pandas only when asked for
         return sweep_frame(self)
 
-    def plot(self, *, ax=None, **kwargs):
+    def plot(self, *, ax: Axes | None = None, **kwargs: Any) -> Axes:
         """A's equity by the flop's two highest ranks (:meth:`by_top_two`) as a 13 x 13
         heatmap; returns the matplotlib Axes.
 

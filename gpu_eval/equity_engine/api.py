@@ -489,6 +489,7 @@ def preflop_table_result(cells: Sequence[tuple[str, str]] | None, count_pairs,
         idle = idle_plan((masks[:0], np.zeros((0, 2), np.intp), enumerate_boards.FULL_DECK, 5,
                           0, 0.0))
         backend_name, strategy = idle.backend, idle.strategy
+    assert strategy is not None  # set with backend_name
     return PreflopTable(tuple(names), read_only(table), n_classes, n_used is None,
                         None if n_used is not None else 2_598_960, n_used, backend_name,
                         method, entropy, strategy=strategy)

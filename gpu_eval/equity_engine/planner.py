@@ -115,7 +115,7 @@ class Request:
         self.exact, self.seed, self.game, self.backend = exact, seed, game, backend
         self.progress, self.here, self.pairs, self.what = progress, here, pairs, what
         self.batch = batch
-        self._states: dict[type, Any] = {}
+        self._states: dict[type | int, Any] = {}
         self._runs_on: str | None = None
 
     @property

@@ -17,8 +17,9 @@ games a player is the cards known (stud: up and down cards; a draw game: the car
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any, cast
 
 import numpy as np
 
@@ -76,7 +77,7 @@ def cards_text(ids: Sequence[int]) -> str:
     return " ".join([_NAMES[c] for c in ids]) if len(ids) else "-"
 
 
-def mask_of(ids: Sequence[int]) -> int:
+def mask_of(ids: Iterable[int]) -> int:
     m = 0
     for c in ids:
         m |= CARD_BIT[c]
@@ -155,6 +156,12 @@ def board_and_dead(board: CardsLike, dead: CardsLike, game: str = HOLDEM
 # Players.
 # ---------------------------------------------------------------------------------------------
 
+#: The hands of an Omaha ``"random"`` player until :meth:`Player.listed` lists them (too many
+#: to hold before the board and dead cards are known): None at run time, so a reader that
+#: forgets to list the player fails at once; typed as the arrays every reader gets after.
+_UNLISTED: Any = None
+
+
 @dataclass
 class Player:
     """One player: a label and the hands it may hold, each a row of ``ids``, with its mask and
@@ -163,9 +170,9 @@ class Player:
     ``need``: cards still to come (stud and the draw games; 0 elsewhere)."""
 
     label: str
-    ids: np.ndarray | None
-    masks: np.ndarray | None
-    weights: np.ndarray | None
+    ids: np.ndarray
+    masks: np.ndarray
+    weights: np.ndarray
     any_cards: int = 0
     need: int = 0
 
@@ -257,7 +264,8 @@ def as_range(spec: PlayerLike, who: str) -> tuple[Range, str]:
                     f"or card ids of shape (2,); got {type(spec).__name__}")
 
 
-def _rows(ids: np.ndarray, weights: np.ndarray | None = None) -> tuple:
+def _rows(ids: np.ndarray | Sequence[Sequence[int]], weights: np.ndarray | None = None
+          ) -> tuple:
     ids = np.asarray(ids, dtype=np.uint8)
     masks = np.bitwise_or.reduce(cards.ID_TO_MASK[ids], axis=1)
     return ids, masks, np.ones(len(ids)) if weights is None else np.asarray(weights, float)
@@ -291,13 +299,13 @@ def _board_game_player(spec: PlayerLike, who: str, record: registry.Game) -> Pla
     h = record.hole_cards
     range_game = record.name if record.is_omaha else HOLDEM
     if hasattr(spec, "combos") and hasattr(spec, "weights") and hasattr(spec, "masks"):
-        return _checked_range(spec, range_label(spec), who, record)
+        return _checked_range(spec, range_label(cast(Range, spec)), who, record)
     if isinstance(spec, str):
         text = spec.strip()
         if not text:
             raise ValueError(f"{who}: empty hand or range text")
         if record.is_omaha and text.lower() in ("random", "any"):
-            return Player(text, None, None, None, any_cards=h)
+            return Player(text, _UNLISTED, _UNLISTED, _UNLISTED, any_cards=h)
         ids = card_input.plain_text_ids(text)
         if ids is None:
             try:
@@ -314,7 +322,7 @@ def _board_game_player(spec: PlayerLike, who: str, record: registry.Game) -> Pla
     if isinstance(spec, (np.ndarray, list, tuple, np.integer, int)) or _is_foreign_array(spec):
         arr = card_input.integer_array(spec, who)  # bools, floats: a TypeError naming them
         if arr.dtype == np.uint64 and arr.ndim == 0:
-            return _known_hand(card_set(arr, who), who, cards.format(arr), record)
+            return _known_hand(card_set(arr, who), who, cast(str, cards.format(arr)), record)
         if arr.ndim in (1, 2):
             card_input.check_range(arr, who, 0, 51, axes=("hand",))
             arr = arr.astype(np.uint8)
@@ -354,6 +362,7 @@ def _checked_range_rows(rows: np.ndarray, label: str, who: str,
 
 def _dealt_player(spec: PlayerLike, who: str, record: registry.Game) -> Player:
     """A player of stud or a draw game: the cards known (stud) or kept (draw)."""
+    ids: list[int] | None
     if isinstance(spec, str):
         text = spec.strip()
         if text in ("", "-") and record.draws:
@@ -380,7 +389,7 @@ def _dealt_player(spec: PlayerLike, who: str, record: registry.Game) -> Player:
             ids = card_set(arr, who)
         else:
             ids = card_input.card_ids(arr, who, axes=()).reshape(-1).tolist()
-        label = cards.format(np.asarray(ids, dtype=np.uint8)) if ids else "-"
+        label = cast(str, cards.format(np.asarray(ids, dtype=np.uint8))) if ids else "-"
     lo, hi = record.hand_cards
     if not lo <= len(ids) <= hi:
         what = "keeps" if record.draws else "shows"
@@ -574,7 +583,7 @@ def check_options(exact: bool | None, samples: int | None, seed: int | None
 
 def entropy_of(seed: int | None) -> int:
     """The seed, or fresh entropy when None (what a Monte Carlo result reports as its seed)."""
-    return int(seed) if seed is not None else int(np.random.SeedSequence().entropy)
+    return int(seed) if seed is not None else cast(int, np.random.SeedSequence().entropy)
 
 
 def enumerate_matchups(masks: Sequence[np.ndarray], weights: Sequence[np.ndarray], cap: int

@@ -7,12 +7,16 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from gpu_eval import ranges
 from gpu_eval.equity_engine.pots import pot_units
+
+if TYPE_CHECKING:  # pragma: no cover -- the frames extra, imported when used
+    import pandas as pd
+    from matplotlib.axes import Axes
 
 __all__ = ["EquityResult", "MatrixResult", "PreflopTable", "exact_result", "sampled_result",
            "spot_result", "read_only", "pct", "class_index"]
@@ -154,7 +158,7 @@ class EquityResult:
                 list(v) if isinstance(v, tuple) else v)
         return out
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """A pandas DataFrame, a row per player (needs the ``frames`` extra).
 
         Examples
@@ -344,7 +348,7 @@ class MatrixResult:
         for name in self.__dataclass_fields__:
             v = getattr(self, name)
             if isinstance(v, np.ndarray):
-                v = np.where(np.isnan(v), None, v.astype(object)).tolist() \
+                v = np.where(np.isnan(v), np.array(None), v.astype(object)).tolist() \
                     if v.dtype.kind == "f" else v.tolist()
             elif isinstance(v, tuple):
                 v = list(v)
@@ -353,7 +357,7 @@ class MatrixResult:
             out[name] = v
         return out
 
-    def to_frame(self, values: str = "matrix"):
+    def to_frame(self, values: str = "matrix") -> pd.DataFrame:
         """Combos of A by combos of B as a labelled pandas DataFrame of ``values``
         (``"matrix"``, ``"win"`` or ``"tie"``); needs the ``frames`` extra.
 
@@ -366,7 +370,7 @@ class MatrixResult:
         from gpu_eval.frames import matrix_frame  # noqa: PLC0415 -- pandas only when asked for
         return matrix_frame(self, values)
 
-    def plot(self, values: str = "matrix", *, ax=None, **kwargs):
+    def plot(self, values: str = "matrix", *, ax: Axes | None = None, **kwargs: Any) -> Axes:
         """The combo heatmap (grouped by hand class); returns the matplotlib Axes.
 
         Examples
@@ -474,12 +478,12 @@ class PreflopTable:
         """
         t = self.table
         return {"labels": list(self.labels),
-                "table": np.where(np.isnan(t), None, t.astype(object)).tolist(),
+                "table": np.where(np.isnan(t), np.array(None), t.astype(object)).tolist(),
                 "classes": self.classes, "exact": self.exact, "boards": self.boards,
                 "samples": self.samples, "backend": self.backend, "method": self.method,
                 "seed": self.seed}
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """The 169 x 169 table as a pandas DataFrame labelled by class (``frames`` extra).
 
         Examples
@@ -491,7 +495,8 @@ class PreflopTable:
         from gpu_eval.frames import preflop_frame  # noqa: PLC0415 -- pandas only when asked for
         return preflop_frame(self)
 
-    def plot(self, opponent: str | None = None, *, ax=None, **kwargs):
+    def plot(self, opponent: str | None = None, *, ax: Axes | None = None,
+             **kwargs: Any) -> Axes:
         """The 13 x 13 grid of each class's equity against ``opponent`` (a class, a range of
         whole classes such as ``"QQ+, AKs"``) or, by default, a random hand; returns the
         matplotlib Axes (the grid: pairs on the diagonal, suited above, offsuit below).

@@ -5,21 +5,45 @@ NumPy (``gpu_eval.evaluator.numpy_path``, ``gpu_eval.games.*``) or CUDA (``gpu_e
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import overload
+
+import numpy as np
+import numpy.typing as npt
+
 from gpu_eval import backend_choice
 from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.cuda.availability import is_cupy_array
 from gpu_eval.evaluator import inputs, numpy_path
 from gpu_eval.games import registry
-from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK
+from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK, OneScaleGame, PairGame
 
 __all__ = ["evaluate", "evaluate_omaha", "evaluate_low", "ALGORITHMS", "EVALUATORS"]
 
 ALGORITHMS = ("bitmask", "perfect-hash")
 
 
+# For type checkers: a game named literally gives one array (OneScaleGame) or the pair
+# (high, low) of stud hi/lo (PairGame); a game in a str variable gives either.
+@overload
+def evaluate(hands: npt.ArrayLike, *, game: OneScaleGame = ..., backend: str = ...,
+             invalid: str = ..., encoding: str = ..., algorithm: str = ...,
+             wild: str | Sequence[str] | None = ...) -> np.ndarray: ...
+@overload
+def evaluate(hands: npt.ArrayLike, *, game: PairGame, backend: str = ...,
+             invalid: str = ..., encoding: str = ..., algorithm: str = ...,
+             wild: str | Sequence[str] | None = ...) -> tuple[np.ndarray, np.ndarray]: ...
+@overload
+def evaluate(hands: npt.ArrayLike, *, game: str, backend: str = ..., invalid: str = ...,
+             encoding: str = ..., algorithm: str = ..., wild: str | Sequence[str] | None = ...
+             ) -> np.ndarray | tuple[np.ndarray, np.ndarray]: ...
+
+
 @accepts_arrays("hands")
-def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str = "raise",
-             encoding: str = "auto", algorithm: str = "bitmask", wild=None):
+def evaluate(hands: npt.ArrayLike, *, game: str = HOLDEM, backend: str = "auto",
+             invalid: str = "raise", encoding: str = "auto", algorithm: str = "bitmask",
+             wild: str | Sequence[str] | None = None
+             ) -> np.ndarray | tuple[np.ndarray, np.ndarray]:
     """Evaluate poker hands in bulk.
 
     Parameters
@@ -191,8 +215,8 @@ EVALUATORS = {HOLDEM: _evaluate_holdem, SHORTDECK: _evaluate_variant,
 
 
 @accepts_arrays("hole", "board")
-def evaluate_omaha(hole, board, *, game: str = OMAHA, backend: str = "auto",
-                   invalid: str = "raise"):
+def evaluate_omaha(hole: npt.ArrayLike, board: npt.ArrayLike, *, game: str = OMAHA,
+                   backend: str = "auto", invalid: str = "raise") -> np.ndarray:
     """Evaluate Omaha hands: the best hand of exactly two hole cards and three board cards.
 
     Parameters
@@ -256,7 +280,8 @@ def evaluate_omaha(hole, board, *, game: str = OMAHA, backend: str = "auto",
 
 
 @accepts_arrays("hands", "board", host_only=True)
-def evaluate_low(hands, board=None, *, game: str | None = None, backend: str = "auto"):
+def evaluate_low(hands: npt.ArrayLike, board: npt.ArrayLike | None = None, *,
+                 game: str | None = None, backend: str = "auto") -> np.ndarray:
     """8-or-better ace-to-five low strengths (0 = no qualifying low, 1..56, 56 = the wheel).
 
     Parameters

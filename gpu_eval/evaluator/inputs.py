@@ -37,7 +37,9 @@ class Hands:
 
     @property
     def n(self) -> int:
-        return len(self.ids) if self.ids is not None else len(self.masks)
+        rows = self.ids if self.ids is not None else self.masks
+        assert rows is not None, "Hands holds ids or masks"
+        return len(rows)
 
 
 def check_invalid_mode(invalid: str) -> None:
@@ -177,7 +179,7 @@ def _from_ids(arr: np.ndarray, invalid: str) -> Hands:
         out_of_range = ids.min() < 0 or ids.max() > 51
     if out_of_range:
         bad_cells = (ids < 0) | (ids > 51)
-        bad = bad_cells.any(axis=1)
+        bad = np.any(bad_cells, axis=1)
         if invalid == "raise":
             r = int(np.flatnonzero(bad)[0])
             v = int(ids[r][bad_cells[r]][0])

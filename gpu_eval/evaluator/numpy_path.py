@@ -70,14 +70,15 @@ def ids_to_masks(ids: np.ndarray) -> np.ndarray:
         return mask
     ids = np.ascontiguousarray(ids, dtype=np.uint8)
     starts = list(range(0, k - 1, 2)) + ([k - 2] if k % 2 else [])
-    mask = None
+    acc: np.ndarray | None = None
     for j in starts:
         pair = np.ndarray((n,), dtype="<u2", buffer=ids, offset=j, strides=(k,))
-        if mask is None:
-            mask = np.take(_PAIR_MASKS, pair)
+        if acc is None:
+            acc = np.take(_PAIR_MASKS, pair)
         else:
-            mask |= np.take(_PAIR_MASKS, pair)
-    return mask
+            acc |= np.take(_PAIR_MASKS, pair)
+    assert acc is not None  # k >= 2: one pair at least
+    return acc
 
 
 def run_chunked(n: int, work: Callable[[int, int], None], chunk: int = CHUNK) -> None:
@@ -108,6 +109,7 @@ def evaluate(hands: Hands, *, min_cards: int, max_cards: int, algorithm: str = "
         if hands.ids is not None:
             m = ids_to_masks(hands.ids[start:stop])
         else:
+            assert hands.masks is not None, "Hands holds ids or masks"
             m = hands.masks[start:stop] & VALID_MASK_BITS
         np.bitwise_count(m, out=counts[start:stop])
         evaluate_masks(m, out[start:stop])

@@ -531,7 +531,7 @@ def _make_table(data: np.ndarray, cards: int, layout: str,
     data.flags.writeable = False
     info = TableInfo(cards=cards, layout=layout, states_per_depth=tuple(states_per_depth),
                      num_states=1 + sum(states_per_depth), slots=len(data), root=ROOT,
-                     sha256=hashlib.sha256(data).hexdigest())
+                     sha256=hashlib.sha256(data.data).hexdigest())
     return FsmTable(data, info)
 
 
@@ -692,7 +692,7 @@ def read_table(path: str | os.PathLike, *, cards: int | None = None,
     if len(data) != slots:
         raise ValueError(f"{where}: truncated while reading ({len(data):,} of {slots:,} slots)")
     if verify:
-        got = hashlib.sha256(data).hexdigest()
+        got = hashlib.sha256(data.data).hexdigest()
         if got != digest.hex():
             raise ValueError(f"{where}: corrupt payload (SHA-256 {got[:16]}..., recorded "
                              f"{digest.hex()[:16]}...)")

@@ -31,6 +31,7 @@ from functools import lru_cache
 from itertools import combinations
 
 import numpy as np
+import numpy.typing as npt
 
 from gpu_eval import card_input, cards
 from gpu_eval.array_interop import accepts_arrays
@@ -186,7 +187,7 @@ def lookup(table: np.ndarray, hm: np.ndarray, bm: np.ndarray | None) -> np.ndarr
 
 
 @accepts_arrays("strength", host_only=True)
-def describe_low(strength):
+def describe_low(strength: npt.ArrayLike) -> str | list[str]:
     """Name lows as their ranks from the top (``"7-5-4-2-A"``), ``"no low"`` for 0.
 
     Parameters

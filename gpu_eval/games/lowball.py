@@ -313,6 +313,7 @@ def evaluate_rows(hands, game: str, invalid: str, encoding: str, device=None):
         if h.ids is not None:
             m = ids_to_masks(h.ids[start:stop])
         else:
+            assert h.masks is not None, "Hands holds ids or masks"
             m = h.masks[start:stop] & cards.VALID_MASK_BITS
         counts[start:stop] = np.bitwise_count(m)
         masks[start:stop] = m
@@ -347,10 +348,10 @@ def class_table(game: str) -> tuple[np.ndarray, tuple[str, ...]]:
         _, uniq = _badugi_classes()
         for s, key in enumerate(uniq.tolist(), start=1):
             size, digits = key >> 16, 0xFFFF - (key & 0xFFFF)
-            ranks = [(digits >> (4 * (3 - j))) & 15 for j in range(size)]
+            low_ranks = [(digits >> (4 * (3 - j))) & 15 for j in range(size)]
             cats[s] = size
             names[s] = f"{_BADUGI_NAMES[size - 1]} " + "-".join("A23456789TJQK"[r - 1]
-                                                                 for r in ranks)
+                                                                 for r in low_ranks)
         return cats, tuple(names)
     if game == DEUCE_SEVEN:
         keys, text, order = deuce_seven_tables()["keys"], _RANK_TEXT, None

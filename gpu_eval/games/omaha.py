@@ -80,9 +80,9 @@ class OmahaTables:
 
 def _count_vectors(nranks: int, total: int) -> np.ndarray:
     """Rank-count vectors over ``nranks`` ranks (entries 0..4) summing to ``total``."""
-    out = [np.bincount(c, minlength=nranks) for c in
-           combinations_with_replacement(range(nranks), total)]
-    out = np.array(out, dtype=np.int64).reshape(-1, nranks)
+    counts = [np.bincount(c, minlength=nranks) for c in
+              combinations_with_replacement(range(nranks), total)]
+    out = np.array(counts, dtype=np.int64).reshape(-1, nranks)
     return out[(out <= 4).all(axis=1)]
 
 
@@ -245,9 +245,9 @@ def _hole4_table(k: int) -> np.ndarray:
     for start in range(0, len(holes), 128):
         block = nf[:, pairs[start:start + 128]]          # (boards, holes, 6)
         out[start:start + 128] = block.max(axis=2).T
-    out = out.reshape(-1)
-    out.flags.writeable = False
-    return out
+    flat = out.reshape(-1)
+    flat.flags.writeable = False
+    return flat
 
 
 def _or_masks(cols: list[np.ndarray]) -> np.ndarray:
@@ -427,7 +427,7 @@ def coerce_rows(x, what: str, sizes: tuple[int, int], invalid: str, game: str
     bad = None
     if rows.size and (rows.min() < 0 or rows.max() > 51):
         cells = (rows < 0) | (rows > 51)
-        bad = cells.any(axis=1)
+        bad = np.any(cells, axis=1)
         r = int(np.flatnonzero(bad)[0])
         if invalid == "raise":
             raise ValueError(f"{what} {rows[r].tolist()} (row {r}): card id "
@@ -442,7 +442,8 @@ def _text_rows(x, what, sizes, want, invalid, fast: bool = True):
 
         return (*rows_of_size(x, what=what, sizes=sizes, want=want, invalid=invalid), False)
     lo, hi = sizes
-    parsed, bad = [], np.zeros(len(x), dtype=bool)
+    parsed: list[list[int] | None] = []
+    bad = np.zeros(len(x), dtype=bool)
     for i, text in enumerate(x):
         try:
             ids = cards.parse_hand_text(text, allow_joker=False, where=f" (row {i})")

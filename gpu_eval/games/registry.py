@@ -21,6 +21,7 @@ This module imports nothing of the package, so any layer can read it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 import numpy as np
 
@@ -28,7 +29,8 @@ __all__ = ["Game", "GAMES", "SCALES", "get", "names", "check_scale", "strength_d
            "tag_of", "HOLDEM", "SHORTDECK", "SHORTDECK_TRITON", "OMAHA", "OMAHA5", "OMAHA6",
            "OMAHA_HILO", "OMAHA5_HILO", "WILD", "DEUCE_SEVEN", "ACE_FIVE", "BADUGI", "STUD",
            "STUD_HILO", "RAZZ", "DEUCE_SEVEN_DRAW", "BADUGI_DRAW", "FIVE_CARD_DRAW",
-           "COURCHEVEL", "COURCHEVEL_HILO", "LOW_SCALES", "BOARD", "OWN_CARDS", "ENGINES"]
+           "COURCHEVEL", "COURCHEVEL_HILO", "LOW_SCALES", "BOARD", "OWN_CARDS", "ENGINES",
+           "OneScaleGame", "PairGame"]
 
 #: Game names (use these constants rather than spelling the strings elsewhere).
 HOLDEM = "holdem"
@@ -50,6 +52,14 @@ BADUGI_DRAW = "badugi-draw"
 FIVE_CARD_DRAW = "five-card-draw"
 COURCHEVEL = "courchevel"
 COURCHEVEL_HILO = "courchevel-hilo"
+#: The same names for type checkers (``gpu_eval.evaluate``'s overloads): the games whose hands
+#: ``evaluate`` answers with one array of strengths (every game but the hi/lo ones and the
+#: Omaha games, which take ``evaluate_omaha``), and the one it answers with a pair
+#: ``(high, low)``. ``tests/package/test_typing.py`` checks them against the records.
+OneScaleGame = Literal["holdem", "shortdeck", "shortdeck-triton", "deuce-seven", "ace-five",
+                       "badugi", "stud", "razz", "deuce-seven-draw", "badugi-draw",
+                       "five-card-draw"]
+PairGame = Literal["stud-hilo"]
 #: Deal shapes: hole cards and a shared board; every card a player's own (stud, draw games).
 BOARD = "board"
 OWN_CARDS = "own cards"

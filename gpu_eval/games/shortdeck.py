@@ -45,6 +45,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 from itertools import combinations
+from typing import cast
 
 import numpy as np
 
@@ -299,9 +300,10 @@ def low_card_text(h: inputs.Hands, row: int) -> str:
     """The first card below 6 in ``row`` of ``h``, as text."""
     if h.ids is not None:
         ids = h.ids[row]
-        return cards.format(ids[ids < 16][:1])
+        return cast(str, cards.format(ids[ids < 16][:1]))  # one card: its text
+    assert h.masks is not None, "Hands holds ids or masks"
     m = int(h.masks[row]) & int(LOW_RANK_BITS)
-    return cards.format(np.uint64(m & -m))
+    return cast(str, cards.format(np.uint64(m & -m)))
 
 
 def evaluate_hands(hands, *, game: str = SHORTDECK, invalid: str = "raise",
@@ -338,19 +340,20 @@ def evaluate_rows(hands, game: str, invalid: str, encoding: str,
         if h.ids is not None:
             m = ids_to_masks(h.ids[start:stop])
         else:
+            assert h.masks is not None, "Hands holds ids or masks"
             m = h.masks[start:stop] & cards.VALID_MASK_BITS
         cnt = np.bitwise_count(m)
         counts[start:stop] = cnt
         has_low = (m & LOW_RANK_BITS) != 0
         low[start:stop] = has_low
-        if device is not None:
+        if masks is not None:  # evaluated on the device
             masks[start:stop] = m
             return
         res = evaluate_masks(m, out[start:stop], tables=tables)
         res[(cnt < 5) | (cnt > 9) | has_low] = 0
 
     run_chunked(n, work)
-    if device is not None and n:
+    if device is not None and masks is not None and n:
         out[:] = device(masks)
         out[(counts < 5) | (counts > 9) | low] = 0
     if low.any():

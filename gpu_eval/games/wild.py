@@ -393,6 +393,7 @@ def _coerce(hands, spec: WildSpec, encoding: str, invalid: str, fast: bool = Tru
             masks[i] = int(ID_OR_JOKER_TO_MASK[np.array(ids, dtype=np.intp)].sum()) if ids else 0
             jokers[i], counts[i] = jk, len(ids)
         return masks, jokers, counts, isinstance(hands, str), bad, lambda r: rows[r]
+    arr: np.ndarray | list | tuple
     if isinstance(hands, (list, tuple)) and not hands:
         arr = hands
     else:  # integers as given (card_input: no bools, floats or objects, no cast yet)
@@ -408,10 +409,12 @@ def _coerce(hands, spec: WildSpec, encoding: str, invalid: str, fast: bool = Tru
         bad = np.bitwise_count(masks) != counts
         label = lambda r: cards.format(h.ids[r], sep=" ")  # noqa: E731
     else:
-        masks = h.masks & cards.VALID_MASK_BITS
+        given = h.masks
+        assert given is not None, "Hands holds ids or masks"
+        masks = given & cards.VALID_MASK_BITS
         counts = np.bitwise_count(masks).astype(np.int64)
         bad = np.zeros(len(masks), dtype=bool)
-        label = lambda r: cards.format(h.masks[r], sep=" ")  # noqa: E731
+        label = lambda r: cards.format(given[r], sep=" ")  # noqa: E731
     if h.bad is not None:
         bad |= h.bad
     return masks, np.zeros(len(masks), np.uint8), counts, h.scalar, bad, label
@@ -425,7 +428,7 @@ def coerce_ids(arr: np.ndarray, invalid: str):
     bad = np.zeros(len(ids), dtype=bool)
     if ids.size and (ids.max() > JOKER or (ids.dtype.kind != "u" and ids.min() < 0)):
         cells = (ids < 0) | (ids > JOKER)
-        bad = cells.any(axis=1)
+        bad = np.any(cells, axis=1)
         r = int(np.flatnonzero(bad)[0])
         if invalid == "raise":
             raise ValueError(f"hand {ids[r].tolist()} (row {r}): card id "

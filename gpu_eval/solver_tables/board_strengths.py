@@ -13,6 +13,7 @@ the largest candidate. Columns that share a card with the board are 0.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from gpu_eval import backend_choice, cards
 from gpu_eval.array_interop import accepts_arrays
@@ -138,7 +139,8 @@ def strengths_of_masks(masks: np.ndarray, lay: DeckLayout, out: np.ndarray | Non
 
 
 @accepts_arrays("boards")
-def board_strengths(boards, game: str = HOLDEM, *, backend: str = "auto"):
+def board_strengths(boards: npt.ArrayLike, game: str = HOLDEM, *, backend: str = "auto"
+                    ) -> np.ndarray:
     """The strength of every hole pair with each board.
 
     Parameters
@@ -179,7 +181,8 @@ def board_strengths(boards, game: str = HOLDEM, *, backend: str = "auto"):
     on_device = backend_choice.resolve(backend, boards) == "cuda"
     cupy_in = backend_choice.is_cupy_array(boards)
     # CuPy boards are validated on the host: 8 bytes a board, against 2.6 KB of strengths.
-    masks, scalar = validate_boards(boards.get() if cupy_in else boards, game)
+    masks, scalar = validate_boards(boards.get() if backend_choice.is_cupy_array(boards)
+                                    else boards, game)
     lay = deck_layout(game)
     if on_device:
         from gpu_eval.solver_tables.cuda_engine import board_strengths_cuda  # CuPy only here

@@ -122,11 +122,12 @@ def build_files(street: str, out_dir, game: str = HOLDEM, bins: int = 50, *,
     if p.mode == "set":
         maps.clear()
     else:
-        sums = None
+        sums: dict[str, np.ndarray] | None = None
         for i in range(p.chunks):
             with np.load(work / f"sums-{i}.npz", allow_pickle=False) as z:
-                part = {n: z[n] for n in z.files}
-            sums = part if sums is None else {n: sums[n] + v for n, v in part.items()}
+                chunk = {n: z[n] for n in z.files}
+            sums = chunk if sums is None else {n: sums[n] + v for n, v in chunk.items()}
+        assert sums is not None  # a plan has one chunk at least
         for n, a in p.finish_sums(sums).items():
             tmp = names[n].with_name(names[n].name + ".tmp")
             with open(tmp, "wb") as f:

@@ -13,6 +13,7 @@ from typing import Any
 
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.solver_tables import plans
+from gpu_eval.solver_tables.results import RiverStrength, StrengthHistograms
 
 __all__ = ["build_table"]
 
@@ -23,7 +24,7 @@ def run_chunk(street: str, game: str, bins: int, i: int, backend: str = "auto"):
 
 
 def build_table(client: Any, street: str, game: str = HOLDEM, bins: int = 50, *,
-                progress: bool | None = None):
+                progress: bool | None = None) -> RiverStrength | StrengthHistograms:
     """Build a whole table (``river``, ``turn``, ``flop`` or ``preflop``) on a Dask cluster.
 
     Parameters

@@ -181,7 +181,7 @@ def index(ids, tables, *, lowest_rank: int, all_rounds: bool = False) -> tuple[A
         for lo in range(0, n, ROWS_PER_LAUNCH):
             hi = min(n, lo + ROWS_PER_LAUNCH)
             d_ids = ids[lo:hi] if on_device else cupy.asarray(ids[lo:hi])
-            d_out = out[lo:hi] if on_device else cupy.empty((hi - lo, width), dtype=cupy.int64)
+            d_out: Any = out[lo:hi] if on_device else cupy.empty((hi - lo, width), dtype=cupy.int64)
             d_bad = cupy.full(1, np.uint64(NO_BAD_ROW), dtype=cupy.uint64)
             state.launch("ge_hand_index", hi - lo, (
                 d_ids, np.uint64(hi - lo), np.int32(k), np.int32(len(rounds)), np.uint32(cpr),

@@ -72,7 +72,7 @@ def write_sidecar(path, meta: dict, arrays: dict[str, Path]) -> Path:
     return sidecar
 
 
-def save_table(result, path) -> Path:
+def save_table(result: RiverStrength | StrengthHistograms, path: str | os.PathLike) -> Path:
     """Write a table (``river_strength`` or ``strength_histograms`` result) to ``path``.
 
     Parameters
@@ -114,7 +114,8 @@ def save_table(result, path) -> Path:
     return write_sidecar(sidecar, result.meta(), files)
 
 
-def load_table(path, *, mmap: bool = True, verify: bool = True):
+def load_table(path: str | os.PathLike, *, mmap: bool = True, verify: bool = True
+               ) -> RiverStrength | StrengthHistograms:
     """Read a table written by :func:`save_table` (or ``gpu-eval tables``).
 
     Parameters
@@ -163,8 +164,8 @@ def load_table(path, *, mmap: bool = True, verify: bool = True):
 def _read_sidecar(sidecar: Path) -> dict:
     try:
         doc = json.loads(sidecar.read_text())
-    except (OSError, ValueError) as e:
-        raise ValueError(f"no table at {sidecar}: {e}") from None
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"no table at {sidecar}: {exc}") from None
     if not isinstance(doc, dict) or doc.get("format") != FORMAT or doc.get("version") != VERSION:
         raise ValueError(f"{sidecar} is not a gpu_eval solver table (version {VERSION})")
     return doc

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.solver_tables import canonical, plans
@@ -17,7 +18,8 @@ __all__ = ["strength_histograms"]
 QUERY_BATCH = 16
 
 
-def strength_histograms(street: str, game: str = HOLDEM, bins: int = 50, indices=None, *,
+def strength_histograms(street: str, game: str = HOLDEM, bins: int = 50,
+                        indices: npt.ArrayLike | None = None, *,
                         progress: bool | None = None, backend: str = "auto"
                         ) -> StrengthHistograms:
     """Histograms of river strength over every runout, with their mean (EHS) and mean square.

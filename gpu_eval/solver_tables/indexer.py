@@ -30,11 +30,13 @@ same tables.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from math import comb, prod
 
 import numpy as np
+import numpy.typing as npt
 
 from gpu_eval import card_input
 from gpu_eval import cards as _cards
@@ -217,6 +219,7 @@ class RoundTables:
         """
         if self.code_to_config is not None:
             return np.take(self.code_to_config, code)
+        assert self.sorted_configs is not None and self.sorted_codes is not None  # no dense one
         return np.take(self.sorted_configs, np.searchsorted(self.sorted_codes, code))
 
 
@@ -405,6 +408,7 @@ def _finish_tables(rt: RoundTables) -> FinishTables | None:
     dense = rt.code_to_config is not None and len(rt.code_to_config) <= DENSE_FINISH
     if dense:
         cfg = rt.code_to_config
+        assert cfg is not None  # dense: the lookup exists
         valid = cfg >= 0
         offset = np.where(valid, rt.offsets[np.maximum(cfg, 0)], 0)
         base = np.where(valid[None, :], base[:, np.maximum(cfg, 0)], 0)
@@ -515,7 +519,7 @@ class HandIndexer:
     ['KcAc9d7h2s']
     """
 
-    def __init__(self, rounds, game: str = registry.HOLDEM) -> None:
+    def __init__(self, rounds: Sequence[int], game: str = registry.HOLDEM) -> None:
         self.rounds = _check_rounds(rounds)
         g = registry.get(game, where="HandIndexer()")
         self.game = g.name
@@ -601,7 +605,7 @@ class HandIndexer:
                 raise self.row_error(ids[row], row)
         return np.ascontiguousarray(ids, dtype=np.uint8), single
 
-    def row_error(self, row_ids, row: int) -> ValueError:
+    def row_error(self, row_ids: Sequence[int] | np.ndarray, row: int) -> ValueError:
         """The ``ValueError`` naming what is wrong with hand ``row`` (ids ``row_ids``): an id
         out of range, a card outside the game's deck, or a card twice.
 
@@ -626,7 +630,8 @@ class HandIndexer:
     # -- indexing ---------------------------------------------------------------------------
 
     @accepts_arrays("cards")
-    def index(self, cards, all_rounds: bool = False, *, backend: str = "auto"):
+    def index(self, cards: npt.ArrayLike, all_rounds: bool = False, *, backend: str = "auto"
+              ) -> np.ndarray:
         """The index of each hand on its last round (or on every round).
 
         Parameters
@@ -736,6 +741,7 @@ class HandIndexer:
                     m = np.take(_PAIR_MASK, pair)
                 else:
                     m |= np.take(_PAIR_MASK, pair)
+            assert m is not None  # two cards or more: one pair at least
             masks.append(m)
         return masks
 
@@ -749,7 +755,7 @@ class HandIndexer:
         if np.any(np.bitwise_count(total) != self.cards):
             return None
         shift = self.lowest_rank
-        lanes = [m.view(np.uint16).reshape(-1, SUITS) for m in masks]
+        lanes: list[np.ndarray] = [m.view(np.uint16).reshape(-1, SUITS) for m in masks]
         if shift:
             lanes = [lane >> shift for lane in lanes]
         nr = self.n_rounds
@@ -760,9 +766,11 @@ class HandIndexer:
             if nr == 1:
                 res = self._finish(0, keys0)
                 return res[:, None] if all_rounds else res
+            assert out is not None  # all_rounds
             out[:, 0] = self._finish(0, keys0)
         if t.pair_key is None:
             return self._index_generic(ids, lanes, out, 0, None)
+        assert t.pair_row is not None and t.mult1 is not None  # built with pair_key
         keys1 = []
         for s in range(SUITS):
             row = np.take(t.pair_row, lanes[0][:, s])
@@ -773,8 +781,10 @@ class HandIndexer:
             if nr == 2:
                 if not all_rounds:
                     return res
+                assert out is not None  # all_rounds
                 out[:, 1] = res
                 return out
+            assert out is not None  # all_rounds
             out[:, 1] = res
         # later rounds: each suit's state after round 1, from its key
         t1 = t.per_round[1]
@@ -845,7 +855,9 @@ class HandIndexer:
                 res = self._finish(r, [keys[:, s] for s in range(SUITS)])
                 if not all_rounds:
                     return res
+                assert out is not None  # all_rounds
                 out[:, r] = res
+        assert out is not None  # the last round returned above without all_rounds
         return out
 
     def _finish(self, r: int, keys: list[np.ndarray]) -> np.ndarray:
@@ -888,7 +900,7 @@ class HandIndexer:
     # -- unindexing -------------------------------------------------------------------------
 
     @accepts_arrays("indices")
-    def unindex(self, r: int, indices, *, backend: str = "auto"):
+    def unindex(self, r: int, indices: npt.ArrayLike, *, backend: str = "auto") -> np.ndarray:
         """The canonical hand of each round-``r`` index, as the C library writes it.
 
         Parameters
@@ -980,6 +992,7 @@ class HandIndexer:
                 if j == 0:
                     radix = np.take(binom_flat, cnt)  # C(nranks, cnt)
                 else:
+                    assert used is not None and nused is not None  # set by round 0
                     radix = np.take(binom_flat, nused * side + cnt)
                 s, ridx = np.divmod(s, radix)
                 shifted = np.take(uncolex_flat, cnt * width + ridx)
@@ -988,6 +1001,7 @@ class HandIndexer:
                     used = ranks.copy()
                     nused = cnt
                 else:
+                    assert used is not None  # set by round 0
                     ranks = _pdep(shifted, full ^ used)
                     used |= ranks
                     nused = nused + cnt

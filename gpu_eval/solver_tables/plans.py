@@ -298,7 +298,7 @@ def run_chunks(p: Plan, chunks, workers: int | None = None):
     threads (default: the usable cores, at most 4; NumPy releases the GIL in the heavy
     steps). At most two chunks per thread are in flight, so memory stays bounded."""
     import os
-    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+    from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
     chunks = list(chunks)
     if workers is None:
@@ -309,7 +309,7 @@ def run_chunks(p: Plan, chunks, workers: int | None = None):
             yield i, p.run(i)
         return
     with ThreadPoolExecutor(workers) as pool:
-        pending = {}
+        pending: dict[Future, int] = {}
         todo = iter(chunks)
         try:
             while True:

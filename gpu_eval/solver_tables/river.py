@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from gpu_eval import backend_choice, card_input
 from gpu_eval.games.registry import HOLDEM
@@ -26,8 +27,8 @@ def check_indices(indices, size: int, layout: tuple[int, ...]) -> np.ndarray:
     return arr.reshape(-1)
 
 
-def river_strength(game: str = HOLDEM, indices=None, *, progress: bool | None = None,
-                   backend: str = "auto") -> RiverStrength:
+def river_strength(game: str = HOLDEM, indices: npt.ArrayLike | None = None, *,
+                   progress: bool | None = None, backend: str = "auto") -> RiverStrength:
     """Exact river strength (wins and ties against every opponent pair) of canonical hands.
 
     Parameters

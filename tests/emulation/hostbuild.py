@@ -14,10 +14,13 @@ Only tests and developers use this module; nothing in the public API depends on 
 from __future__ import annotations
 
 import ctypes
+import fcntl
 import os
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
@@ -354,7 +357,8 @@ def compile_cached(wrapper: str, name: str, flag_sets: list[tuple[str, ...]],
 
     The cache key covers every kernel source, the wrapper, the compiler and its version and
     the flags, so an edit to any header rebuilds. The library is written next to its final
-    name and moved into place atomically: concurrent test processes never see half a file.
+    name and moved into place atomically: concurrent test processes never see half a file,
+    and a lock per library makes them build it once (the others wait for it, then load it).
 
     Raises
     ------
@@ -368,18 +372,31 @@ def compile_cached(wrapper: str, name: str, flag_sets: list[tuple[str, ...]],
         target = writable_cache_dir() / f"{name}_{key}.so"
         if target.is_file():
             return target
-        with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
-            src = Path(tmp) / f"{name}.cpp"
-            src.write_text(wrapper)
-            tmp_so = Path(tmp) / target.name
-            cmd = [cxx, *flags, f"-I{kernel_dir()}", str(src), "-o", str(tmp_so)]
-            proc = subprocess.run(cmd, capture_output=True, text=True)
-            if proc.returncode == 0:
-                os.replace(tmp_so, target)
+        with _exclusive(target.with_suffix(".lock")):
+            if target.is_file():  # built by another process while this one waited
                 return target
-            errors.append(f"$ {' '.join(cmd)}\n{proc.stderr[-4000:]}")
+            with tempfile.TemporaryDirectory(dir=target.parent) as tmp:
+                src = Path(tmp) / f"{name}.cpp"
+                src.write_text(wrapper)
+                tmp_so = Path(tmp) / target.name
+                cmd = [cxx, *flags, f"-I{kernel_dir()}", str(src), "-o", str(tmp_so)]
+                proc = subprocess.run(cmd, capture_output=True, text=True)
+                if proc.returncode == 0:
+                    os.replace(tmp_so, target)
+                    return target
+                errors.append(f"$ {' '.join(cmd)}\n{proc.stderr[-4000:]}")
     raise HostBuildUnavailableError(
         f"the host C++ compiler could not build {what}:\n" + "\n".join(errors))
+
+
+@contextmanager
+def _exclusive(lock: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the file ``lock`` (created if needed) for the block: the test
+    processes of one run (pytest-xdist workers) that need the same library at the same moment
+    compile it once, one after the other finding it built."""
+    with open(lock, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)  # released when the file closes, a crash included
+        yield
 
 
 def build(openmp: bool = True) -> Path:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,13 @@ def _modules() -> dict[str, Path]:
 
 
 MODULES = _modules()
+
+
+@cache
+def _tree(path: Path) -> ast.Module:
+    """The parsed source of ``path``, once per session: every rule below walks every module,
+    and parsing the package afresh for each of them was most of these tests' time."""
+    return ast.parse(path.read_text(), filename=str(path))
 
 
 def _is_package(name: str) -> bool:
@@ -97,8 +105,17 @@ def _import_module_strings(tree: ast.AST) -> list[str]:
 def _imports(module: str, source: str | None = None) -> list[tuple[str, list[str]]]:
     """``(imported module, names taken from it)`` for each import statement of ``module``
     (and each literal ``import_module("...")``); ``source`` replaces the file's text."""
-    text = MODULES[module].read_text() if source is None else source
-    tree = ast.parse(text, filename=str(MODULES[module]))
+    if source is None:
+        return list(_file_imports(module))
+    return _imports_in(module, ast.parse(source, filename=str(MODULES[module])))
+
+
+@cache
+def _file_imports(module: str) -> tuple[tuple[str, list[str]], ...]:
+    return tuple(_imports_in(module, _tree(MODULES[module])))
+
+
+def _imports_in(module: str, tree: ast.Module) -> list[tuple[str, list[str]]]:
     found = [(name, []) for name in _import_module_strings(tree)]
     for node in _import_nodes(tree):
         if isinstance(node, ast.Import):
@@ -195,7 +212,7 @@ def test_no_private_name_crosses_modules():
 
 def _module_aliases(module: str) -> dict[str, str]:
     """Local names bound to other modules of the package by ``module``'s imports."""
-    tree = ast.parse(MODULES[module].read_text())
+    tree = _tree(MODULES[module])
     out = {}
     for node in _import_nodes(tree):
         if isinstance(node, ast.Import):
@@ -212,7 +229,7 @@ def test_no_private_attribute_of_another_module_is_used():
     offenders = []
     for module in MODULES:
         aliases = _module_aliases(module)
-        tree = ast.parse(MODULES[module].read_text())
+        tree = _tree(MODULES[module])
         for node in ast.walk(tree):
             if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
                     and node.value.id in aliases and node.attr.startswith("_")
@@ -222,8 +239,9 @@ def test_no_private_attribute_of_another_module_is_used():
     assert not offenders, "\n".join(offenders)
 
 
-def _string_constants(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text())
+@cache
+def _string_constants(path: Path) -> frozenset[str]:
+    tree = _tree(path)
     docstrings = set()
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
@@ -231,9 +249,9 @@ def _string_constants(path: Path) -> set[str]:
             if (isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant)
                     and isinstance(doc.value.value, str)):
                 docstrings.add(id(doc.value))
-    return {n.value for n in ast.walk(tree)
-            if isinstance(n, ast.Constant) and isinstance(n.value, str)
-            and id(n) not in docstrings}
+    return frozenset(n.value for n in ast.walk(tree)
+                     if isinstance(n, ast.Constant) and isinstance(n.value, str)
+                     and id(n) not in docstrings)
 
 
 @pytest.mark.parametrize("game", GAME_NAMES)

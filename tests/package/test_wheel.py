@@ -10,6 +10,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# Building and installing a wheel is most of a minute: a CI job of its own (.ci/run runs
+# `pytest -m packaging`), left out of the suite's command by pyproject's addopts.
+pytestmark = pytest.mark.packaging
+
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):

@@ -32,6 +32,7 @@ import math
 import sys
 
 import numpy as np
+import numpy.typing as npt
 
 from gpu_eval import backend_choice, card_input, cards
 from gpu_eval.array_interop import accepts_arrays
@@ -141,7 +142,8 @@ def _where_twice(hands: np.ndarray, board: np.ndarray, dead: np.ndarray | None,
 
 
 @accepts_arrays("hands", "boards", "dead")
-def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
+def equity_batch(hands: npt.ArrayLike, boards: npt.ArrayLike | None = None,
+                 dead: npt.ArrayLike | None = None, game: str = HOLDEM,
                  backend: str = "auto") -> BatchResult:
     """Exact equity of many independent spots (hands, board, dead cards per row).
 

@@ -34,7 +34,9 @@ def _rows(x: Any, n: int, what: str) -> list:
         return [r if isinstance(r, str) else
                 np.array(card_input.card_set(r, f"{what}, row {i}"), dtype=np.uint8)
                 for i, r in enumerate(x)]
-    return list(card_input.card_rows(x, n, what)[0])
+    ids = card_input.card_rows(x, n, what)[0]
+    assert ids is not None  # an array: every row has the same number of cards
+    return list(ids)
 
 
 def _spots(hands: Any) -> list[list]:
@@ -178,6 +180,7 @@ def spot_counts(hands, boards=None, dead=None, game: str = registry.STUD,
             out[k][i] = getattr(r, k)
         for k in eq:
             eq[k][i] = getattr(r, k)
+        assert r.boards is not None  # exact: the boards counted
         n_boards[i] = r.boards
     arrays = [eq["equity"], eq["win"], eq["tie"], eq["tie_share"], out["wins"], out["ties"],
               n_boards]

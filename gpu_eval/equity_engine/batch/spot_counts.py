@@ -73,7 +73,7 @@ def batch_result(wins, ties, units, n_boards, scale: int, backend: str, method: 
     win = wins / c
     tie = ties / c
     tie_share = units / (scale * c)
-    out = [win + tie_share, win, tie, tie_share, wins, ties, n_boards]
+    out = (win + tie_share, win, tie, tie_share, wins, ties, n_boards)
     for a in out:
         if isinstance(a, np.ndarray) and not type(a).__module__.startswith('cupy'):
             a.flags.writeable = False

@@ -10,6 +10,7 @@ Examples
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from typing import Any
 
@@ -29,6 +30,12 @@ ENGINE = Engine("batch", rates={"numpy": 8e7, "cuda": 2e10},
                 exact_seconds={"numpy": math.inf, "cuda": math.inf})
 
 
+def _batch(req: Request) -> tuple:
+    """``(job, the caller's hands)`` of a ``"batch"`` request."""
+    assert req.batch is not None, "a 'batch' request carries them"
+    return req.batch
+
+
 class SpotsOnDevice(Strategy):
     """:func:`gpu_eval.equity_batch` flop, turn and river spots on the GPU
     (:mod:`gpu_eval.equity_engine.batch.cuda_engine`: a warp per spot, the host's integers)."""
@@ -38,7 +45,7 @@ class SpotsOnDevice(Strategy):
     engine = ENGINE
 
     def applies(self, req: Request) -> bool:
-        job, hands = req.batch
+        job, hands = _batch(req)
         return job.k < 5 and len(job.hole) > 0 \
             and backend_choice.resolve(req.backend, hands) == "cuda"
 
@@ -46,7 +53,7 @@ class SpotsOnDevice(Strategy):
         return 0.0
 
     def plan(self, req: Request) -> Plan:
-        job = req.batch[0]
+        job = _batch(req)[0]
 
         def finish(part: Part) -> Any:
             wins, ties, units = part.arrays
@@ -77,7 +84,7 @@ class SpotsOnHost(Strategy):
         return 0.0
 
     def plan(self, req: Request) -> Plan:
-        job = req.batch[0]
+        job = _batch(req)[0]
         if job.k == 5 and req.backend == "cuda":  # preflop runs on the host; "cuda" checks
             backend_choice.resolve(req.backend)
 
@@ -88,10 +95,8 @@ class SpotsOnHost(Strategy):
             if job.cupy_out:
                 import cupy  # noqa: PLC0415 -- the input was already a CuPy array
 
-                res = spot_counts.BatchResult(
-                    *[cupy.asarray(a) for a in (res.equity, res.win, res.tie, res.tie_share,
-                                                res.wins, res.ties, res.boards)],
-                    backend=res.backend, method=res.method)
+                res = dataclasses.replace(res, **{f: cupy.asarray(getattr(res, f)) for f in (
+                    "equity", "win", "tie", "tie_share", "wins", "ties", "boards")})
             return res
 
         return Plan(self.name, finish, host_spot_task, job, len(job.hole), combine="concat")

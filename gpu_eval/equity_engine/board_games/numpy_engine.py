@@ -322,6 +322,7 @@ def _tally(job: ExactJob, comp_ids: np.ndarray, comp_masks: np.ndarray
         ties[a:z] = ((t > 0) & ~whole).sum(axis=2)
         units[a:z] = np.where(whole, 0, t).sum(axis=2)
         if hilo:
+            assert hu is not None and lu is not None  # a hi/lo game splits the low half
             hu_t[a:z] = hu.sum(axis=2)
             lu_t[a:z] = lu.sum(axis=2)
         valid[a:z] = ok.sum(axis=1)
@@ -350,7 +351,7 @@ def _draw_cards(rng: np.random.Generator, avail: np.ndarray, k: int, used: np.nd
     if k == 0 or size == 0:
         return out
     r = len(avail)
-    todo = None  # None: every row (the first round)
+    todo: np.ndarray | None = None  # None: every row (the first round)
     for _ in range(64):
         m = size if todo is None else len(todo)
         pick = np.take(avail, rng.integers(0, r, size=(m, k), dtype=np.uint8))
@@ -367,6 +368,7 @@ def _draw_cards(rng: np.random.Generator, avail: np.ndarray, k: int, used: np.nd
             todo = todo[bad]
         if not todo.size:
             return out
+    assert todo is not None  # set by the first round
     keys = rng.random((len(todo), r))
     keys[(ID_TO_MASK[avail][None, :] & used[todo][:, None]) != 0] = 2.0
     out[todo] = avail[np.argpartition(keys, k - 1, axis=1)[:, :k]]
@@ -516,5 +518,5 @@ def sample_task(job: SampleJob, start: int, stop: int, bar: Progress | None = No
     whole = t == job.scale
     zero = np.zeros(n, dtype=np.int64)
     return (whole.sum(axis=1), ((t > 0) & ~whole).sum(axis=1), t.sum(axis=1),
-            (t * t).sum(axis=1), hu[0].sum(axis=1) if hilo else zero,
-            lu[0].sum(axis=1) if hilo else zero.copy())
+            (t * t).sum(axis=1), hu[0].sum(axis=1) if hu is not None else zero,
+            lu[0].sum(axis=1) if lu is not None else zero.copy())

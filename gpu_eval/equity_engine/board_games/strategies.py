@@ -20,7 +20,9 @@ Examples
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import cached_property
+from typing import Any
 
 from gpu_eval.equity_engine.board_games import cuda_engine
 from gpu_eval.equity_engine.board_games import numpy_engine as board_games
@@ -84,7 +86,7 @@ class BoardGameSetup:
             if m is None and exact:
                 raise ValueError(f"exact=True: more than {MAX_MATCHUPS:,} matchups to "
                                  f"enumerate; pass exact=False for Monte Carlo")
-            if m is not None:
+            if full is not None and m is not None:
                 found = (full, m)
         if found is None:  # some matchup must exist: a random player is dealt what is left
             listed = [p for p in prob.players if not p.any_cards]
@@ -97,18 +99,24 @@ class BoardGameSetup:
             raise no_matchup_error(prob)
         return found
 
+    def _listed(self) -> tuple[Problem, tuple]:
+        """:attr:`matchups`, which the exact strategies ask for only when they are listed."""
+        found = self.matchups
+        assert found is not None, "asked only where the matchups are listed"
+        return found
+
     @cached_property
     def raw_work(self) -> float:
         """The exact run's work before suit symmetry."""
-        full, m = self.matchups
+        full, m = self._listed()
         return board_games.exact_work(full, m)
 
     @cached_property
     def group(self) -> tuple[tuple[int, ...], ...]:
-        return symmetry_group(self.matchups[0])
+        return symmetry_group(self._listed()[0])
 
     def exact_job(self) -> board_games.ExactJob:
-        full, m = self.matchups
+        full, m = self._listed()
         _, per_matchup = board_games.board_counts(full)
         return board_games.ExactJob.build(full, m, per_matchup, self.group,
                                           board_games.common(full, self.req.runs_on))
@@ -193,6 +201,7 @@ def game_task(job, start: int, stop: int, bar=None) -> Part:
     import numpy as np  # noqa: PLC0415 -- light; keeps the module's imports to the planner's
 
     fn = board_games.exact_task if job.exact else board_games.sample_task
+    out: Sequence[Any]
     if job.backend == "cuda":  # the device launches advance the bar as they complete
         out = fn(job, start, stop, bar)
     else:

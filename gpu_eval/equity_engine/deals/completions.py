@@ -201,10 +201,10 @@ def player_strengths(game: str, deck: bytes, need: int, known: int
         kept = ids_of_mask(known)
         if not need:  # a pat hand: one strength
             by_key, by_lane = _five_card_lists(game)
-            st = by_key[sum(CARD_POW5_INTS[i] for i in kept)]
+            pat = by_key[sum(CARD_POW5_INTS[i] for i in kept)]
             if len({i % 4 for i in kept}) == 1:
-                st = by_lane[sum(CARD_BIT[i] >> (16 * (i % 4)) for i in kept)] or st
-            return c.pos, c.masks, np.array([st], dtype=np.uint16), None
+                pat = by_lane[sum(CARD_BIT[i] >> (16 * (i % 4)) for i in kept)] or pat
+            return c.pos, c.masks, np.array([pat], dtype=np.uint16), None
         keys, plain, flush = five_card_tables(game)
         comp_keys, lanes = _rank_parts(deck, need)
         base = sum(CARD_POW5_INTS[i] for i in kept)

@@ -102,6 +102,10 @@ CUDA_MAX_ROWS = 10_000_000
 _GRID_BLOCK = 1 << 20  # pair comparisons per grid block
 _SMALL_GRID = 256  # at most this many pairs: counted in Python (a NumPy call costs more)
 _NO_BAR = Progress(0, "", enabled=False)  # disabled: update() and close() do nothing
+
+#: An exact walk's totals: ``(wins, ties, split units, high units, low units)`` per player,
+#: and the deals counted.
+ExactTotals = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]
 #: Measured NumPy seconds of the exact methods (the 2-vCPU VM): a grid's fixed cost, per
 #: completion evaluated, per pair (heads-up: a few passes, a dozen for hi/lo; else through
 #: ``pots``); inclusion-exclusion's per shared-set size and per sorted entry. They pick the
@@ -321,7 +325,7 @@ def _device_grid(prob: DealProblem, bar: Progress, start: int = 0, stop: int | N
 
 
 def _grid(prob: DealProblem, bar: Progress, start: int = 0, stop: int | None = None
-          ) -> tuple[np.ndarray, ...]:
+          ) -> ExactTotals:
     n, scale = len(prob.known), prob.scale
     comps = [_completions(prob, i) for i in range(n)]
     if n == 2:
@@ -342,17 +346,20 @@ def _grid(prob: DealProblem, bar: Progress, start: int = 0, stop: int | None = N
         hi[:, n - 1, :] = last_hi[None, :]
         hi[:, n - 1, :] *= ok  # strength 0 marks a deal that is no deal
         lo = None
-        if prob.hilo:
+        if prob.hilo:  # a hi/lo game's completions have lows
+            assert last_lo is not None
             lo = np.empty((len(sel), n, len(last_m)), dtype=np.uint8)
             for i in range(n - 1):
-                lo[:, i, :] = comps[i][3][sel[:, i]][:, None]
+                low_i = comps[i][3]
+                assert low_i is not None
+                lo[:, i, :] = low_i[sel[:, i]][:, None]
             lo[:, n - 1, :] = last_lo[None, :]
         t, hu, lu, good = split(hi, lo, scale)
         whole = t == scale
         wins += whole.sum(axis=(0, 2))
         ties += ((t > 0) & ~whole).sum(axis=(0, 2))
         units += np.where(whole, 0, t).sum(axis=(0, 2))
-        if prob.hilo:
+        if hu is not None and lu is not None:  # hi/lo
             hu_t += hu.sum(axis=(0, 2))
             lu_t += lu.sum(axis=(0, 2))
         valid += int(good.sum())
@@ -361,7 +368,7 @@ def _grid(prob: DealProblem, bar: Progress, start: int = 0, stop: int | None = N
 
 
 def _heads_up_grid(comps: list, scale: int, bar: Progress, start: int, stop: int | None
-                   ) -> tuple[np.ndarray, ...]:
+                   ) -> ExactTotals:
     """The grid of two players, one winner per pot: each disjoint pair of completions (rows
     ``[start, stop)`` of the first player's) is a win, a loss or a split, counted directly
     (what :func:`gpu_eval.equity_engine.pots.split` gives heads-up, in a few passes; a few dozen pairs in
@@ -394,7 +401,7 @@ def _heads_up_grid(comps: list, scale: int, bar: Progress, start: int, stop: int
 
 
 def _heads_up_hilo_grid(comps: list, scale: int, bar: Progress, start: int,
-                        stop: int | None) -> tuple[np.ndarray, ...]:
+                        stop: int | None) -> ExactTotals:
     """The grid of two hi/lo players (rows ``[start, stop)`` of the first player's
     completions), counted directly: what :func:`gpu_eval.equity_engine.pots.split` gives heads-up, from
     a dozen boolean counts a block instead of its per-pair shares. A pot is 4 units: without
@@ -413,11 +420,12 @@ def _heads_up_hilo_grid(comps: list, scale: int, bar: Progress, start: int,
         l_gt, l_lt = lo > lb, lo < lb
         l_eq = (lo == lb) & low
         cnt = np.count_nonzero
-        c += [cnt(ok), cnt(okn), cnt(okl),
-              cnt(okn & gt), cnt(okn & eq), cnt(okl & gt), cnt(okl & eq),
-              cnt(ok & l_gt), cnt(ok & l_lt), cnt(ok & l_eq),
-              cnt(ok & gt & l_gt), cnt(ok & ~gt & ~eq & l_lt),
-              cnt(ok & (gt | eq | l_gt | l_eq)), cnt(ok & (~gt | eq | l_lt | l_eq)), 0, 0]
+        c += np.array([cnt(ok), cnt(okn), cnt(okl),
+                       cnt(okn & gt), cnt(okn & eq), cnt(okl & gt), cnt(okl & eq),
+                       cnt(ok & l_gt), cnt(ok & l_lt), cnt(ok & l_eq),
+                       cnt(ok & gt & l_gt), cnt(ok & ~gt & ~eq & l_lt),
+                       cnt(ok & (gt | eq | l_gt | l_eq)), cnt(ok & (~gt | eq | l_lt | l_eq)),
+                       0, 0], dtype=np.int64)
         bar.update(ok.size)
     valid, n_none, n_low, ngt, neq, lgt, leq, lo_gt, lo_lt, lo_eq, sc_a, sc_b, pos_a, pos_b = \
         (int(x) for x in c[:14])
@@ -452,7 +460,7 @@ def _comb_col(c: np.ndarray, r: int) -> np.ndarray:
 
 
 def _inclusion_exclusion(prob: DealProblem, bar: Progress, start: int = 0,
-                         stop: int | None = None) -> tuple[np.ndarray, ...]:
+                         stop: int | None = None) -> ExactTotals:
     """Sizes ``j`` of the shared card sets in ``[start, stop)`` (all by default)."""
     (pa, _, sa, _), (pb, _, sb, _) = (_completions(prob, i) for i in range(2))
     d = len(prob.deck)
@@ -558,7 +566,7 @@ def batch_counts(probs: Sequence[DealProblem]) -> tuple[np.ndarray, ...]:
         out[0][a:a + s] = whole.sum(axis=(1, 3))
         out[1][a:a + s] = ((t > 0) & ~whole).sum(axis=(1, 3))
         out[2][a:a + s] = np.where(whole, 0, t).sum(axis=(1, 3))
-        if hilo:
+        if hu is not None and lu is not None:  # hi/lo
             out[3][a:a + s] = hu.reshape(t.shape).sum(axis=(1, 3))
             out[4][a:a + s] = lu.reshape(t.shape).sum(axis=(1, 3))
         valid[a:a + s] = good.reshape(s, -1).sum(axis=1)
@@ -608,6 +616,7 @@ class DealJob:
         found when the job runs, not when it is costed (a multiway grid's rows are the
         disjoint tuples of the first players' completions, built to be counted)."""
         if not self.exact:
+            assert self.n_samples is not None  # a Monte Carlo job has them
             return self.n_samples
         if self.method == "inclusion-exclusion":
             return min(self.prob.need) + 1
@@ -697,11 +706,15 @@ def task(job: DealJob, start: int, stop: int, bar: Progress | None = None
     """
     bar = bar or _NO_BAR
     prob = job.prob
+    out: Sequence[Any] | None
     if job.backend == "cuda":
         from gpu_eval.equity_engine.deals import cuda_engine as cuda_deals  # noqa: PLC0415 -- imports CuPy
 
-        out = _device_grid(prob, bar, start, stop) if job.exact else \
-            cuda_deals.sample_counts(prob, job.entropy, start, stop, bar)
+        if job.exact:
+            out = _device_grid(prob, bar, start, stop)
+        else:
+            assert job.entropy is not None  # a Monte Carlo job has its seed
+            out = cuda_deals.sample_counts(prob, job.entropy, start, stop, bar)
         return tuple(np.asarray(x, dtype=np.int64) for x in out)
     if job.method == "grid":
         out = _grid(prob, bar, start, stop)
@@ -715,6 +728,7 @@ def task(job: DealJob, start: int, stop: int, bar: Progress | None = None
             part = _sample_block(prob, seqs[b], size)
             out = list(part) if out is None else [x + y for x, y in zip(out, part)]
             bar.update(size)
+    assert out is not None  # a task spans one block at least
     return tuple(np.asarray(x, dtype=np.int64) for x in out)
 
 
@@ -732,8 +746,8 @@ def finish(job: DealJob, totals: Sequence[np.ndarray],
     prob = job.prob
     common = {"labels": prob.labels, "backend": backend, "board": "", "dead": prob.dead}
     if job.exact:
-        wins, ties, units, hu, lu, n_deals = totals
-        n_deals = int(n_deals)
+        wins, ties, units, hu, lu, deals = totals
+        n_deals = int(deals)
         assert n_deals == prob.deals(), (n_deals, prob.deals())
         res = equity_results.spot_result(wins, ties, units, prob.scale, n_deals,
                                          method=f"exact ({job.method}): {n_deals:,} deals",
@@ -741,6 +755,7 @@ def finish(job: DealJob, totals: Sequence[np.ndarray],
         den = float(prob.scale * n_deals)
     else:
         wins, ties, units, units_sq, hu, lu = totals
+        assert job.entropy is not None  # a Monte Carlo job has its seed
         res = equity_results.sampled_result(wins, ties, units, units_sq, len(prob.known),
                                             job.span, job.entropy, scale=prob.scale,
                                             **common)
@@ -769,13 +784,14 @@ def _sample_block(prob: DealProblem, seq: np.random.SeedSequence, size: int
         s, low = strengths(prob.game, m)
         hi[0, i] = s
         if lo is not None:
+            assert low is not None  # a hi/lo game's strengths have lows
             lo[0, i] = low
     t, hu, lu, _ = split(hi, lo, scale)
     t = t[0].astype(np.int64)
     whole = t == scale
     out = [whole.sum(axis=1), ((t > 0) & ~whole).sum(axis=1), t.sum(axis=1),
            (t * t).sum(axis=1)]
-    if prob.hilo:
+    if hu is not None and lu is not None:  # hi/lo
         out += [hu[0].sum(axis=1), lu[0].sum(axis=1)]
     else:
         out += [np.zeros(n, dtype=np.int64)] * 2

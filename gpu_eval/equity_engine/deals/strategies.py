@@ -86,11 +86,17 @@ class DealEnumeration(Strategy):
     def applies(self, req: Request) -> bool:
         return _mine(req) and req.exact is not False and _setup(req).exact_job is not None
 
+    @staticmethod
+    def _job(req: Request) -> deals.DealJob:
+        job = _setup(req).exact_job
+        assert job is not None, "applies() found it"
+        return job
+
     def cost(self, req: Request) -> float:
-        return _setup(req).exact_job.seconds
+        return self._job(req).seconds
 
     def plan(self, req: Request) -> Plan:
-        return _deal_plan(self, req, _setup(req).exact_job, "deals")
+        return _deal_plan(self, req, self._job(req), "deals")
 
 
 class DealMonteCarlo(Strategy):

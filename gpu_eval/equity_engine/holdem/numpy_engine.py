@@ -174,7 +174,7 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
     def work(s: int, e: int) -> None:
         b = boards[s:e] | bas if base else boards[s:e]
         c = e - s
-        if by_ranks:  # compare rank pairs on flush-free boards, combos on the others
+        if by_ranks and dense is not None:  # rank pairs on flush-free boards, combos on others
             gt, eq, ok = flush_free_pairs.heads_up(pool, b, dense[0], dense[2], pairs=pairs)
             w0, t, v = np.take(gt, cell), np.take(eq, cell), np.take(ok, cell)
             add_heads_up(w0, t, v)
@@ -186,9 +186,9 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
             st[colliding] = np.where(hit, 0, st[colliding])
         if dense is not None:  # every (A combo, B combo) pair at once, then the matchups
             ra, pa, rb, pb = dense
-            gt, eq, ok = combo_pair_grid.heads_up(st[ra], st[rb], any_collision)
+            gt, eq, fit = combo_pair_grid.heads_up(st[ra], st[rb], any_collision)
             w0, t = gt[pa, pb], eq[pa, pb]
-            v = ok[pa, pb] if ok is not None else np.full(m_count, c, dtype=np.int64)
+            v = fit[pa, pb] if fit is not None else np.full(m_count, c, dtype=np.int64)
             add_heads_up(w0, t, v)
             return
         block = max(1, _ELEMS // c)  # matchups compared at a time
@@ -449,6 +449,7 @@ def _sample_matchups(rng: np.random.Generator, size: int, holes, cum_weights,
                 acc = got.copy()
             else:
                 acc |= got
+        assert acc is not None  # two ranged players at least here
         bad = np.bitwise_count(acc) != 2 * len(ranged)
         stalled = stalled + 1 if bad.all() else 0
         if stalled > 1000:

@@ -29,6 +29,7 @@ import dataclasses
 import importlib
 import math
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from types import ModuleType
@@ -166,7 +167,9 @@ class HoldemSetup:
     def pool(self) -> tuple[np.ndarray, np.ndarray]:
         """``(pool, pool_idx)``: the distinct hole-card masks, each matchup's pool rows."""
         prob = self.problem
-        idx, _ = self.matchups
+        listed = self.matchups
+        assert listed is not None, "asked only where the matchups are listed"
+        idx = listed[0]
         pool, inverse = np.unique(np.concatenate([p.masks for p in prob.players]),
                                   return_inverse=True)
         offsets = np.cumsum([0] + [len(p.masks) for p in prob.players[:-1]])
@@ -181,8 +184,9 @@ class HoldemSetup:
     def board_work(self) -> float:
         """Evaluations plus comparisons of enumerating every board, over the symmetry."""
         s = self.sizes
-        n_pool = len(self.pool[0])
-        work = n_pool * s["n_boards"] + len(self.matchups[0]) * s["per_matchup"]
+        n_pool, listed = len(self.pool[0]), self.matchups
+        assert listed is not None, "asked only where the matchups are listed"
+        work = n_pool * s["n_boards"] + len(listed[0]) * s["per_matchup"]
         return work / len(self.group)
 
     @cached_property
@@ -280,7 +284,9 @@ class KnownHands(HoldemStrategy):
 
     def plan(self, req: Request) -> Plan:
         def finish(_: Part) -> EquityResult:
-            wins, ties, units, _v, scale, per, b, d = _setup(req).known_hands
+            counts = _setup(req).known_hands
+            assert counts is not None, "applies() found them"
+            wins, ties, units, _v, scale, per, b, d = counts
             if req.exact:
                 warn_long(len(req.players) * per, "equity", "numpy")
             return spot_result(wins[0], ties[0], units[0], scale, per,
@@ -305,7 +311,9 @@ class TwoRanges(HoldemStrategy):
 
     def plan(self, req: Request) -> Plan:
         def finish(_: Part) -> EquityResult:
-            wins, ties, units, valid, scale, w, per, labels, b, d = _setup(req).two_ranges
+            counts = _setup(req).two_ranges
+            assert counts is not None, "applies() found them"
+            wins, ties, units, valid, scale, w, per, labels, b, d = counts
             return exact_result(wins, ties, units, valid, scale, w, per, labels=labels,
                                 backend="numpy", board=cards_text(b),
                                 dead=cards_text(d) if d else "")
@@ -331,7 +339,9 @@ class BoardEnumeration(HoldemStrategy):
             warn_long(st.board_work, "equity", req.runs_on)
         job = BoardJob(pool, pool_idx, prob.deck_mask, prob.k, prob.board_mask, st.group,
                        req.backend)
-        w, per = st.matchups[1], st.sizes["per_matchup"]
+        listed = st.matchups
+        assert listed is not None, "applies() found them listed"
+        w, per = listed[1], st.sizes["per_matchup"]
         common = st.labels_board_dead
 
         def finish(part: Part) -> EquityResult:
@@ -370,7 +380,9 @@ class RankClasses(HoldemStrategy):
         if req.exact:
             warn_long(work, "equity", req.runs_on)
         job = RankClassJob(pool, pool_idx[reps], prob.deck_mask, req.backend)
-        w, per = st.matchups[1], st.sizes["per_matchup"]
+        listed = st.matchups
+        assert listed is not None, "applies() found them listed"
+        w, per = listed[1], st.sizes["per_matchup"]
         common = st.labels_board_dead
 
         def finish(part: Part) -> EquityResult:
@@ -446,6 +458,12 @@ def _counts(part: Part) -> numpy_engine.Counts:
     return numpy_engine.Counts(wins, ties, units, valid, numpy_engine.pot_units(2))
 
 
+def _pairs(req: Request) -> tuple:
+    """``(pool, pairs, deck, k, base, work)`` of a ``"pairs"`` request."""
+    assert req.pairs is not None, "a 'pairs' request carries them"
+    return req.pairs
+
+
 class PairTable(HoldemStrategy):
     """Heads-up combo pairs preflop without dead cards: the shipped table."""
 
@@ -453,7 +471,7 @@ class PairTable(HoldemStrategy):
     kind = "pairs"
 
     def applies(self, req: Request) -> bool:
-        k, deck = req.pairs[3], req.pairs[2]
+        k, deck = _pairs(req)[3], _pairs(req)[2]
         return table_applies(req.exact, req.samples, 2, k, deck != enumerate_boards.FULL_DECK,
                              req.progress)
 
@@ -462,7 +480,7 @@ class PairTable(HoldemStrategy):
 
     def plan(self, req: Request) -> Plan:
         name = table_backend(req.backend) if req.here else _client_table_backend(req.backend)
-        pool, pairs = req.pairs[:2]
+        pool, pairs = _pairs(req)[:2]
         return Plan(self.name, lambda part: table_pairs(pool, pairs, name,
                                                         matrix=req.what == "equity_matrix"),
                     backend=name)
@@ -478,10 +496,10 @@ class PairEnumeration(HoldemStrategy):
         return req.exact is not False
 
     def cost(self, req: Request) -> float:
-        return ENGINE.seconds(req.pairs[5], req.runs_on)
+        return ENGINE.seconds(_pairs(req)[5], req.runs_on)
 
     def plan(self, req: Request) -> Plan:
-        pool, pairs, deck, k, base, work = req.pairs
+        pool, pairs, deck, k, base, work = _pairs(req)
         if req.exact:
             warn_long(work, req.what, req.runs_on)
         job = PairJob(pool, pairs, deck, k, base, None, req.backend)
@@ -512,12 +530,12 @@ class PairMonteCarlo(HoldemStrategy):
         return req.samples if req.samples is not None else DEFAULT_TABLE_SAMPLES
 
     def cost(self, req: Request) -> float:
-        pool, pairs, deck, k, base, work = req.pairs
+        pool, pairs, deck, k, base, work = _pairs(req)
         return ENGINE.seconds(work * self.n_samples(req) / max(enumerate_boards.count(deck, k),
                                                                1), req.runs_on)
 
     def plan(self, req: Request) -> Plan:
-        pool, pairs, deck, k, base, work = req.pairs
+        pool, pairs, deck, k, base, work = _pairs(req)
         n_used, entropy = self.n_samples(req), entropy_of(req.seed)
         job = PairJob(pool, pairs, deck, k, base, entropy, req.backend, n_used)
         method = f"monte carlo: {n_used:,} sampled boards"
@@ -574,6 +592,7 @@ class BoardJob:
 def board_task(job: BoardJob, start: int, stop: int, bar: Progress | None = None) -> Part:
     """Counts of every matchup on completions ``[start, stop)``, orbit-weighted."""
     eng, name = engine_for(job.backend)
+    parts: Sequence[tuple[np.ndarray, int]]
     if start == 0 and stop == enumerate_boards.count(job.deck_mask, job.k):
         parts = enumerate_boards.symmetric_completions(job.deck_mask, job.k, job.group)
     else:
@@ -766,7 +785,9 @@ def table_equity(prob: Problem, backend: str, backend_name: str | None = None
     if backend_name is None:
         backend_name = table_backend(backend)
     masks = [p.masks for p in prob.players]
-    idx, w = enumerate_matchups(masks, [p.weights for p in prob.players], MAX_MATCHUPS)
+    found = enumerate_matchups(masks, [p.weights for p in prob.players], MAX_MATCHUPS)
+    assert found is not None, "heads-up: at most 1,326 ** 2 matchups, under the cap"
+    idx, w = found
     if len(w) == 0:
         raise no_matchup_error(prob)
     c = table_counts(np.concatenate(masks), idx + np.array([0, len(masks[0])]))

@@ -100,7 +100,7 @@ def heads_up(a: np.ndarray, b: np.ndarray, collisions: bool = True
         hi = min(lo + step, na)
         gt[lo:hi] = _row_counts(a[lo:hi, None, :] > bb[None, :, :])
         eq[lo:hi] = _row_counts(aeq[lo:hi, None, :] == bb[None, :, :])
-        if collisions:
+        if valid is not None:  # with collisions
             both = popcount_rows(hit_a[lo:hi, None, :] & hit_b[None, :, :])
             valid[lo:hi] = c - lost[lo:hi] + both
     return gt, eq, valid

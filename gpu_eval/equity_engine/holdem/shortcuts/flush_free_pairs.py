@@ -83,6 +83,7 @@ def heads_up(pool: np.ndarray, boards: np.ndarray, ra: np.ndarray, rb: np.ndarra
         st = flush_free_ranks.lookup_strengths(pool, bf, rp, r1, r2)
         st[(pool[:, None] & bf[None, :]) != 0] = 0  # a shared card: the board does not count
         g, e, v = combo_pair_grid.heads_up(st[ra], st[rb], True)
+        assert v is not None  # counted with collisions
         gt += g
         eq += e
         ok += v
