@@ -175,18 +175,18 @@ def bench_river(naive_spots: int, backend: str = "numpy") -> None:
 
 
 def bench_streets(chunks: int, naive_spots: int, full: bool) -> None:
-    from gpu_eval.solver_tables import plans
+    from gpu_eval.solver_tables import chunks
 
     print("\nstreets: flop and turn histogram tables (NumPy), preflop whole, naive EHS loops")
     for street, k in (("flop", 3), ("turn", 4)):
-        p = plans.plan(street, "holdem", 50)
+        p = chunks.chunks_of(street, "holdem", 50)
         t0, c0 = time.perf_counter(), time.process_time()
         if full:
             ge.strength_histograms(street, progress=False, backend="numpy")
             scale, how = 1.0, "whole table, timed"
         else:
             picked = list(range(0, p.chunks, max(1, p.chunks // chunks)))[:chunks]
-            for _ in plans.run_chunks(p, picked):
+            for _ in chunks.run_chunks(p, picked):
                 pass
             scale = p.chunks / len(picked)
             how = f"{len(picked)} of {p.chunks} chunks timed, scaled"

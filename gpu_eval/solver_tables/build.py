@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from gpu_eval.games.registry import HOLDEM
-from gpu_eval.solver_tables import files, plans
+from gpu_eval.solver_tables import chunks, files
 
 __all__ = ["build_files", "BuildStopped", "STOP_ENV", "table_stem"]
 
@@ -36,7 +36,7 @@ def table_stem(out_dir, street: str, game: str) -> Path:
     return Path(out_dir) / f"{game}-{street}"
 
 
-def _params(p: plans.Plan) -> dict:
+def _params(p: chunks.TableChunks) -> dict:
     return {"street": p.street, "game": p.game, "bins": p.bins, "chunks": p.chunks,
             "rows": p.rows, "version": files.VERSION}
 
@@ -73,7 +73,7 @@ def build_files(street: str, out_dir, game: str = HOLDEM, bins: int = 50, *,
     """
     from gpu_eval.progress import Progress, wanted
 
-    p = plans.plan(street, game, bins, backend)
+    p = chunks.chunks_of(street, game, bins, backend)
     if stop_after is None and os.environ.get(STOP_ENV):
         stop_after = int(os.environ[STOP_ENV])
     out = Path(out_dir)
@@ -104,7 +104,7 @@ def build_files(street: str, out_dir, game: str = HOLDEM, bins: int = 50, *,
     with Progress(p.chunks, f"{game} {street} table", unit=" chunks",
                   enabled=wanted(progress, 10.0)) as bar:
         bar.update(p.chunks - len(todo))
-        for i, (idx, vals) in plans.run_chunks(p, todo):
+        for i, (idx, vals) in chunks.run_chunks(p, todo):
             if idx is None:
                 part = work / f"sums-{i}.npz"
                 with open(part.with_name(part.name + ".tmp"), "wb") as f:

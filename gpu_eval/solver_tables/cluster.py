@@ -1,6 +1,6 @@
 """The solver tables on a Dask cluster: the same chunks as one process, the same bytes.
 
-``build_table(client, "flop")`` sends each chunk of the table's plan (``plans.py``) to the
+``build_table(client, "flop")`` sends each chunk of the table's plan (``chunks.py``) to the
 workers as one task and writes the answers into the table on the client as they come back;
 the chunks set disjoint or identical rows (preflop's partial sums add up in integers), so the
 order they finish in changes nothing. ``client=None`` runs them here. Dask is imported only
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_eval.games.registry import HOLDEM
-from gpu_eval.solver_tables import plans
+from gpu_eval.solver_tables import chunks
 from gpu_eval.solver_tables.results import RiverStrength, StrengthHistograms
 
 __all__ = ["build_table"]
@@ -20,7 +20,7 @@ __all__ = ["build_table"]
 
 def run_chunk(street: str, game: str, bins: int, i: int, backend: str = "auto"):
     """One chunk of one table (what a worker runs; ``auto``: the worker's GPU if it has one)."""
-    return plans.plan(street, game, bins, backend).run(i)
+    return chunks.chunks_of(street, game, bins, backend).run(i)
 
 
 def build_table(client: Any, street: str, game: str = HOLDEM, bins: int = 50, *,
@@ -52,9 +52,9 @@ def build_table(client: Any, street: str, game: str = HOLDEM, bins: int = 50, *,
     >>> r.counts.shape, int(r.counts[0].sum()) == r.runouts
     ((81, 5), True)
     """
-    p = plans.plan(street, game, bins)
+    p = chunks.chunks_of(street, game, bins)
     if client is None:
-        return plans.build_in_memory(p, progress)
+        return chunks.build_in_memory(p, progress)
     from distributed import Client, as_completed
 
     if not isinstance(client, Client):
@@ -63,7 +63,7 @@ def build_table(client: Any, street: str, game: str = HOLDEM, bins: int = 50, *,
     futures = client.map(run_chunk, [street] * p.chunks, [game] * p.chunks, [p.bins] * p.chunks,
                          range(p.chunks), pure=False)
     try:
-        return plans.gather(p, (out for _, out in as_completed(futures, with_results=True)),
+        return chunks.gather(p, (out for _, out in as_completed(futures, with_results=True)),
                             progress)
     except BaseException:
         client.cancel(futures)

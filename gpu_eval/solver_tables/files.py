@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from gpu_eval import card_input
-from gpu_eval.solver_tables import plans
+from gpu_eval.solver_tables import chunks
 from gpu_eval.solver_tables.results import ROUNDS, RiverStrength, StrengthHistograms
 
 __all__ = ["save_table", "load_table", "table_paths", "file_sha256", "write_sidecar",
@@ -152,13 +152,11 @@ def load_table(path: str | os.PathLike, *, mmap: bool = True, verify: bool = Tru
     """
     sidecar, _ = table_paths(path)
     doc = _read_sidecar(sidecar)
-    p = _expected_plan(doc, sidecar)
+    p = _expected_table(doc, sidecar)
     arrays = _read_arrays(doc, p, sidecar, mmap, verify)
     if verify:
         _check_values(p, arrays, doc, sidecar)
-    if p.street == "river":
-        return RiverStrength.from_saved(doc, arrays)
-    return StrengthHistograms.from_saved(doc, arrays)
+    return p.result_type.from_saved(doc, arrays)
 
 
 def _read_sidecar(sidecar: Path) -> dict:
@@ -182,8 +180,8 @@ def _field(doc: dict, name: str, kind: type, sidecar: Path):
     return v
 
 
-def _expected_plan(doc: dict, sidecar: Path) -> plans.Plan:
-    """The plan of the table the sidecar says it holds, its figures checked against it."""
+def _expected_table(doc: dict, sidecar: Path) -> chunks.TableChunks:
+    """The chunks of the table the sidecar says it holds, its figures checked against it."""
     street = doc.get("street")
     layout = doc.get("layout")
     if not isinstance(street, str) or street not in ROUNDS or not isinstance(layout, dict) \
@@ -197,7 +195,7 @@ def _expected_plan(doc: dict, sidecar: Path) -> plans.Plan:
         raise ValueError(f"{sidecar}: game {game!r} is not a game name")
     bins = _field(doc, "bins", int, sidecar) if street != "river" else 1
     try:
-        p = plans.plan(street, game, bins, "numpy")
+        p = chunks.chunks_of(street, game, bins, "numpy")
     except ValueError as e:
         raise ValueError(f"{sidecar}: no such table: {e}") from None
     figures = {"opponents": p.opponents}
@@ -212,7 +210,7 @@ def _expected_plan(doc: dict, sidecar: Path) -> plans.Plan:
     return p
 
 
-def _read_arrays(doc: dict, p: plans.Plan, sidecar: Path, mmap: bool, verify: bool
+def _read_arrays(doc: dict, p: chunks.TableChunks, sidecar: Path, mmap: bool, verify: bool
                  ) -> dict[str, np.ndarray]:
     entries = _field(doc, "arrays", dict, sidecar)
     want = p.arrays()
@@ -267,7 +265,7 @@ def _load_array(sidecar: Path, name: str, e: dict, mmap: bool, verify: bool) -> 
 CHECK_ROWS = 1 << 20
 
 
-def _check_values(p: plans.Plan, arrays: dict[str, np.ndarray], doc: dict, sidecar: Path
+def _check_values(p: chunks.TableChunks, arrays: dict[str, np.ndarray], doc: dict, sidecar: Path
                   ) -> None:
     """Values no table can hold: counts beyond the opponents or runouts, foreign indices."""
     rows = doc["rows"]
@@ -280,23 +278,7 @@ def _check_values(p: plans.Plan, arrays: dict[str, np.ndarray], doc: dict, sidec
     elif rows != p.rows:
         raise ValueError(f"{sidecar}: {rows} rows, but the whole {doc['game']!r} {p.street} "
                          f"table has {p.rows:,}")
-    opp = p.opponents
     for a in range(0, rows, CHECK_ROWS):
-        b = min(a + CHECK_ROWS, rows)
-        if p.street == "river":
-            total = arrays["wins"][a:b].astype(np.int64) + arrays["ties"][a:b]
-            bad = np.flatnonzero(total > opp)
-            if bad.size:
-                i = int(bad[0])
-                raise ValueError(f"{sidecar}: row {a + i}: {int(total[i]):,} wins and ties out "
-                                 f"of {opp} opponents")
-            continue
-        sums = arrays["counts"][a:b].sum(axis=1, dtype=np.int64)
-        top = 2 * opp * p.runouts
-        bad = np.flatnonzero((sums != p.runouts) | (arrays["twice_sum"][a:b] > top)
-                             | (arrays["twice_sumsq"][a:b] > top * 2 * opp))
-        if bad.size:
-            i = int(bad[0])
-            why = (f"its counts add up to {int(sums[i]):,}, not the {p.runouts:,} runouts"
-                   if sums[i] != p.runouts else "its sums exceed every runout won")
-            raise ValueError(f"{sidecar}: row {a + i}: {why}")
+        bad = p.bad_row(arrays, a, min(a + CHECK_ROWS, rows))
+        if bad is not None:
+            raise ValueError(f"{sidecar}: row {bad[0]}: {bad[1]}")

@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gpu_eval.games.registry import HOLDEM
-from gpu_eval.solver_tables import canonical, plans
+from gpu_eval.solver_tables import canonical, chunks
 from gpu_eval.solver_tables.direct import hero_counts
 from gpu_eval.solver_tables.layout import deck_layout
 from gpu_eval.solver_tables.results import ROUNDS, STREETS, StrengthHistograms
@@ -68,14 +68,14 @@ def strength_histograms(street: str, game: str = HOLDEM, bins: int = 50,
     if street not in STREETS:
         raise ValueError(f"street {street!r}: expected one of {', '.join(STREETS)} "
                          "(river strength: river_strength())")
-    p = plans.plan(street, game, bins, backend)
+    p = chunks.chunks_of(street, game, bins, backend)
     if indices is None:
-        return plans.build_in_memory(p, progress)
+        return chunks.build_in_memory(p, progress)
     rounds = ROUNDS[street]
     ix = canonical.indexer(rounds, game)
     idx = check_indices(indices, ix.size(len(rounds) - 1), rounds)
     if street == "preflop":  # 2 million runouts a hand: the whole table is the cheap way
-        full = plans.build_in_memory(p, progress)
+        full = chunks.build_in_memory(p, progress)
         return StrengthHistograms(street, full.counts[idx], full.twice_sum[idx],
                                   full.twice_sumsq[idx], full.runouts, full.opponents, game,
                                   full.bins, idx)
@@ -86,7 +86,7 @@ def strength_histograms(street: str, game: str = HOLDEM, bins: int = 50,
     counts = np.zeros((len(idx), p.bins), dtype=p.arrays()["counts"][0])
     sums = np.zeros(len(idx), dtype=np.uint64)
     sumsq = np.zeros(len(idx), dtype=np.uint64)
-    runs = plans.runout_positions(lay.deck_size - 2 - k, 5 - k)
+    runs = chunks.runout_positions(lay.deck_size - 2 - k, 5 - k)
     for a in range(0, len(idx), QUERY_BATCH):
         hb = hands[a:a + QUERY_BATCH]
         left = np.stack([deck[~np.isin(deck, h)] for h in hb])            # (q, n - 2 - k)
@@ -96,7 +96,7 @@ def strength_histograms(street: str, game: str = HOLDEM, bins: int = 50,
         holes = np.broadcast_to(hb[:, None, :2], (q, r, 2))
         w, t = hero_counts(holes.reshape(-1, 2), boards.reshape(-1, 5), lay)
         tt = (2 * w + t).reshape(q, r).astype(np.int64)
-        b = plans.bin_of(tt, p.bins, p.opponents)
+        b = chunks.bin_of(tt, p.bins, p.opponents)
         for j in range(q):
             counts[a + j] = np.bincount(b[j], minlength=p.bins)
         sums[a:a + q] = tt.sum(axis=1)

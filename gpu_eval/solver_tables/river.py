@@ -7,7 +7,7 @@ import numpy.typing as npt
 
 from gpu_eval import backend_choice, card_input
 from gpu_eval.games.registry import HOLDEM
-from gpu_eval.solver_tables import canonical, plans
+from gpu_eval.solver_tables import canonical, chunks
 from gpu_eval.solver_tables.direct import hero_counts
 from gpu_eval.solver_tables.layout import deck_layout
 from gpu_eval.solver_tables.results import RiverStrength
@@ -77,7 +77,7 @@ def river_strength(game: str = HOLDEM, indices: npt.ArrayLike | None = None, *,
     backend_choice.check(backend)
     lay = deck_layout(game)
     if indices is None:
-        return plans.build_in_memory(plans.plan("river", game, backend=backend), progress)
+        return chunks.build_in_memory(chunks.chunks_of("river", game, backend=backend), progress)
     ix = canonical.indexer((2, 5), game)
     idx = check_indices(indices, ix.size(1), (2, 5))
     hands = np.asarray(ix.unindex(1, idx), dtype=np.uint8).reshape(len(idx), 7)

@@ -2,7 +2,7 @@
 files and the resumable builds, each against an independent slow reference.
 
 Exhaustive parts use short deck (its whole river table takes about two seconds); hold'em parts
-use random spots and a few chunks of the real table plans.
+use random spots and a few chunks of the real table chunks.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ import pytest
 
 import gpu_eval as ge
 from gpu_eval.cards import ID_TO_MASK
-from gpu_eval.solver_tables import build, canonical, files, plans
+from gpu_eval.solver_tables import build, canonical, chunks, files
 from gpu_eval.solver_tables.layout import deck_layout
+from gpu_eval.solver_tables.results import ROUNDS
 from gpu_eval.solver_tables.river_counts import count_columns
 
 GAMES = ("holdem", "shortdeck", "shortdeck-triton")
@@ -177,8 +178,8 @@ def test_river_strength_equals_equity():
 
 
 def test_river_table_chunk_equals_equity_and_covers():
-    """Two chunks of the hold'em river plan: every hand they set agrees with the slow way."""
-    p = plans.plan("river", "holdem")
+    """Two chunks of the hold'em river table: every hand they set agrees with the slow way."""
+    p = chunks.chunks_of("river", "holdem")
     rng = np.random.default_rng(8)
     ix = ge.HandIndexer((2, 5))
     for i in (0, p.chunks - 1):
@@ -191,9 +192,9 @@ def test_river_table_chunk_equals_equity_and_covers():
 
 @pytest.fixture(scope="module")
 def shortdeck_river():
-    """The whole short-deck river table, built by its plan's chunks (as every build runs
+    """The whole short-deck river table, built by its chunks (as every build runs
     them), checking on the way that the chunks set every row."""
-    p = plans.plan("river", "shortdeck")
+    p = chunks.chunks_of("river", "shortdeck")
     arrays = {n: np.zeros(shape, dtype=dt) for n, (dt, shape) in p.arrays().items()}
     seen = np.zeros(p.rows, dtype=bool)
     for i in range(p.chunks):
@@ -228,7 +229,7 @@ def test_canonical_boards_reach_every_index(street, k):
     """Every hand is a hole pair on one of the canonical boards: the scatter sets every row."""
     lay = deck_layout("shortdeck")
     boards = canonical.canonical_boards(k, "shortdeck")
-    ix = canonical.indexer(plans.ROUNDS[street], "shortdeck")
+    ix = canonical.indexer(ROUNDS[street], "shortdeck")
     seen = np.zeros(ix.size(1), dtype=bool)
     for b in boards:
         cols = np.flatnonzero((lay.pair_masks & np.bitwise_or.reduce(ID_TO_MASK[b])) == 0)
@@ -275,7 +276,7 @@ def _slow_histograms(hands, k, bins, game="holdem"):
 
 @pytest.mark.parametrize("street, k, chunk, n", [("flop", 3, 5, 80), ("turn", 4, 7, 300)])
 def test_histogram_chunks_equal_slow_way(street, k, chunk, n):
-    p = plans.plan(street, "holdem", 50)
+    p = chunks.chunks_of(street, "holdem", 50)
     idx, vals = p.run(chunk)
     rng = np.random.default_rng(10)
     pick = rng.choice(len(idx), n, replace=False)
@@ -304,9 +305,9 @@ def test_bins_are_decided_in_integers():
     t = np.arange(1981)
     for bins in (1, 7, 50, 99, 1980):
         exact = np.minimum(t * bins // 1980, bins - 1)
-        assert (plans.bin_of(t, bins, 990) == exact).all()
+        assert (chunks.bin_of(t, bins, 990) == exact).all()
     # ehs = 1350 / 1980 is exactly 15 / 22: its bin is 15, where floats say 14
-    assert plans.bin_of(np.array([1350]), 22, 990)[0] == 15
+    assert chunks.bin_of(np.array([1350]), 22, 990)[0] == 15
     assert int(np.floor(1350 / 1980 * 22)) == 14
 
 
@@ -463,10 +464,10 @@ def test_dask_build_identical_bytes(shortdeck_river, shortdeck_preflop):
 def test_runouts_counted_once_per_orbit_change_nothing(game, street, chunk, monkeypatch):
     """Counting one runout per orbit of the board's stabilizer (and permuting the columns)
     gives the rows of counting every runout."""
-    p = plans.plan(street, game, 50)
-    monkeypatch.setattr(plans, "SYMMETRY", False)
+    p = chunks.chunks_of(street, game, 50)
+    monkeypatch.setattr(chunks, "SYMMETRY", False)
     want = p.run(chunk)
-    monkeypatch.setattr(plans, "SYMMETRY", True)
+    monkeypatch.setattr(chunks, "SYMMETRY", True)
     got = p.run(chunk)
     assert (want[0] == got[0]).all()
     for name in want[1]:

@@ -149,13 +149,13 @@ def test_river_counts_through_the_launcher(fake):
 
 
 def test_table_build_on_the_device_equals_numpy(fake, monkeypatch):
-    """A (small) chunk of the short-deck river plan counted through the CUDA path: the same
+    """A (small) chunk of the short-deck river table counted through the CUDA path: the same
     rows."""
-    from gpu_eval.solver_tables import plans
+    from gpu_eval.solver_tables import chunks
 
-    monkeypatch.setitem(plans.CHUNK_BOARDS, "river", 24)
-    cpu = plans.plan("river", "shortdeck", backend="numpy")
-    dev = plans.plan("river", "shortdeck", backend="cuda")
+    monkeypatch.setattr(chunks.RiverChunks, "chunk_size", 24)
+    cpu = chunks.chunks_of("river", "shortdeck", backend="numpy")
+    dev = chunks.chunks_of("river", "shortdeck", backend="cuda")
     assert dev.backend == "cuda"
     i_cpu, v_cpu = cpu.run(3)
     i_dev, v_dev = dev.run(3)

@@ -12,8 +12,8 @@ import pytest
 import gpu_eval as ge
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.cuda import availability
+from gpu_eval.solver_tables import chunks
 from gpu_eval.solver_tables import cuda_engine as cuda_tables
-from gpu_eval.solver_tables import plans
 from gpu_eval.solver_tables.layout import deck_layout
 from gpu_eval.solver_tables.river_counts import count_columns
 
@@ -58,8 +58,8 @@ def test_whole_shortdeck_river_table_on_the_device():
 
 def test_holdem_chunks_on_the_device():
     for street, i in (("river", 17), ("turn", 3), ("flop", 100), ("preflop", 5)):
-        a = plans.plan(street, "holdem", 50, "numpy").run(i)
-        b = plans.plan(street, "holdem", 50, "cuda").run(i)
+        a = chunks.chunks_of(street, "holdem", 50, "numpy").run(i)
+        b = chunks.chunks_of(street, "holdem", 50, "cuda").run(i)
         if a[0] is not None:
             np.testing.assert_array_equal(a[0], b[0])
         for name in a[1]:

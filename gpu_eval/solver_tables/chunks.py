@@ -1,6 +1,8 @@
-"""The table builds as plans of independent chunks: what each street computes, chunk by chunk.
+"""Each solver table as independent chunks: what each street computes, chunk by chunk.
 
-A plan splits one table into ``chunks`` pieces of canonical boards (``canonical.py``). Running
+A :class:`TableChunks` splits one table into ``chunks`` pieces of canonical boards
+(``canonical.py``); one subclass per table (:data:`TABLES`), so nothing here asks which street
+it is. Running
 chunk ``i`` returns either rows to *set* (the river, flop and turn tables: ``HandIndexer``
 indices and their values; hands that are equal up to suits get the same values, so a row set
 twice is set to the same thing) or partial sums to *add* (preflop, which weights each canonical
@@ -17,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from math import comb
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -26,19 +29,18 @@ from gpu_eval.games.registry import HOLDEM
 from gpu_eval.solver_tables import canonical
 from gpu_eval.solver_tables.board_strengths import strengths_of_masks
 from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
-from gpu_eval.solver_tables.results import ROUNDS, STREETS, RiverStrength, StrengthHistograms
+from gpu_eval.solver_tables.results import ROUNDS, RiverStrength, StrengthHistograms
 from gpu_eval.solver_tables.river_counts import count_columns, opponents
 from gpu_eval.suit_symmetry import SUIT_PERMS, permute_suits
 
-__all__ = ["Plan", "plan", "board_counts", "twice_ehs", "bin_of", "runout_positions", "build_in_memory",
+__all__ = ["TableChunks", "RiverChunks", "FlopChunks", "TurnChunks", "PreflopChunks", "TABLES",
+           "chunks_of", "board_counts", "twice_ehs", "bin_of", "runout_positions", "build_in_memory",
            "gather", "run_chunks"]
 
 #: River boards counted per NumPy batch (keeps the counting's temporaries in cache).
 COUNT_BATCH = 64
 #: Count a flop's or turn's runouts once per orbit of the board's suit stabilizer.
 SYMMETRY = True
-#: Canonical boards per chunk, per street: chunks of a few seconds each on one core.
-CHUNK_BOARDS = {"river": 2048, "flop": 4, "turn": 64, "preflop": 2048}
 
 
 def board_counts(masks: np.ndarray, lay: DeckLayout, backend: str = "numpy"
@@ -133,25 +135,37 @@ def _masks(ids: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class Plan:
-    """One table as ``chunks`` independent pieces (see the module docstring)."""
+class TableChunks:
+    """One table as ``chunks`` independent pieces (see the module docstring); a subclass per
+    table says what its chunks compute, what arrays it fills and what result it makes.
 
-    street: str
+    Examples
+    --------
+    >>> p = chunks_of("flop", "holdem")
+    >>> type(p).__name__, p.board_cards, p.mode, p.runouts, sorted(p.arrays())
+    ('FlopChunks', 3, 'set', 1081, ['counts', 'twice_sum', 'twice_sumsq'])
+    """
+
     game: str
-    bins: int
+    bins: int = 50
     backend: str = "numpy"     # where the river boards are counted; the bytes do not depend on it
+
+    #: The table's name (``strength_histograms(street)``; ``"river"`` for river strength).
+    street: ClassVar[str]
+    #: Cards of the canonical boards a chunk walks (preflop walks whole river boards).
+    board_cards: ClassVar[int]
+    #: Board cards the table's hands know: the runouts are the rest of five.
+    known_cards: ClassVar[int]
+    #: ``"set"``: a chunk returns rows and their values; ``"add"``: sums added over chunks.
+    mode: ClassVar[str] = "set"
+    #: Canonical boards per chunk: chunks of a few seconds each on one core.
+    chunk_size: ClassVar[int]
+    #: The result class (its ``from_saved`` reads a saved table back).
+    result_type: ClassVar[type[RiverStrength] | type[StrengthHistograms]]
 
     @property
     def layout(self) -> DeckLayout:
         return deck_layout(self.game)
-
-    @property
-    def board_cards(self) -> int:
-        return {"preflop": 5, "flop": 3, "turn": 4, "river": 5}[self.street]
-
-    @property
-    def mode(self) -> str:
-        return "add" if self.street == "preflop" else "set"
 
     @property
     def boards(self) -> np.ndarray:
@@ -159,7 +173,7 @@ class Plan:
 
     @property
     def chunks(self) -> int:
-        return -(-len(self.boards) // CHUNK_BOARDS[self.street])
+        return -(-len(self.boards) // self.chunk_size)
 
     @property
     def rows(self) -> int:
@@ -172,34 +186,52 @@ class Plan:
 
     @property
     def runouts(self) -> int:
-        left = self.layout.deck_size - 2 - (0 if self.street == "preflop" else self.board_cards)
-        return comb(left, 5 - (0 if self.street == "preflop" else self.board_cards))
-
-    def arrays(self) -> dict[str, tuple[np.dtype, tuple[int, ...]]]:
-        """The output arrays: name -> (dtype, shape)."""
-        if self.street == "river":
-            return {"wins": (np.dtype(np.uint16), (self.rows,)),
-                    "ties": (np.dtype(np.uint16), (self.rows,))}
-        count = np.uint32 if self.street == "preflop" else np.uint16
-        return {"counts": (np.dtype(count), (self.rows, self.bins)),
-                "twice_sum": (np.dtype(np.uint64), (self.rows,)),
-                "twice_sumsq": (np.dtype(np.uint64), (self.rows,))}
+        """Board completions of one hand: ``5 - known_cards`` cards from the deck left."""
+        left = self.layout.deck_size - 2 - self.known_cards
+        return comb(left, 5 - self.known_cards)
 
     def chunk_boards(self, i: int) -> np.ndarray:
-        step = CHUNK_BOARDS[self.street]
-        return self.boards[i * step:(i + 1) * step]
+        return self.boards[i * self.chunk_size:(i + 1) * self.chunk_size]
+
+    def arrays(self) -> dict[str, tuple[np.dtype, tuple[int, ...]]]:  # pragma: no cover
+        """The output arrays: name -> (dtype, shape)."""
+        raise NotImplementedError
+
+    def run(self, i: int) -> tuple[np.ndarray | None, dict[str, np.ndarray]]:  # pragma: no cover
+        """Chunk ``i``: ``(indices, values)`` to set, or ``(None, partial sums)`` to add."""
+        raise NotImplementedError
+
+    def finish_sums(self, parts: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """The arrays from the sums of every chunk (tables whose ``mode`` is ``"add"``)."""
+        raise TypeError(f"the {self.street} table sets rows; it has no sums to finish")
+
+    def result(self, arrays: dict[str, np.ndarray]) -> Any:  # pragma: no cover
+        """The result object over the finished arrays."""
+        raise NotImplementedError
+
+    def bad_row(self, arrays: dict[str, np.ndarray], a: int, b: int
+                ) -> tuple[int, str] | None:  # pragma: no cover
+        """The first of rows ``a:b`` holding values no such table can, and why; or None
+        (:func:`gpu_eval.solver_tables.files.load_table`'s check)."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class RiverChunks(TableChunks):
+    """River strength: per hand on a full board, its wins and ties against every opponent."""
+
+    street: ClassVar[str] = "river"
+    board_cards: ClassVar[int] = 5
+    known_cards: ClassVar[int] = 5
+    chunk_size: ClassVar[int] = 2048
+    result_type: ClassVar[type[RiverStrength] | type[StrengthHistograms]] = RiverStrength
+
+    def arrays(self) -> dict[str, tuple[np.dtype, tuple[int, ...]]]:
+        return {"wins": (np.dtype(np.uint16), (self.rows,)),
+                "ties": (np.dtype(np.uint16), (self.rows,))}
 
     def run(self, i: int) -> tuple[np.ndarray | None, dict[str, np.ndarray]]:
-        """Chunk ``i``: ``(indices, values)`` to set, or ``(None, partial sums)`` to add."""
         boards = self.chunk_boards(i)
-        if self.street == "river":
-            return self._river(boards)
-        if self.street == "preflop":
-            return None, self._preflop(boards, canonical.orbit_sizes(5, self.game)[
-                i * CHUNK_BOARDS["preflop"]:(i + 1) * CHUNK_BOARDS["preflop"]])
-        return self._street(boards)
-
-    def _river(self, boards: np.ndarray):
         lay = self.layout
         w, t, valid = board_counts(_masks(boards), lay, self.backend)
         rb, col = np.nonzero(valid)
@@ -207,8 +239,54 @@ class Plan:
         idx = canonical.indexer((2, 5), self.game).index(hands, backend=self.backend)
         return idx, {"wins": w[rb, col], "ties": t[rb, col]}
 
-    def _street(self, boards: np.ndarray):
+    def result(self, arrays: dict[str, np.ndarray]) -> RiverStrength:
+        return RiverStrength(arrays["wins"], arrays["ties"], self.game, self.opponents)
+
+    def bad_row(self, arrays: dict[str, np.ndarray], a: int, b: int
+                ) -> tuple[int, str] | None:
+        total = arrays["wins"][a:b].astype(np.int64) + arrays["ties"][a:b]
+        bad = np.flatnonzero(total > self.opponents)
+        if not bad.size:
+            return None
+        i = int(bad[0])
+        return a + i, f"{int(total[i]):,} wins and ties out of {self.opponents} opponents"
+
+
+@dataclass(frozen=True)
+class HistogramChunks(TableChunks):
+    """Strength histograms: per hand, how its river equity falls in ``bins`` over the
+    runouts, with the sums of twice its equity and of its square."""
+
+    #: The histogram counts' integer type.
+    count_type: ClassVar[type] = np.uint16
+    result_type: ClassVar[type[RiverStrength] | type[StrengthHistograms]] = StrengthHistograms
+
+    def arrays(self) -> dict[str, tuple[np.dtype, tuple[int, ...]]]:
+        return {"counts": (np.dtype(self.count_type), (self.rows, self.bins)),
+                "twice_sum": (np.dtype(np.uint64), (self.rows,)),
+                "twice_sumsq": (np.dtype(np.uint64), (self.rows,))}
+
+    def result(self, arrays: dict[str, np.ndarray]) -> StrengthHistograms:
+        return StrengthHistograms(self.street, arrays["counts"], arrays["twice_sum"],
+                                  arrays["twice_sumsq"], self.runouts, self.opponents,
+                                  self.game, self.bins)
+
+    def bad_row(self, arrays: dict[str, np.ndarray], a: int, b: int
+                ) -> tuple[int, str] | None:
+        sums = arrays["counts"][a:b].sum(axis=1, dtype=np.int64)
+        top = 2 * self.opponents * self.runouts
+        bad = np.flatnonzero((sums != self.runouts) | (arrays["twice_sum"][a:b] > top)
+                             | (arrays["twice_sumsq"][a:b] > top * 2 * self.opponents))
+        if not bad.size:
+            return None
+        i = int(bad[0])
+        return a + i, (f"its counts add up to {int(sums[i]):,}, not the {self.runouts:,} "
+                       f"runouts" if sums[i] != self.runouts
+                       else "its sums exceed every runout won")
+
+    def run(self, i: int) -> tuple[np.ndarray | None, dict[str, np.ndarray]]:
         """Flop or turn: every runout of each canonical board, each column's histogram."""
+        boards = self.chunk_boards(i)
         lay, bins, opp = self.layout, self.bins, self.opponents
         k = self.board_cards
         deck = np.arange(lay.lowest_card, 52, dtype=np.uint8)
@@ -238,14 +316,49 @@ class Plan:
             cols = np.flatnonzero(hero)
             hands = np.concatenate([lay.pairs[cols], np.broadcast_to(b, (len(cols), k))], axis=1)
             idx_parts.append(ix.index(hands, backend=self.backend))
-        count = self.arrays()["counts"][0]
         return np.concatenate(idx_parts), {
-            "counts": np.concatenate(counts).astype(count),
+            "counts": np.concatenate(counts).astype(self.count_type),
             "twice_sum": np.concatenate(sums).astype(np.uint64),
             "twice_sumsq": np.concatenate(sumsq).astype(np.uint64)}
 
-    def _preflop(self, boards: np.ndarray, weights: np.ndarray) -> dict[str, np.ndarray]:
+
+@dataclass(frozen=True)
+class FlopChunks(HistogramChunks):
+    """Flop strength histograms: every turn and river of each canonical flop."""
+
+    street: ClassVar[str] = "flop"
+    board_cards: ClassVar[int] = 3
+    known_cards: ClassVar[int] = 3
+    chunk_size: ClassVar[int] = 4
+
+
+@dataclass(frozen=True)
+class TurnChunks(HistogramChunks):
+    """Turn strength histograms: every river of each canonical turn board."""
+
+    street: ClassVar[str] = "turn"
+    board_cards: ClassVar[int] = 4
+    known_cards: ClassVar[int] = 4
+    chunk_size: ClassVar[int] = 64
+
+
+@dataclass(frozen=True)
+class PreflopChunks(HistogramChunks):
+    """Preflop strength histograms: sums over the canonical river boards weighted by their
+    orbit sizes, added over chunks, then one row per hand class."""
+
+    street: ClassVar[str] = "preflop"
+    board_cards: ClassVar[int] = 5
+    known_cards: ClassVar[int] = 0
+    mode: ClassVar[str] = "add"
+    chunk_size: ClassVar[int] = 2048
+    count_type: ClassVar[type] = np.uint32
+
+    def run(self, i: int) -> tuple[np.ndarray | None, dict[str, np.ndarray]]:
         """Per column, sums over the canonical river boards weighted by their orbit sizes."""
+        boards = self.chunk_boards(i)
+        weights = canonical.orbit_sizes(5, self.game)[i * self.chunk_size:
+                                                      (i + 1) * self.chunk_size]
         lay, bins, opp = self.layout, self.bins, self.opponents
         t, valid = twice_ehs(_masks(boards), lay, self.backend)
         w = np.where(valid, weights[:, None], 0)                       # (B, C) int64
@@ -253,12 +366,13 @@ class Plan:
         c = np.bincount(keys.ravel(), weights=w.ravel().astype(np.float64),
                         minlength=lay.columns * bins)
         t64 = t.astype(np.int64)
-        return {"counts": np.rint(c).astype(np.int64).reshape(lay.columns, bins),
-                "twice_sum": (w * t64).sum(axis=0), "twice_sumsq": (w * t64 * t64).sum(axis=0)}
+        return None, {"counts": np.rint(c).astype(np.int64).reshape(lay.columns, bins),
+                      "twice_sum": (w * t64).sum(axis=0),
+                      "twice_sumsq": (w * t64 * t64).sum(axis=0)}
 
     def finish_sums(self, parts: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
-        """Preflop: the per-column sums of every chunk, as per-class rows (each class's sum
-        divided by its pairs: equal hands up to suits have equal histograms, exactly)."""
+        """The per-column sums of every chunk, as per-class rows (each class's sum divided
+        by its pairs: equal hands up to suits have equal histograms, exactly)."""
         cls, size = canonical.column_classes(self.game)
         out = {}
         spec = self.arrays()
@@ -271,29 +385,33 @@ class Plan:
             out[name] = q.astype(spec[name][0])
         return out
 
-    def result(self, arrays: dict[str, np.ndarray]):
-        """The result object over the finished arrays."""
-        if self.street == "river":
-            return RiverStrength(arrays["wins"], arrays["ties"], self.game, self.opponents)
-        return StrengthHistograms(self.street, arrays["counts"], arrays["twice_sum"],
-                                  arrays["twice_sumsq"], self.runouts, self.opponents,
-                                  self.game, self.bins)
+
+#: Every solver table, by name: adding a table is a subclass here (see the architecture page).
+TABLES: dict[str, type[TableChunks]] = {
+    t.street: t for t in (RiverChunks, TurnChunks, FlopChunks, PreflopChunks)}
 
 
-def plan(street: str, game: str = HOLDEM, bins: int = 50, backend: str = "numpy") -> Plan:
-    """The plan of one table; ``ValueError`` for an unknown street, game or bin count.
-    ``backend`` (``auto``, ``numpy``, ``cuda``) is resolved here."""
+def chunks_of(street: str, game: str = HOLDEM, bins: int = 50, backend: str = "numpy"
+              ) -> TableChunks:
+    """The chunks of one table; ``ValueError`` for an unknown street, game or bin count.
+    ``backend`` (``auto``, ``numpy``, ``cuda``) is resolved here.
+
+    Examples
+    --------
+    >>> chunks_of("river", "shortdeck").chunks
+    10
+    """
     from gpu_eval import backend_choice
 
-    if street not in (*STREETS, "river"):
-        raise ValueError(f"street {street!r}: expected one of river, {', '.join(STREETS)}")
+    if street not in TABLES:
+        raise ValueError(f"street {street!r}: expected one of {', '.join(TABLES)}")
     deck_layout(game)  # validates the game
     if isinstance(bins, bool) or not isinstance(bins, (int, np.integer)) or not 1 <= bins <= 1980:
         raise ValueError(f"bins={bins!r}: expected an integer from 1 to 1980")
-    return Plan(street, game, int(bins), backend_choice.resolve(backend))
+    return TABLES[street](game, int(bins), backend_choice.resolve(backend))
 
 
-def run_chunks(p: Plan, chunks, workers: int | None = None):
+def run_chunks(p: TableChunks, chunks, workers: int | None = None):
     """``(i, p.run(i))`` for each chunk ``i`` of ``chunks``, as they finish, on ``workers``
     threads (default: the usable cores, at most 4; NumPy releases the GIL in the heavy
     steps). At most two chunks per thread are in flight, so memory stays bounded."""
@@ -328,14 +446,14 @@ def run_chunks(p: Plan, chunks, workers: int | None = None):
                 f.cancel()
 
 
-def build_in_memory(p: Plan, progress=None, workers: int | None = None):
+def build_in_memory(p: TableChunks, progress=None, workers: int | None = None):
     """Run every chunk of ``p`` in this process (on ``workers`` threads) and return the
     result."""
     return gather(p, (out for _, out in run_chunks(p, range(p.chunks), workers)), progress,
                   10.0 if p.chunks > 4 else 0.0)
 
 
-def gather(p: Plan, outputs, progress=None, seconds: float = 10.0):
+def gather(p: TableChunks, outputs, progress=None, seconds: float = 10.0):
     """The result of ``p`` from its chunks' outputs ``(rows or None, arrays)``, in any
     order (one process or a cluster alike): rows set in place, sums added, then finished.
     ``seconds`` is the expected run time that decides a bar when ``progress`` is None."""
