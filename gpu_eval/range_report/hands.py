@@ -95,6 +95,8 @@ def read_range(spec, game: Game, known: int, who: str) -> Side:
                          f"{len(masks)} combo{'s' * (len(masks) != 1)} holds a card of the "
                          f"board or the dead cards ({cards.format(np.uint64(known))})")
     combos = np.asarray(rng.combos)[keep]
+    if game.is_omaha:  # highest card first, as hold'em combos
+        combos = combos[:, ::-1]
     return Side(label, np.ascontiguousarray(combos, dtype=np.uint8),
                 np.ascontiguousarray(masks[keep]), np.asarray(rng.weights, dtype=np.float64)[keep])
 

@@ -6,9 +6,10 @@
 * **outs** (flop and turn): the unseen cards (not on the board, in the combo or among the
   dead cards) after which the combo's made-hand class is better in the order of
   :mod:`gpu_eval.range_report.made_hands` *and* the hole cards matter: on a four-card board
-  the combo's category is above that of the board's own cards (pair, two pair, trips or
-  quads), on a five-card board its hand beats the board's five cards. **Nut outs**: the outs
-  after which the combo holds the nuts (nut rank 0).
+  the combo's category is above that of the board's own cards (pair, two pair, trips, full
+  house or quads), on a five-card board its hand beats the board's five cards (Omaha, where
+  the board never plays alone: its category is above the board's own, on four or five
+  cards). **Nut outs**: the outs after which the combo holds the nuts (nut rank 0).
 """
 
 from __future__ import annotations
@@ -43,11 +44,12 @@ def nut_rank(strengths: np.ndarray) -> np.ndarray:
 
 
 def board_category(boards: np.ndarray) -> np.ndarray:
-    """The category of a four-card board's own ranks: 7 quads, 3 trips, 2 two pair, 1 pair,
-    0 none (uint8)."""
+    """The category of the board's own ranks (pairs and sets only): 7 quads, 6 full house,
+    3 trips, 2 two pair, 1 pair, 0 none (uint8)."""
     b1, b2, b3, b4 = bits.rank_planes(boards)
-    return np.select([b4 != 0, b3 != 0, bits.popcount(b2) == 2, b2 != 0], [7, 3, 2, 1],
-                     0).astype(np.uint8)
+    full = (b3 != 0) & (bits.popcount(b2) >= 2)
+    return np.select([b4 != 0, full, b3 != 0, bits.popcount(b2) >= 2, b2 != 0],
+                     [7, 6, 3, 2, 1], 0).astype(np.uint8)
 
 
 def unseen_cards(known_mask: int, game: Game) -> np.ndarray:
