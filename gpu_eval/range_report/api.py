@@ -29,10 +29,10 @@ SECONDS_PER_CELL = 6e-8
 
 
 def _game(game) -> registry.Game:
-    g = registry.get(game, where="range_report()", families=FAMILIES)
-    if g.hilo:
-        raise ValueError(f"game {game!r} is not supported by range_report(): its pot is split "
-                         f"high/low; known: "
+    g = registry.get(game, where="range_report()")
+    if not _reads(g.name):
+        why = " (its pot is split high/low)" if g.hilo and g.family in FAMILIES else ""
+        raise ValueError(f"game {game!r} is not supported by range_report(){why}; known: "
                          f"{', '.join(n for n in registry.names() if _reads(n))}")
     return g
 

@@ -112,10 +112,10 @@ def parse_cards(value, game: Game, what: str, sizes: tuple[int, ...]) -> int:
     _deck_check(mask, game, what)
     n = bin(mask).count("1")
     if n not in sizes:
-        want = " or ".join(str(s) for s in sizes)
+        want = ", ".join(str(s) for s in sizes[:-1]) + (" or " if len(sizes) > 1 else "") + \
+            str(sizes[-1])
         raise ValueError(f"{what} has {n} card{'s' * (n != 1)}"
-                         f"{' (' + cards.format(np.uint64(mask)) + ')' if n else ''}; "
-                         f"expected {want}")
+                         f"{' (' + board_text(mask) + ')' if n else ''}; expected {want} cards")
     return mask
 
 

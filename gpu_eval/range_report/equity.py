@@ -65,14 +65,16 @@ def opponents(lay: DeckLayout, w: np.ndarray) -> np.ndarray:
 
 
 def versus(boards: np.ndarray, lay: DeckLayout, hero: np.ndarray, villain: np.ndarray, *,
-           reduce: str = "sum", bar=None) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
+           reduce: str = "sum", segments: np.ndarray | None = None, bar=None
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
     """The showdown counts of both ranges over the complete ``boards``.
 
     ``hero``, ``villain``: ``(C,)`` column weights, 0 where a combo is out of the range or
     touches a known card. Returns ``(less, equal, weights, where)``: the counts of
     :func:`count_boards` against the distinct vectors ``weights`` (villain, its indicator,
     hero, its indicator: ``where`` says which row each of those four is), summed over the
-    boards (``reduce="sum"``) or per board (``"none"``).
+    boards (``reduce="sum"``), per board (``"none"``) or per segment (``"segments"``, see
+    :func:`count_boards`).
     """
     vecs = [villain, (villain > 0).astype(float), hero, (hero > 0).astype(float)]
     uniq: list[np.ndarray] = []
@@ -86,7 +88,7 @@ def versus(boards: np.ndarray, lay: DeckLayout, hero: np.ndarray, villain: np.nd
             where.append(len(uniq))
             uniq.append(v)
     w = np.stack(uniq)
-    less, equal = count_boards(boards, lay, w, reduce=reduce, bar=bar)
+    less, equal = count_boards(boards, lay, w, reduce=reduce, segments=segments, bar=bar)
     return less, equal, w, where
 
 

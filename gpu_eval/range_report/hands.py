@@ -9,9 +9,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpu_eval import cards, ranges
+from gpu_eval import ranges
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.games.registry import Game
+from gpu_eval.range_report.boards import board_text
 
 __all__ = ["Side", "read_range", "column_of_pairs"]
 
@@ -33,6 +34,8 @@ class Side:
 def _label(spec, rng) -> str:
     if isinstance(spec, str):
         return spec
+    if isinstance(spec, np.ndarray) and not len(rng):
+        return f"card ids of shape {spec.shape}"
     text = getattr(rng, "spec", None)
     if text:
         return text
@@ -64,6 +67,8 @@ def read_range(spec, game: Game, known: int, who: str) -> Side:
             if rng.hole_cards != game.hole_cards:
                 raise ValueError(f"it holds {rng.hole_cards}-card hands; {game.name} deals "
                                  f"{game.hole_cards}")
+        elif isinstance(spec, (list, tuple)) and not spec:
+            raise ValueError("an empty list holds no combo")
         elif isinstance(spec, (str, ranges.Range)) or (
                 isinstance(spec, (list, tuple)) and spec and isinstance(spec[0], str)):
             rng = ranges.Range(spec, game=game.name)
@@ -91,9 +96,10 @@ def read_range(spec, game: Game, known: int, who: str) -> Side:
     masks = np.asarray(rng.masks, dtype=np.uint64)
     keep = (masks & np.uint64(known)) == 0
     if not keep.any():
+        text = board_text(known)
         raise ValueError(f"{who} range {label!r} has no combo left: every one of its "
                          f"{len(masks)} combo{'s' * (len(masks) != 1)} holds a card of the "
-                         f"board or the dead cards ({cards.format(np.uint64(known))})")
+                         f"board or the dead cards ({text})")
     combos = np.asarray(rng.combos)[keep]
     if game.is_omaha:  # highest card first, as hold'em combos
         combos = combos[:, ::-1]
