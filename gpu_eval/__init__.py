@@ -56,7 +56,7 @@ _LAZY = {
     "strength_histograms": "gpu_eval.solver_tables.histograms",
     "save_table": "gpu_eval.solver_tables.files",
     "load_table": "gpu_eval.solver_tables.files",
-    "range_report": "gpu_eval.range_report.api",
+    "range_report": "gpu_eval.range_reports.api",
 }
 
 

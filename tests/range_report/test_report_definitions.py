@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval.range_report.api import range_report
+from gpu_eval.range_reports.api import range_report
 
 import report_reference as ref
 

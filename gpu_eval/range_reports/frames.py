@@ -37,7 +37,7 @@ def _axes(ax, figsize=(8.0, 4.5)):
 
 
 def side_frame(side) -> Any:
-    """A row per combo of a :class:`~gpu_eval.range_report.results.SideReport` (index: the
+    """A row per combo of a :class:`~gpu_eval.range_reports.results.SideReport` (index: the
     combo): ``weight``, ``class``, one bool column per draw, ``straight_ranks``, ``outs``,
     ``nut_outs``, ``nut_rank``, ``strength`` and, against a range, ``equity``, ``win``,
     ``tie``, ``wins``, ``ties``, ``matchups``.
@@ -62,7 +62,7 @@ def side_frame(side) -> Any:
 
 
 def report_frame(r, kind: str, side: str) -> Any:
-    """A :class:`~gpu_eval.range_report.results.RangeReport` as a DataFrame (see its
+    """A :class:`~gpu_eval.range_reports.results.RangeReport` as a DataFrame (see its
     ``to_frame``)."""
     if side not in ("hero", "villain"):
         raise ValueError(f"side must be 'hero' or 'villain', got {side!r}")
@@ -81,7 +81,7 @@ def report_frame(r, kind: str, side: str) -> Any:
 
 
 def street_frame(s) -> Any:
-    """A row per next card of a :class:`~gpu_eval.range_report.results.StreetReport`: each
+    """A row per next card of a :class:`~gpu_eval.range_reports.results.StreetReport`: each
     range's equity and the hero's share of each class."""
     pd = _pandas()
     cols: dict[str, Any] = {}
@@ -97,7 +97,7 @@ def street_frame(s) -> Any:
 
 
 def boards_frame(b) -> Any:
-    """A row per board of a :class:`~gpu_eval.range_report.results.BoardsReport`: ``flops``,
+    """A row per board of a :class:`~gpu_eval.range_reports.results.BoardsReport`: ``flops``,
     each range's equity and nut share, the textures, the hero's share of every class."""
     pd = _pandas()
     cols: dict[str, Any] = {"flops": np.asarray(b.flops)}
@@ -188,7 +188,7 @@ def plot_boards(b, rows: str, columns: str, value: str, *, ax=None, **kwargs) ->
             raise ValueError(f"value must be 'hero_equity' or a class name, got {value!r}; "
                              f"classes: {', '.join(names)}")
         v, w = np.asarray(b.hero_share)[:, names.index(value)], np.asarray(b.flops, dtype=float)
-    from gpu_eval.range_report.boards import TEXTURES  # noqa: PLC0415
+    from gpu_eval.range_reports.boards import TEXTURES  # noqa: PLC0415
 
     rk = [x for x in TEXTURES[rows] if x in set(tex[rows])]
     ck = [x for x in TEXTURES[columns] if x in set(tex[columns])]

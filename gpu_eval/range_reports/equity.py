@@ -1,5 +1,5 @@
 """Exact equity of every combo of one range against the other, both ways, from the counts of
-:mod:`gpu_eval.range_report.showdowns`.
+:mod:`gpu_eval.range_reports.showdowns`.
 
 For a combo ``h`` against a weighted range (weights ``u``) on a board of ``k`` cards, the
 integers are those of ``gpu_eval.equity([h, villain], board=board, exact=True)``:
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpu_eval.range_report.showdowns import count_boards
+from gpu_eval.range_reports.showdowns import count_boards
 from gpu_eval.solver_tables.layout import DeckLayout
 
 __all__ = ["Counts", "versus", "side_counts", "column_weights", "opponents"]

@@ -5,7 +5,7 @@
   the nuts.
 * **outs** (flop and turn): the unseen cards (not on the board, in the combo or among the
   dead cards) after which the combo's made-hand class is better in the order of
-  :mod:`gpu_eval.range_report.made_hands` *and* the hole cards matter: on a four-card board
+  :mod:`gpu_eval.range_reports.made_hands` *and* the hole cards matter: on a four-card board
   the combo's category is above that of the board's own cards (pair, two pair, trips, full
   house or quads), on a five-card board its hand beats the board's five cards (Omaha, where
   the board never plays alone: its category is above the board's own, on four or five
@@ -18,8 +18,8 @@ import numpy as np
 
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.games.registry import Game
-from gpu_eval.range_report import bits
-from gpu_eval.range_report.made_hands import category_table
+from gpu_eval.range_reports import bits
+from gpu_eval.range_reports.made_hands import category_table
 
 __all__ = ["nut_rank", "board_category", "improves", "unseen_cards"]
 

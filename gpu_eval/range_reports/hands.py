@@ -12,7 +12,7 @@ import numpy as np
 from gpu_eval import ranges
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.games.registry import Game
-from gpu_eval.range_report.boards import board_text
+from gpu_eval.range_reports.boards import board_text
 
 __all__ = ["Side", "read_range", "column_of_pairs"]
 
@@ -51,6 +51,7 @@ def read_range(spec, game: Game, known: int, who: str) -> Side:
 
     Examples
     --------
+    >>> from gpu_eval import cards
     >>> from gpu_eval.games import registry
     >>> s = read_range("QQ+", registry.get("holdem"), int(cards.to_mask("Qh")), "hero")
     >>> len(s), s.label

@@ -29,9 +29,9 @@ The order (a class's index, 0 the best) is the order of the list above with two 
 board pair* and *pair + board pair* just below *weak pair*, since the hole cards add no more
 than there. Games whose categories rank differently (short deck: a flush beats a full house;
 Triton rules: trips beat a straight) order those classes by their own category order. An
-*out* (:mod:`gpu_eval.range_report.outs`) is a card that moves a combo up this order.
+*out* (:mod:`gpu_eval.range_reports.outs`) is a card that moves a combo up this order.
 
-Omaha (:mod:`gpu_eval.range_report.omaha`) classifies each two-card holding with three board
+Omaha (:mod:`gpu_eval.range_reports.omaha`) classifies each two-card holding with three board
 cards by the same rules and takes the hand's best holding.
 """
 
@@ -44,7 +44,7 @@ import numpy as np
 
 from gpu_eval.games import registry
 from gpu_eval.games.registry import Game
-from gpu_eval.range_report import bits
+from gpu_eval.range_reports import bits
 from gpu_eval.solver_tables.layout import DeckLayout
 
 __all__ = ["Kind", "CLASSES", "class_order", "classes_for", "classify_columns",

@@ -14,10 +14,10 @@ import numpy as np
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.evaluator.api import evaluate
 from gpu_eval.games.registry import Game
-from gpu_eval.range_report import bits
-from gpu_eval.range_report.draws import draw_columns
-from gpu_eval.range_report.made_hands import class_order, classify_columns
-from gpu_eval.range_report.outs import improves, nut_rank
+from gpu_eval.range_reports import bits
+from gpu_eval.range_reports.draws import draw_columns
+from gpu_eval.range_reports.made_hands import class_order, classify_columns
+from gpu_eval.range_reports.outs import improves, nut_rank
 from gpu_eval.solver_tables.board_strengths import strengths_of_masks
 from gpu_eval.solver_tables.layout import DeckLayout
 
@@ -28,7 +28,7 @@ __all__ = ["Features", "column_features", "gather"]
 class Features:
     """Per board (rows) and hand (columns): ``strength`` (uint16, 0 where the hand touches
     the board), ``made`` (class number in the game's order, 255 where blocked), ``draws``
-    (bits of :data:`gpu_eval.range_report.draws.DRAWS`), ``straight_ranks`` (ranks that
+    (bits of :data:`gpu_eval.range_reports.draws.DRAWS`), ``straight_ranks`` (ranks that
     complete a straight), ``nut_rank`` (-1 where blocked), ``outs`` and ``nut_outs`` (None
     when not asked for; 0 on the river)."""
 
@@ -72,9 +72,9 @@ def column_features(boards: np.ndarray, lay: DeckLayout, game: Game, *, dead: in
     >>> from gpu_eval.games import registry
     >>> from gpu_eval.solver_tables.layout import deck_layout
     >>> f = column_features(cards.to_mask(["Kd7c2h"]), deck_layout("holdem"), registry.get("holdem"))
-    >>> j = 1325                                   # AhAs: an overpair, 2 outs to a set
+    >>> j = 1325                            # AhAs: an overpair, 2 outs to a set, 6 hands better
     >>> int(f.made[0, j]), int(f.outs[0, j]), int(f.nut_rank[0, j])
-    (8, 2, 3)
+    (8, 2, 6)
     """
     boards = np.ascontiguousarray(boards, dtype=np.uint64)
     k = int(bits.popcount(boards[:1])[0]) if len(boards) else 3

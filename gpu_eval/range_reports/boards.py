@@ -24,7 +24,7 @@ from gpu_eval import cards, combinatorics
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.evaluator import inputs
 from gpu_eval.games.registry import Game
-from gpu_eval.range_report import bits
+from gpu_eval.range_reports import bits
 from gpu_eval.suit_symmetry import canonical_masks
 
 __all__ = ["parse_cards", "parse_boards", "board_text", "next_boards", "flop_classes", "texture",

@@ -21,13 +21,13 @@ import numpy as np
 from gpu_eval import progress as progress_bars
 from gpu_eval.games import registry
 from gpu_eval.games.registry import Game
-from gpu_eval.range_report import boards as board_sets
-from gpu_eval.range_report.columns import column_features
-from gpu_eval.range_report.draws import DRAWS
-from gpu_eval.range_report.equity import column_weights, opponents, side_counts, versus
-from gpu_eval.range_report.hands import Side, column_of_pairs, read_range
-from gpu_eval.range_report.made_hands import CLASSES
-from gpu_eval.range_report.results import BoardsReport, read_only
+from gpu_eval.range_reports import boards as board_sets
+from gpu_eval.range_reports.columns import column_features
+from gpu_eval.range_reports.draws import DRAWS
+from gpu_eval.range_reports.equity import column_weights, opponents, side_counts, versus
+from gpu_eval.range_reports.hands import Side, column_of_pairs, read_range
+from gpu_eval.range_reports.made_hands import CLASSES
+from gpu_eval.range_reports.results import BoardsReport, read_only
 from gpu_eval.solver_tables.layout import deck_layout
 from gpu_eval.suit_symmetry import canonical_masks, keeping_range, stabilizer
 
@@ -182,7 +182,7 @@ def board_rows(job: Job, start: int, stop: int, bar=None) -> dict[str, np.ndarra
 
 
 def _equity_of(cnt, cols):
-    from gpu_eval.range_report.equity import Counts  # noqa: PLC0415
+    from gpu_eval.range_reports.equity import Counts  # noqa: PLC0415
 
     sub = Counts(*(np.take(getattr(cnt, f), cols) for f in
                    ("wins", "ties", "matchups", "win_weight", "tie_weight", "weight")),
@@ -191,7 +191,7 @@ def _equity_of(cnt, cols):
 
 
 def _omaha_rows(job: Job, g: Game, boards: np.ndarray, out: dict, bar) -> None:
-    from gpu_eval.range_report import omaha  # noqa: PLC0415 -- Omaha only
+    from gpu_eval.range_reports import omaha  # noqa: PLC0415 -- Omaha only
 
     for i, b in enumerate(boards):
         b = int(b)

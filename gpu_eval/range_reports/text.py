@@ -37,19 +37,19 @@ def _rows(kind: str, report) -> list[str]:
 
 
 def report_text(report) -> str:
-    """A :class:`~gpu_eval.range_report.results.RangeReport` as a table.
+    """A :class:`~gpu_eval.range_reports.results.RangeReport` as a table.
 
     Examples
     --------
     >>> import gpu_eval as ge
     >>> print(ge.range_report("QQ+", board="Kd7c2h"))  # doctest: +NORMALIZE_WHITESPACE
-    board Kd7c2h (holdem): 18 combos classified
-    hero: QQ+ (18 combos on this board, weight 18)
+    board Kd7c2h (holdem): 15 combos classified
+    hero: QQ+ (15 combos on this board, weight 15)
+                                         hero
     made hand                    combos   share  equity
-    set                               3   16.7%
-    overpair                          6   33.3%
-    pocket pair below top pair        6   33.3%
-    top pair, top kicker...
+    set                               3   20.0%
+    overpair                          6   40.0%
+    pocket pair below top pair        6   40.0%
     """
     lines = [f"board {report.board} ({report.game}"
              + (f", dead {report.dead}" if report.dead else "") + f"): {report.method}"]
@@ -70,7 +70,7 @@ def report_text(report) -> str:
 
 
 def street_text(s) -> str:
-    """A :class:`~gpu_eval.range_report.results.StreetReport` as a table: a row per card."""
+    """A :class:`~gpu_eval.range_reports.results.StreetReport` as a table: a row per card."""
     lines = [f"every {s.street} of {s.board} ({s.game}"
              + (f", dead {s.dead}" if s.dead else "") + f"): {len(s.cards)} cards, {s.method}"]
     hero = s.reports[0].hero.label if s.reports else ""
@@ -87,7 +87,7 @@ def street_text(s) -> str:
 
 
 def boards_text(b) -> str:
-    """A :class:`~gpu_eval.range_report.results.BoardsReport` in a few lines: the overall
+    """A :class:`~gpu_eval.range_reports.results.BoardsReport` in a few lines: the overall
     equity, the best and worst boards, the equity by suits and pairing."""
     lines = [f"{len(b.boards):,} boards ({b.game}"
              + (f", dead {b.dead}" if b.dead else "") + f"): {b.method}"]

@@ -23,16 +23,16 @@ import numpy as np
 
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.games.registry import HOLDEM, Game
-from gpu_eval.range_report import bits
-from gpu_eval.range_report import boards as board_sets
-from gpu_eval.range_report.columns import Features, in_order
-from gpu_eval.range_report.draws import StraightParts, finish_draws, flush_bits, straight_parts
-from gpu_eval.range_report.equity import Counts
-from gpu_eval.range_report.hands import Side, column_of_pairs
-from gpu_eval.range_report.made_hands import category_table, classify_columns
-from gpu_eval.range_report.one_board import method_text, side_report
-from gpu_eval.range_report.outs import board_category
-from gpu_eval.range_report.results import RangeReport, range_equity
+from gpu_eval.range_reports import bits
+from gpu_eval.range_reports import boards as board_sets
+from gpu_eval.range_reports.columns import Features, in_order
+from gpu_eval.range_reports.draws import StraightParts, finish_draws, flush_bits, straight_parts
+from gpu_eval.range_reports.equity import Counts
+from gpu_eval.range_reports.hands import Side, column_of_pairs
+from gpu_eval.range_reports.made_hands import category_table, classify_columns
+from gpu_eval.range_reports.one_board import method_text, side_report
+from gpu_eval.range_reports.outs import board_category
+from gpu_eval.range_reports.results import RangeReport, range_equity
 from gpu_eval.solver_tables.board_strengths import strengths_of_masks
 from gpu_eval.solver_tables.layout import deck_layout
 

@@ -17,8 +17,8 @@ import numpy as np
 
 from gpu_eval import cards
 from gpu_eval.games import registry
-from gpu_eval.range_report.draws import DRAWS
-from gpu_eval.range_report.made_hands import Kind, classes_for, find_kind
+from gpu_eval.range_reports.draws import DRAWS
+from gpu_eval.range_reports.made_hands import Kind, classes_for, find_kind
 
 __all__ = ["SideReport", "RangeReport", "StreetReport", "BoardsReport", "read_only",
            "range_equity", "EDGES"]
@@ -150,11 +150,11 @@ class SideReport:
         """
         keep = np.ones(len(self.combos), dtype=bool)
         if made is not None:
-            names = [made] if isinstance(made, str) else list(made)
+            names = [made] if isinstance(made, str) else _names(made, "made-hand class")
             ids = [find_kind(n, self.classes, "made-hand class") for n in names]
             keep &= np.isin(np.asarray(self.made), ids)
         if draw is not None:
-            names = [draw] if isinstance(draw, str) else list(draw)
+            names = [draw] if isinstance(draw, str) else _names(draw, "draw")
             hit = np.zeros(len(keep), dtype=bool)
             for n in names:
                 hit |= self.has(n)
@@ -259,8 +259,15 @@ class SideReport:
         >>> df.loc["QsQh", "class"], int(df.loc["QsQh", "matchups"])   # doctest: +SKIP
         ('pocket_pair_below_top_pair', 12)
         """
-        from gpu_eval.range_report.frames import side_frame  # noqa: PLC0415 -- pandas on demand
+        from gpu_eval.range_reports.frames import side_frame  # noqa: PLC0415 -- pandas on demand
         return side_frame(self)
+
+
+def _names(value, what: str) -> list:
+    if not isinstance(value, (list, tuple)):
+        raise TypeError(f"a {what} is named by text (or a list of names), got "
+                        f"{type(value).__name__}: {value!r}")
+    return list(value)
 
 
 def _table(key: str, names: list[str], rows) -> dict[str, np.ndarray]:
@@ -331,7 +338,7 @@ class RangeReport:
         >>> ge.range_report("QQ+", "AK", board="Kd7c2h").to_frame("classes").shape  # doctest: +SKIP
         (21, 7)
         """
-        from gpu_eval.range_report.frames import report_frame  # noqa: PLC0415
+        from gpu_eval.range_reports.frames import report_frame  # noqa: PLC0415
         return report_frame(self, kind, side)
 
     def plot(self, kind: str = "classes", *, ax=None, **kwargs):
@@ -345,13 +352,13 @@ class RangeReport:
         >>> ge.range_report("QQ+", "AK", board="Kd7c2h").plot()   # doctest: +SKIP
         <Axes: ...>
         """
-        from gpu_eval.range_report.frames import plot_report  # noqa: PLC0415
+        from gpu_eval.range_reports.frames import plot_report  # noqa: PLC0415
         return plot_report(self, kind, ax=ax, **kwargs)
 
     def __str__(self) -> str:
         """The table a Flopzilla user reads: share of each range per class and draw, and
         their equity."""
-        from gpu_eval.range_report.text import report_text  # noqa: PLC0415
+        from gpu_eval.range_reports.text import report_text  # noqa: PLC0415
         return report_text(self)
 
 
@@ -428,8 +435,8 @@ class StreetReport:
         --------
         >>> import gpu_eval as ge
         >>> s = ge.range_report("QQ+", "AK", board="Kd7c2h", street="turn")
-        >>> round(float(s.share(made="set")[s.cards.index("Qc")]), 4)
-        0.1
+        >>> round(float(s.share(made="set")[s.cards.index("Qc")]), 4)   # KK and QQ: 6 of 12
+        0.5
         """
         out = []
         for r in self.reports:
@@ -450,7 +457,7 @@ class StreetReport:
         >>> len(ge.range_report("QQ+", "AK", board="Kd7c2h", street="turn").to_frame())  # doctest: +SKIP
         49
         """
-        from gpu_eval.range_report.frames import street_frame  # noqa: PLC0415
+        from gpu_eval.range_reports.frames import street_frame  # noqa: PLC0415
         return street_frame(self)
 
     def plot(self, *, ax=None, **kwargs):
@@ -462,11 +469,11 @@ class StreetReport:
         >>> ge.range_report("QQ+", "AK", board="Kd7c2h", street="turn").plot()  # doctest: +SKIP
         <Axes: ...>
         """
-        from gpu_eval.range_report.frames import plot_street  # noqa: PLC0415
+        from gpu_eval.range_reports.frames import plot_street  # noqa: PLC0415
         return plot_street(self, ax=ax, **kwargs)
 
     def __str__(self) -> str:
-        from gpu_eval.range_report.text import street_text  # noqa: PLC0415
+        from gpu_eval.range_reports.text import street_text  # noqa: PLC0415
         return street_text(self)
 
 
@@ -538,7 +545,7 @@ class BoardsReport:
 
     def texture(self) -> dict[str, np.ndarray]:
         """Each board's textures: ``suits``, ``pairing``, ``connectedness``, ``high card``."""
-        from gpu_eval.range_report.boards import texture  # noqa: PLC0415
+        from gpu_eval.range_reports.boards import texture  # noqa: PLC0415
         return texture(cards.to_mask(np.asarray(self.board_ids)), registry.get(self.game))
 
     def by_texture(self, key: str | tuple[str, ...] = "suits") -> dict[str, np.ndarray]:
@@ -593,7 +600,7 @@ class BoardsReport:
         >>> ge.range_report("AKs", "QQ", boards="flops").to_frame()["flops"].sum()  # doctest: +SKIP
         22100
         """
-        from gpu_eval.range_report.frames import boards_frame  # noqa: PLC0415
+        from gpu_eval.range_reports.frames import boards_frame  # noqa: PLC0415
         return boards_frame(self)
 
     def plot(self, rows: str = "high card", columns: str = "suits", value: str = "hero_equity",
@@ -607,9 +614,9 @@ class BoardsReport:
         >>> ge.range_report("AKs", "QQ", boards="flops").plot()   # doctest: +SKIP
         <Axes: ...>
         """
-        from gpu_eval.range_report.frames import plot_boards  # noqa: PLC0415
+        from gpu_eval.range_reports.frames import plot_boards  # noqa: PLC0415
         return plot_boards(self, rows, columns, value, ax=ax, **kwargs)
 
     def __str__(self) -> str:
-        from gpu_eval.range_report.text import boards_text  # noqa: PLC0415
+        from gpu_eval.range_reports.text import boards_text  # noqa: PLC0415
         return boards_text(self)

@@ -2,7 +2,7 @@
 them, backdoor draws, two overcards, combo draws. A combo can hold several (bits of a
 ``uint16``); on the river nothing is a draw.
 
-Definitions (hold'em and short deck; Omaha in :mod:`gpu_eval.range_report.omaha`):
+Definitions (hold'em and short deck; Omaha in :mod:`gpu_eval.range_reports.omaha`):
 
 * **flush draw**: four cards of one suit among the hole cards and the board, at least one of
   them a hole card; **nut flush draw**: a flush draw whose hole cards hold the highest rank
@@ -24,8 +24,8 @@ from __future__ import annotations
 import numpy as np
 
 from gpu_eval.games.registry import Game
-from gpu_eval.range_report import bits
-from gpu_eval.range_report.made_hands import Kind
+from gpu_eval.range_reports import bits
+from gpu_eval.range_reports.made_hands import Kind
 from gpu_eval.solver_tables.layout import DeckLayout
 
 __all__ = ["DRAWS", "FLUSH_DRAW", "NUT_FLUSH_DRAW", "BACKDOOR_FLUSH", "OPEN_ENDED",

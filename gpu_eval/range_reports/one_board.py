@@ -1,6 +1,6 @@
 """A report on one board, or on every next card of it (hold'em and short deck): the features
-of every column (:mod:`gpu_eval.range_report.columns`) gathered for each range, and the exact
-equity of every combo both ways (:mod:`gpu_eval.range_report.equity`).
+of every column (:mod:`gpu_eval.range_reports.columns`) gathered for each range, and the exact
+equity of every combo both ways (:mod:`gpu_eval.range_reports.equity`).
 """
 
 from __future__ import annotations
@@ -12,17 +12,17 @@ import numpy as np
 from gpu_eval import cards
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.games.registry import Game
-from gpu_eval.range_report import boards as board_sets
-from gpu_eval.range_report.columns import Features, column_features, gather
-from gpu_eval.range_report.equity import (
+from gpu_eval.range_reports import boards as board_sets
+from gpu_eval.range_reports.columns import Features, column_features, gather
+from gpu_eval.range_reports.equity import (
     Counts,
     column_weights,
     opponents,
     side_counts,
     versus,
 )
-from gpu_eval.range_report.hands import Side, column_of_pairs
-from gpu_eval.range_report.results import RangeReport, SideReport, range_equity, read_only
+from gpu_eval.range_reports.hands import Side, column_of_pairs
+from gpu_eval.range_reports.results import RangeReport, SideReport, range_equity, read_only
 from gpu_eval.solver_tables.layout import deck_layout
 
 __all__ = ["report_one", "report_street", "side_report", "method_text"]
