@@ -158,9 +158,9 @@ def test_dlpack_board_and_combos_give_numpy():
 
 
 def test_cupy_in_cupy_out(monkeypatch):
-    from emulation import fake_cupy
-
     from gpu_eval.cuda import availability
+
+    from emulation import fake_cupy
 
     monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
     availability.cuda_available.cache_clear()
