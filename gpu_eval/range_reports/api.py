@@ -18,7 +18,7 @@ from gpu_eval.range_reports import boards as board_sets
 from gpu_eval.range_reports.hands import read_range
 from gpu_eval.range_reports.results import BoardsReport, RangeReport, StreetReport, range_equity
 
-__all__ = ["range_report", "STREETS", "FAMILIES"]
+__all__ = ["range_report", "game_record", "STREETS", "FAMILIES"]
 
 #: ``street=`` values: the board itself (None), every turn of a flop, every river of a turn.
 STREETS = (None, "turn", "river")
@@ -28,7 +28,9 @@ FAMILIES = (HOLDEM, SHORTDECK, OMAHA)
 SECONDS_PER_CELL = 6e-8
 
 
-def _game(game) -> registry.Game:
+def game_record(game) -> registry.Game:
+    """The registry record of a game a report reads; ``ValueError`` naming the games it
+    reads otherwise."""
     g = registry.get(game, where="range_report()")
     if not _reads(g.name):
         why = " (its pot is split high/low)" if g.hilo and g.family in FAMILIES else ""
@@ -160,7 +162,7 @@ def range_report(hero, villain=None, board="", *, game: str = HOLDEM, dead="",
 
 
 def _report(hero, villain, board, dead, boards, game, street, per_combo, backend, progress):
-    g = _game(game)
+    g = game_record(game)
     if backend not in BACKENDS:
         raise ValueError(f"backend={backend!r}: expected one of {', '.join(BACKENDS)}")
     if street not in STREETS:

@@ -108,8 +108,8 @@ def boards_frame(b) -> Any:
     cols["hero_nuts"] = np.asarray(b.hero_nuts)
     if b.villain_nuts is not None:
         cols["villain_nuts"] = np.asarray(b.villain_nuts)
-    if len(np.asarray(b.board_ids)):
-        cols.update({k: v for k, v in b.texture().items()})
+    if len(b.boards):
+        cols.update(b.texture())
     share = np.asarray(b.hero_share)
     for j, k in enumerate(b.classes):
         cols[k.name] = share[:, j]

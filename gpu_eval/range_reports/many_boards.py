@@ -31,7 +31,8 @@ from gpu_eval.range_reports.results import BoardsReport, read_only
 from gpu_eval.solver_tables.layout import deck_layout
 from gpu_eval.suit_symmetry import canonical_masks, keeping_range, stabilizer
 
-__all__ = ["Job", "plan_boards", "board_rows", "assemble", "report_boards", "SECONDS_PER_BOARD"]
+__all__ = ["Job", "plan_boards", "prepare", "board_rows", "assemble", "report_boards",
+           "SECONDS_PER_BOARD", "BATCH"]
 
 #: NumPy seconds per played flop of two ranges (the progress bar's estimate).
 SECONDS_PER_BOARD = 0.06
@@ -118,7 +119,7 @@ def board_rows(job: Job, start: int, stop: int, bar=None) -> dict[str, np.ndarra
         _omaha_rows(job, g, boards, out, bar)
         return out
     lay = deck_layout(g.name)
-    feats = column_features(boards, lay, g, dead=job.dead, outs=False)
+    feats = _features_by_size(boards, lay, g, job.dead)
     cols = {name: column_of_pairs(s.combos, lay.lowest_card) for name, s in sides if s is not None}
     for i, b in enumerate(boards):
         b = int(b)
@@ -179,6 +180,25 @@ def board_rows(job: Job, start: int, stop: int, bar=None) -> dict[str, np.ndarra
         if bar is not None:
             bar.update(len(batch))
     return out
+
+
+def _features_by_size(boards: np.ndarray, lay, g: Game, dead: int):
+    """:func:`column_features` of boards of any sizes (each size evaluated together)."""
+    sizes = np.bitwise_count(boards)
+    if len(boards) == 0 or (sizes == sizes[0]).all():
+        return column_features(boards, lay, g, dead=dead, outs=False)
+    from gpu_eval.range_reports.columns import Features  # noqa: PLC0415
+
+    parts = {int(k): column_features(boards[sizes == k], lay, g, dead=dead, outs=False)
+             for k in np.unique(sizes)}
+    out = {}
+    for name in ("strength", "made", "draws", "straight_ranks", "nut_rank"):
+        first = getattr(next(iter(parts.values())), name)
+        arr = np.empty((len(boards),) + first.shape[1:], dtype=first.dtype)
+        for k, f in parts.items():
+            arr[sizes == k] = getattr(f, name)
+        out[name] = arr
+    return Features(**out)
 
 
 def _equity_of(cnt, cols):
@@ -281,10 +301,11 @@ def assemble(g: Game, job: Job, rows: np.ndarray, row_of: np.ndarray, mult: np.n
     combos = None
     if job.per_combo:
         combos = _per_combo(job, got, rows, row_of)
-    ids = board_sets.mask_ids(rows)[:, ::-1] if len(rows) and _same_size(rows) else None
     texts = tuple(board_sets.board_text(int(b)) for b in rows)
-    if ids is None:
-        ids = np.zeros((0, 0), dtype=np.uint8)
+    sizes = np.bitwise_count(np.asarray(rows, dtype=np.uint64))
+    ids = np.full((len(rows), int(sizes.max()) if len(rows) else 0), 255, dtype=np.uint8)
+    for k in np.unique(sizes):
+        ids[sizes == k, :k] = board_sets.mask_ids(rows[sizes == k])[:, ::-1]
     flops = np.zeros(nrow, dtype=np.int64)
     np.add.at(flops, row_of, mult)
     return BoardsReport(
@@ -294,11 +315,6 @@ def assemble(g: Game, job: Job, rows: np.ndarray, row_of: np.ndarray, mult: np.n
         hero_share=hs, villain_share=vs, hero_draws=hd, villain_draws=vd, hero_nuts=hn,
         villain_nuts=vn, hero_equity=he, villain_equity=ve, matchup_weight=mw, units=units,
         showdowns=shows, overall=overall, method=method, backend=backend, combos=combos)
-
-
-def _same_size(rows: np.ndarray) -> bool:
-    n = np.bitwise_count(np.asarray(rows, dtype=np.uint64))
-    return bool((n == n[0]).all())
 
 
 def _per_combo(job: Job, got: dict, rows: np.ndarray, row_of: np.ndarray) -> dict:
@@ -322,18 +338,25 @@ def _per_combo(job: Job, got: dict, rows: np.ndarray, row_of: np.ndarray) -> dic
     return out
 
 
-def report_boards(g: Game, hero, villain, boards, dead: int, *, per_combo: bool = False,
-                  progress: bool | None = None, client=None) -> BoardsReport:
-    """Both ranges on many boards (see :func:`gpu_eval.range_report`)."""
+def prepare(g: Game, hero, villain, boards, dead: int, per_combo: bool
+            ) -> tuple[Job, np.ndarray, np.ndarray, np.ndarray, str]:
+    """Read both ranges and the boards: ``(job, rows, row_of, mult, method)``; every input
+    error is raised here, before any work."""
     hs = read_range(hero, g, dead, "hero")
     vs = None if villain is None else read_range(villain, g, dead, "villain")
     rows, played, row_of, mult = plan_boards(g, hs, vs, boards, dead)
-    job = Job(g.name, hs, vs, dead, played, per_combo)
-    total = len(played)
-    show = progress_bars.wanted(progress, SECONDS_PER_BOARD * total * (vs is not None))
+    what = f"{len(rows):,} boards" if not isinstance(boards, str) else \
+        f"{len(rows):,} flop classes ({len(played):,} flops played)"
+    method = what if vs is None else f"exact: {what}, every combo of both ranges"
+    return Job(g.name, hs, vs, dead, played, per_combo), rows, row_of, mult, method
+
+
+def report_boards(g: Game, hero, villain, boards, dead: int, *, per_combo: bool = False,
+                  progress: bool | None = None) -> BoardsReport:
+    """Both ranges on many boards (see :func:`gpu_eval.range_report`)."""
+    job, rows, row_of, mult, method = prepare(g, hero, villain, boards, dead, per_combo)
+    total = len(job.played)
+    show = progress_bars.wanted(progress, SECONDS_PER_BOARD * total * (job.villain is not None))
     with progress_bars.Progress(total, "range report", unit=" boards", enabled=show) as bar:
         parts = [board_rows(job, 0, total, bar)]
-    what = f"{len(rows):,} boards" if not isinstance(boards, str) else \
-        f"{len(rows):,} flop classes ({total:,} flops played)"
-    method = what if vs is None else f"exact: {what}, every combo of both ranges"
     return assemble(g, job, rows, row_of, mult, parts, method, "numpy")

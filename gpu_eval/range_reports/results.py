@@ -489,7 +489,8 @@ class BoardsReport:
     boards : tuple of str
         Each board (a flop class's canonical flop, cards high to low).
     board_ids : numpy.ndarray
-        ``(B, k)`` the same as card ids.
+        ``(B, k)`` the same as card ids, high to low (boards of fewer cards than the longest
+        padded with 255).
     flops : numpy.ndarray
         How many boards each row stands for (a flop class: 1 .. 24; 22,100 in all).
     classes : tuple of Kind
@@ -546,7 +547,7 @@ class BoardsReport:
     def texture(self) -> dict[str, np.ndarray]:
         """Each board's textures: ``suits``, ``pairing``, ``connectedness``, ``high card``."""
         from gpu_eval.range_reports.boards import texture  # noqa: PLC0415
-        return texture(cards.to_mask(np.asarray(self.board_ids)), registry.get(self.game))
+        return texture(cards.to_mask(list(self.boards)), registry.get(self.game))
 
     def by_texture(self, key: str | tuple[str, ...] = "suits") -> dict[str, np.ndarray]:
         """Aggregates over boards grouped by one or more texture keys: per group its boards
