@@ -61,44 +61,20 @@ def _column_cards(game: str) -> np.ndarray:
     return out
 
 
-def _bounds(key: np.ndarray, width: int, group: np.ndarray | None = None
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Along the sorted rows of ``key``: each entry's tie run ``[start, stop)`` (equal
-    ``key``) and, with ``group`` (a coarser key), the start of its group; int32 offsets."""
-    pos = np.arange(width, dtype=np.int32)
+def _runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Along the sorted rows of ``key`` (``(rows, width)``): for each entry, the flat index of
+    the first and of the last entry of its run of equal keys (a row never runs into the next)."""
     new = np.empty(key.shape, dtype=bool)
-    new[..., 0] = True
-    np.not_equal(key[..., 1:], key[..., :-1], out=new[..., 1:])
-    start = np.where(new, pos, 0)
-    np.maximum.accumulate(start, axis=-1, out=start)
-    last = np.empty(key.shape, dtype=bool)
-    last[..., -1] = True
-    last[..., :-1] = new[..., 1:]
-    stop = np.where(last, pos + 1, width)[..., ::-1]
-    stop = np.minimum.accumulate(stop, axis=-1)[..., ::-1]
-    first = None
-    if group is not None:
-        gnew = np.empty(key.shape, dtype=bool)
-        gnew[..., 0] = True
-        np.not_equal(group[..., 1:], group[..., :-1], out=gnew[..., 1:])
-        first = np.where(gnew, pos, 0)
-        np.maximum.accumulate(first, axis=-1, out=first)
-    return start, stop, first
-
-
-def _prefix(values: np.ndarray) -> np.ndarray:
-    """Running sums of the rows of ``values`` (``(rows, width)``) with a 0 in front,
-    flattened: entry ``r * (width + 1) + i`` is the sum of row ``r``'s first ``i``."""
-    rows, width = values.shape
-    run = np.zeros((rows, width + 1))
-    np.cumsum(values, axis=1, out=run[:, 1:])
-    return run.ravel()
-
-
-def _flat(offsets: np.ndarray) -> np.ndarray:
-    """Row offsets ``(rows, width)`` as indices into :func:`_prefix`'s flat result."""
-    rows, width = offsets.shape
-    return (offsets + (np.arange(rows, dtype=np.intp) * (width + 1))[:, None]).ravel()
+    new[:, 0] = True
+    np.not_equal(key[:, 1:], key[:, :-1], out=new[:, 1:])
+    new = new.ravel()
+    run = np.cumsum(new, dtype=np.int32)
+    run -= 1
+    starts = np.flatnonzero(new)
+    ends = np.empty_like(starts)
+    ends[:-1] = starts[1:] - 1
+    ends[-1] = new.size - 1
+    return starts.take(run), ends.take(run)
 
 
 def _strengths(boards: np.ndarray, lay: DeckLayout, cols: np.ndarray) -> np.ndarray:
@@ -129,8 +105,7 @@ def _counts_chunk(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, cols
     order = (key & 0x7FF).astype(np.intp)                               # column at position p
     ss = (key >> 11).astype(np.uint16)                                  # strength at p
     live = ss > 0                                                       # blocked: weigh nothing
-    start, stop, _ = _bounds(ss, K)
-    start, stop = _flat(start), _flat(stop)
+    first, last = _runs(ss)
 
     # The 2K (card, slot) entries grouped by card, positions increasing inside each group
     # (key = card << 13 | 2p + k): a column's card-mates are the entries of its card's group.
@@ -145,37 +120,62 @@ def _counts_chunk(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, cols
     slot = slot.ravel()                                                 # flat (board, 2p + k)
     gpos = slot >> 1                                                    # flat (board, p)
     gkey = (card << 16) | ss.ravel().take(gpos).reshape(n, 2 * K)
-    tstart, tstop, gstart = (_flat(x) for x in _bounds(gkey, 2 * K, card))
+    tfirst, tlast = _runs(gkey)
+    gfirst, _ = _runs(card)
 
     cols_flat = order.ravel()
     shape = (m, K) if reduce == "sum" else (m, n, K)
     out_l = np.empty(shape)
     out_e = np.empty(shape)
     flat = (order + (np.arange(n, dtype=np.intp) * K)[:, None]).ravel()
-    sub = np.empty(n * 2 * K)
-    for j in range(m):
-        ws = weights[j].take(order)                                     # (n, K)
+    for vec, targets in _lanes(weights):
+        ws = vec.take(order)                                            # (n, K)
         ws *= live
-        run = _prefix(ws)
-        less = run.take(start)
-        equal = run.take(stop)
-        equal -= less
-        equal += ws.ravel()                                             # the column itself
-        grun = _prefix(ws.ravel().take(gpos).reshape(n, 2 * K))
-        t0 = grun.take(tstart)
-        sub[slot] = t0 - grun.take(gstart)
+        inc = np.cumsum(ws, axis=1).ravel()                             # through each entry
+        exc = inc - ws.ravel()                                          # before each entry
+        less = exc.take(first)                                          # before its tie run
+        equal = inc.take(last)
+        equal -= less                                                   # its tie run
+        gw = ws.ravel().take(gpos)
+        ginc = np.cumsum(gw.reshape(n, 2 * K), axis=1).ravel()
+        gexc = ginc - gw
+        t0 = gexc.take(tfirst)
+        sub = np.empty(n * 2 * K, dtype=vec.dtype)
+        sub[slot] = t0 - gexc.take(gfirst)                              # weaker, same card
         less -= sub[0::2]                                               # the first card's
         less -= sub[1::2]                                               # and the second's
-        sub[slot] = grun.take(tstop) - t0
+        sub[slot] = ginc.take(tlast) - t0                               # tied, same card
         equal -= sub[0::2]
         equal -= sub[1::2]
-        if reduce == "sum":
-            out_l[j] = np.bincount(cols_flat, weights=less, minlength=K)
-            out_e[j] = np.bincount(cols_flat, weights=equal, minlength=K)
-        else:
-            out_l[j].reshape(-1)[flat] = less
-            out_e[j].reshape(-1)[flat] = equal
+        equal += ws.ravel()                                             # the column itself
+        for j, shift in targets:
+            lo, eq = (less, equal) if shift is None else \
+                ((less >> shift) & 0xFFFFFFFF, (equal >> shift) & 0xFFFFFFFF)
+            if reduce == "sum":
+                out_l[j] = np.bincount(cols_flat, weights=lo, minlength=K)
+                out_e[j] = np.bincount(cols_flat, weights=eq, minlength=K)
+            else:
+                out_l[j].reshape(-1)[flat] = lo
+                out_e[j].reshape(-1)[flat] = eq
     return out_l, out_e
+
+
+def _lanes(weights: np.ndarray) -> list[tuple[np.ndarray, list[tuple[int, int | None]]]]:
+    """The vectors to count with: the 0/1 rows two to an int64 (one in the low 32 bits, one in
+    the high: int64 sums and differences are exact modulo 2**64, and every count they end at
+    lies in [0, 2**31), so both halves unpack exactly), the other rows as they are. Each with
+    the rows it stands for and their bit offset (None: a float row)."""
+    m = weights.shape[0]
+    ones = [j for j in range(m) if np.all((weights[j] == 0) | (weights[j] == 1))]
+    out: list[tuple[np.ndarray, list[tuple[int, int | None]]]] = []
+    for i in range(0, len(ones), 2):
+        pair = ones[i:i + 2]
+        vec = weights[pair[0]].astype(np.int64)
+        if len(pair) == 2:
+            vec |= weights[pair[1]].astype(np.int64) << 32
+        out.append((vec, [(j, 32 * k) for k, j in enumerate(pair)]))
+    out += [(weights[j], [(j, None)]) for j in range(m) if j not in ones]
+    return out
 
 
 def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
