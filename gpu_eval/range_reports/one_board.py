@@ -124,8 +124,8 @@ def report_street(game: Game, board: int, dead: int, hero: Side, villain: Side |
         # Each next card's counts: the runouts holding it.
         holds = (runouts[None, :] & ID_TO_MASK[ids][:, None]) != 0            # (n, R)
         inc = holds.astype(np.float64)
-        less = np.einsum("nr,mrc->mnc", inc, less)
-        equal = np.einsum("nr,mrc->mnc", inc, equal)
+        less = np.stack([inc @ x for x in less])                             # (m, n, C)
+        equal = np.stack([inc @ x for x in equal])
         n_dead = bin(dead).count("1")
         per = comb(game.deck_size - k - 1 - n_dead - 4, game.full_board - k - 1)
         through = np.zeros((len(ids), lay.columns), dtype=bool)

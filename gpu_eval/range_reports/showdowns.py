@@ -109,19 +109,23 @@ def _counts_chunk(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, cols
 
     # The 2K (card, slot) entries grouped by card, positions increasing inside each group
     # (key = card << 13 | 2p + k): a column's card-mates are the entries of its card's group.
-    ck = _column_cards(lay.game)[cols][order]                           # (n, K, 2)
+    # Which cards the columns hold does not depend on the board, so neither do the groups'
+    # sizes and places.
+    pc = _column_cards(lay.game)[cols]                                  # (K, 2)
+    ck = pc[order]                                                      # (n, K, 2)
     ck <<= 13
     ck |= np.arange(2 * K, dtype=np.uint32).reshape(K, 2)
     ck = ck.reshape(n, 2 * K)
     ck.sort(axis=1)
-    card = ck >> 13
+    sizes = np.bincount(pc.ravel(), minlength=lay.deck_size)
+    sizes = sizes[sizes > 0]
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
     slot = (ck & 0x1FFF).astype(np.intp)
     slot += (np.arange(n, dtype=np.intp) * (2 * K))[:, None]
     slot = slot.ravel()                                                 # flat (board, 2p + k)
     gpos = slot >> 1                                                    # flat (board, p)
-    gkey = (card << 16) | ss.ravel().take(gpos).reshape(n, 2 * K)
+    gkey = (ck >> 13 << 16) | ss.ravel().take(gpos).reshape(n, 2 * K)
     tfirst, tlast = _runs(gkey)
-    gfirst, _ = _runs(card)
 
     cols_flat = order.ravel()
     shape = (m, K) if reduce == "sum" else (m, n, K)
@@ -137,26 +141,37 @@ def _counts_chunk(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, cols
         equal = inc.take(last)
         equal -= less                                                   # its tie run
         gw = ws.ravel().take(gpos)
-        ginc = np.cumsum(gw.reshape(n, 2 * K), axis=1).ravel()
-        gexc = ginc - gw
+        ginc = np.cumsum(gw.reshape(n, 2 * K), axis=1)
+        gexc = (ginc - gw.reshape(n, 2 * K)).ravel()
+        base = np.repeat(gexc.reshape(n, 2 * K)[:, starts], sizes, axis=1).ravel()
         t0 = gexc.take(tfirst)
         sub = np.empty(n * 2 * K, dtype=vec.dtype)
-        sub[slot] = t0 - gexc.take(gfirst)                              # weaker, same card
+        sub[slot] = t0 - base                                           # weaker, same card
         less -= sub[0::2]                                               # the first card's
         less -= sub[1::2]                                               # and the second's
-        sub[slot] = ginc.take(tlast) - t0                               # tied, same card
+        sub[slot] = ginc.ravel().take(tlast) - t0                       # tied, same card
         equal -= sub[0::2]
         equal -= sub[1::2]
         equal += ws.ravel()                                             # the column itself
+        if reduce == "sum":
+            # Per column over the chunk's boards: a packed lane's sum stays below 2**53
+            # (fewer than CELLS counts of at most 2**42 each), so one float sum is exact.
+            lo = np.bincount(cols_flat, weights=less, minlength=K)
+            eq = np.bincount(cols_flat, weights=equal, minlength=K)
+        else:
+            lo = np.empty(n * K, dtype=less.dtype)
+            eq = np.empty(n * K, dtype=equal.dtype)
+            lo[flat] = less
+            eq[flat] = equal
         for j, shift in targets:
-            lo, eq = (less, equal) if shift is None else \
-                ((less >> shift) & 0xFFFFFFFF, (equal >> shift) & 0xFFFFFFFF)
-            if reduce == "sum":
-                out_l[j] = np.bincount(cols_flat, weights=lo, minlength=K)
-                out_e[j] = np.bincount(cols_flat, weights=eq, minlength=K)
+            if shift is None:
+                out_l[j] = lo.reshape(out_l[j].shape)
+                out_e[j] = eq.reshape(out_e[j].shape)
             else:
-                out_l[j].reshape(-1)[flat] = lo
-                out_e[j].reshape(-1)[flat] = eq
+                li = np.rint(lo).astype(np.int64) if lo.dtype.kind == "f" else lo
+                ei = np.rint(eq).astype(np.int64) if eq.dtype.kind == "f" else eq
+                out_l[j] = ((li >> shift) & 0xFFFFFFFF).reshape(out_l[j].shape)
+                out_e[j] = ((ei >> shift) & 0xFFFFFFFF).reshape(out_e[j].shape)
     return out_l, out_e
 
 
