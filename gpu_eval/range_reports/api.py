@@ -24,8 +24,6 @@ __all__ = ["range_report", "game_record", "STREETS", "FAMILIES"]
 STREETS = (None, "turn", "river")
 #: The game families a report reads (high games with a shared board).
 FAMILIES = (HOLDEM, SHORTDECK, OMAHA)
-#: Seconds of NumPy work per runout board and column (for the progress bar's estimate).
-SECONDS_PER_CELL = 6e-8
 
 
 def game_record(game) -> registry.Game:
@@ -104,8 +102,10 @@ def range_report(hero, villain=None, board="", *, game: str = HOLDEM, dead="",
         With ``boards=``: keep the ``(boards, combos)`` arrays of both ranges (class, draws,
         nut rank, equity, wins, ties, matchups).
     backend : {"auto", "numpy", "cuda"}
-        Where to count. The counting runs on NumPy here (``"cuda"`` needs CuPy and a device and
-        gives the same integers).
+        Where to count: the reports are counted on NumPy (``"auto"`` and ``"numpy"``; CuPy and
+        other device arrays are read to the host and the results go back to the device).
+        There is no CUDA path for range reports yet: ``"cuda"`` raises ``NotImplementedError``
+        rather than quietly running on the CPU.
     progress : bool or None
         A progress bar for long runs (None: only when a run looks long).
 
@@ -165,6 +165,9 @@ def _report(hero, villain, board, dead, boards, game, street, per_combo, backend
     g = game_record(game)
     if backend not in BACKENDS:
         raise ValueError(f"backend={backend!r}: expected one of {', '.join(BACKENDS)}")
+    if backend == "cuda":
+        raise NotImplementedError("range_report has no CUDA path yet: use backend='numpy' (or "
+                                  "'auto'); CuPy arrays in still give CuPy arrays out")
     if street not in STREETS:
         raise ValueError(f"street={street!r}: expected None, 'turn' or 'river'")
     if not isinstance(per_combo, bool):

@@ -16,7 +16,6 @@ one five-rank straight), and the **high card** (the board's highest rank).
 from __future__ import annotations
 
 from functools import cache
-from math import comb
 
 import numpy as np
 
@@ -247,10 +246,3 @@ def texture(masks: np.ndarray, game: Game) -> dict[str, np.ndarray]:
         "connectedness": np.array(TEXTURES["connectedness"], dtype=object)[np.maximum(conn, 1) - 1],
         "high card": np.array(list(cards.RANKS), dtype=object)[bits.high_bit(b1)],
     }
-
-
-def per_matchup_boards(game: Game, known: int, hole_cards: int, board_cards: int) -> int:
-    """Board completions each heads-up matchup is played on: the remaining deck less both
-    players' cards, choose the cards to come."""
-    left = game.deck_size - known - 2 * hole_cards
-    return comb(left, game.full_board - board_cards)

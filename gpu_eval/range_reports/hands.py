@@ -10,7 +10,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpu_eval import ranges
-from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.games.registry import Game
 from gpu_eval.range_reports.boards import board_text
 
@@ -119,7 +118,3 @@ def column_of_pairs(pairs: np.ndarray, lowest_card: int) -> np.ndarray:
     p = np.asarray(pairs, dtype=np.int64) - lowest_card
     a, b = p.min(axis=1), p.max(axis=1)
     return b * (b - 1) // 2 + a
-
-
-def mask_of(ids: np.ndarray) -> int:
-    return int(np.bitwise_or.reduce(ID_TO_MASK[np.asarray(ids, dtype=np.int64)]))

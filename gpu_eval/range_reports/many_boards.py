@@ -24,7 +24,7 @@ from gpu_eval.games.registry import Game
 from gpu_eval.range_reports import boards as board_sets
 from gpu_eval.range_reports.columns import column_features
 from gpu_eval.range_reports.draws import DRAWS
-from gpu_eval.range_reports.equity import column_weights, opponents, side_counts, versus
+from gpu_eval.range_reports.equity import Counts, column_weights, opponents, side_counts, versus
 from gpu_eval.range_reports.hands import Side, column_of_pairs, read_range
 from gpu_eval.range_reports.made_hands import CLASSES
 from gpu_eval.range_reports.results import BoardsReport, read_only
@@ -202,8 +202,6 @@ def _features_by_size(boards: np.ndarray, lay, g: Game, dead: int):
 
 
 def _equity_of(cnt, cols):
-    from gpu_eval.range_reports.equity import Counts  # noqa: PLC0415
-
     sub = Counts(*(np.take(getattr(cnt, f), cols) for f in
                    ("wins", "ties", "matchups", "win_weight", "tie_weight", "weight")),
                  boards=cnt.boards)

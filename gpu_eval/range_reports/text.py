@@ -73,7 +73,6 @@ def street_text(s) -> str:
     """A :class:`~gpu_eval.range_reports.results.StreetReport` as a table: a row per card."""
     lines = [f"every {s.street} of {s.board} ({s.game}"
              + (f", dead {s.dead}" if s.dead else "") + f"): {len(s.cards)} cards, {s.method}"]
-    hero = s.reports[0].hero.label if s.reports else ""
     lines.append(f"{'card':<6}{'hero eq':>9}{'villain eq':>12}  hero's most common class")
     for i, c in enumerate(s.cards):
         r = s.reports[i]
@@ -82,7 +81,6 @@ def street_text(s) -> str:
         he = "" if s.hero_equity is None else pct(s.hero_equity[i])
         ve = "" if s.villain_equity is None else pct(s.villain_equity[i])
         lines.append(f"{c:<6}{he:>9}{ve:>12}  {t['class'][j]} {pct(t['share'][j])}")
-    del hero
     return "\n".join(lines)
 
 

@@ -80,6 +80,8 @@ BAD = [  # (what, call, error type, words the message must hold)
      ValueError, ["2h", "36-card"]),
     ("an unknown backend", lambda: range_report("AA", board=BOARD, backend="gpu"),
      ValueError, ["backend"]),
+    ("the CUDA backend, which reports do not have",
+     lambda: range_report("AA", board=BOARD, backend="cuda"), NotImplementedError, ["CUDA"]),
     ("per_combo that is not a bool", lambda: range_report("AA", board=BOARD, per_combo=1),
      TypeError, ["per_combo"]),
     ("per_combo on one board", lambda: range_report("AA", board=BOARD, per_combo=True),
