@@ -48,13 +48,14 @@ def module_sources() -> dict[str, str]:
     -------
     dict
         Module name -> source text (the evaluator, equity, batch equity, other games'
-        equity, board-less games' equity, variants, state-machine, hand-indexer and solver-table modules).
+        equity, board-less games' equity, variants, state-machine, hand-indexer, solver-table
+        and range-report modules).
 
     Examples
     --------
     >>> sorted(module_sources())  # doctest: +NORMALIZE_WHITESPACE
-    ['batch', 'deals', 'equity', 'evaluator', 'fsm', 'games', 'indexer', 'lows', 'solver_tables',
-     'variants']
+    ['batch', 'deals', 'equity', 'evaluator', 'fsm', 'games', 'indexer', 'lows', 'range_report',
+     'solver_tables', 'variants']
     """
     from gpu_eval.cuda import batch as cuda_batch
     from gpu_eval.cuda import deals as cuda_deals
@@ -64,12 +65,14 @@ def module_sources() -> dict[str, str]:
     from gpu_eval.cuda import lows as cuda_lows
     from gpu_eval.cuda import solver_tables as cuda_tables
     from gpu_eval.cuda import variants as cuda_variants
+    from gpu_eval.range_reports import cuda as cuda_report
 
     return {"evaluator": holdem.module_source(), "equity": cuda_equity.module_source(),
             "batch": cuda_batch.module_source(), "games": games_module.module_source(),
             "variants": cuda_variants.module_source(), "fsm": '#include "fsm.cu"\n',
             "indexer": cuda_indexer.module_source(), "lows": cuda_lows.module_source(),
-            "solver_tables": cuda_tables.module_source(), "deals": cuda_deals.module_source()}
+            "solver_tables": cuda_tables.module_source(), "deals": cuda_deals.module_source(),
+            "range_report": cuda_report.module_source()}
 
 
 _ENTRY = re.compile(r"Compiling entry function '(\w+)' for '(\w+)'")

@@ -25,7 +25,8 @@ def _task(job: many_boards.Job, start: int, stop: int) -> dict:
 
 def range_report(client: Client | None, hero, villain=None, boards="flops", *,
                  game: str = HOLDEM, dead="", per_combo: bool = False,
-                 block_size: int | None = None, progress: bool | None = False) -> BoardsReport:
+                 block_size: int | None = None, backend: str = "auto",
+                 progress: bool | None = False) -> BoardsReport:
     """:func:`gpu_eval.range_report` over many boards, the boards spread over a cluster.
 
     The played boards (every flop class, or each flop of a class that asymmetric ranges
@@ -43,6 +44,8 @@ def range_report(client: Client | None, hero, villain=None, boards="flops", *,
     block_size : int, optional
         Played boards per task (default: four tasks per worker thread, at most 64 boards
         each); never changes the result.
+    backend : {"auto", "numpy", "cuda"}
+        Where each task counts its runouts; ``"auto"``: on its worker's GPU when it has one.
     progress : bool or None
         Dask's progress bar.
 
@@ -63,18 +66,21 @@ def range_report(client: Client | None, hero, villain=None, boards="flops", *,
     >>> bool((r.units == one.units).all()), r.overall == one.overall
     (True, True)
     """
-    runner.check_common("numpy", progress, block_size)
+    runner.check_common(backend, progress, block_size)
     runner.check_client(client)
     g = game_record(game)
     if not isinstance(per_combo, bool):
         raise TypeError(f"per_combo must be True or False, got {per_combo!r}")
     dead_mask = board_sets.parse_cards(dead, g, "the dead cards", tuple(range(0, 40)))
-    job, rows, row_of, mult, method = many_boards.prepare(g, hero, villain, boards, dead_mask,
-                                                          per_combo)
+    if g.is_omaha and backend == "cuda":
+        raise NotImplementedError(f"{g.name} reports are counted on NumPy only: use "
+                                  f"backend='numpy' (or 'auto')")
+    job, rows, row_of, mult, method = many_boards.prepare(
+        g, hero, villain, boards, dead_mask, per_combo, "numpy" if g.is_omaha else backend)
     total = len(job.played)
     per_task = int(block_size) if block_size is not None else max(
         1, min(64, -(-total // (4 * runner.threads(client)))))
     spans = [(a, min(a + per_task, total)) for a in range(0, total, per_task)]
     parts = runner.run_tasks(client, _task, job, spans, name="range_report",
                              progress=bool(progress), reduce=False)
-    return many_boards.assemble(g, job, rows, row_of, mult, parts, method, "numpy")
+    return many_boards.assemble(g, job, rows, row_of, mult, parts, method, backend)

@@ -9,6 +9,7 @@ import dataclasses
 
 import numpy as np
 
+from gpu_eval import backend_choice
 from gpu_eval import progress as progress_bars
 from gpu_eval.array_interop import adopt, is_foreign
 from gpu_eval.backend_choice import BACKENDS, is_cupy_array
@@ -102,10 +103,11 @@ def range_report(hero, villain=None, board="", *, game: str = HOLDEM, dead="",
         With ``boards=``: keep the ``(boards, combos)`` arrays of both ranges (class, draws,
         nut rank, equity, wins, ties, matchups).
     backend : {"auto", "numpy", "cuda"}
-        Where to count: the reports are counted on NumPy (``"auto"`` and ``"numpy"``; CuPy and
-        other device arrays are read to the host and the results go back to the device).
-        There is no CUDA path for range reports yet: ``"cuda"`` raises ``NotImplementedError``
-        rather than quietly running on the CPU.
+        Where the runouts are counted: ``"cuda"`` on the GPU (``kernels/range_report.cu``, the
+        same integers), ``"numpy"`` on the CPU, ``"auto"`` on the GPU when CuPy sees a device
+        (or an input lies on one), else NumPy. The classes, draws and outs are read on the
+        host either way; Omaha counts on NumPy only (``"cuda"`` with an Omaha game raises
+        ``NotImplementedError``).
     progress : bool or None
         A progress bar for long runs (None: only when a run looks long).
 
@@ -143,7 +145,7 @@ def range_report(hero, villain=None, board="", *, game: str = HOLDEM, dead="",
              if _wants_adopt(v) or (isinstance(v, (list, tuple)) and v and _wants_adopt(v[0]))]
     if not found:
         return _report(**args, game=game, street=street, per_combo=per_combo, backend=backend,
-                       progress=progress)
+                       progress=progress, on_device=False)
     lead = None
     for k in found:
         v = args[k]
@@ -157,17 +159,28 @@ def range_report(hero, villain=None, board="", *, game: str = HOLDEM, dead="",
             args[k] = got.array
     with lead.scope():
         out = _report(**args, game=game, street=street, per_combo=per_combo, backend=backend,
-                      progress=progress)
+                      progress=progress, on_device=lead.on_device)
         return _back(lead, out)
 
 
-def _report(hero, villain, board, dead, boards, game, street, per_combo, backend, progress):
-    g = game_record(game)
+def _where(g: registry.Game, backend: str, on_device: bool) -> str:
+    """``"numpy"`` or ``"cuda"``: where the runouts are counted."""
     if backend not in BACKENDS:
         raise ValueError(f"backend={backend!r}: expected one of {', '.join(BACKENDS)}")
-    if backend == "cuda":
-        raise NotImplementedError("range_report has no CUDA path yet: use backend='numpy' (or "
-                                  "'auto'); CuPy arrays in still give CuPy arrays out")
+    if g.is_omaha:
+        if backend == "cuda":
+            raise NotImplementedError(f"{g.name} reports are counted on NumPy only: use "
+                                      f"backend='numpy' (or 'auto')")
+        return "numpy"
+    if backend == "auto" and on_device:
+        return "cuda"
+    return backend_choice.resolve(backend)
+
+
+def _report(hero, villain, board, dead, boards, game, street, per_combo, backend, progress,
+            on_device):
+    g = game_record(game)
+    where = _where(g, backend, on_device)
     if street not in STREETS:
         raise ValueError(f"street={street!r}: expected None, 'turn' or 'river'")
     if not isinstance(per_combo, bool):
@@ -181,7 +194,7 @@ def _report(hero, villain, board, dead, boards, game, street, per_combo, backend
             raise ValueError("street= reads one board; with boards= every board is reported")
         from gpu_eval.range_reports.many_boards import report_boards  # noqa: PLC0415
         return report_boards(g, hero, villain, boards, dead_mask, per_combo=per_combo,
-                             progress=progress)
+                             progress=progress, backend=where)
     if per_combo:
         raise ValueError("per_combo=True goes with boards=; one board always has a row per combo")
     sizes = tuple(s for s in g.board_sizes if s >= 3)
@@ -206,8 +219,8 @@ def _report(hero, villain, board, dead, boards, game, street, per_combo, backend
         from gpu_eval.range_reports import one_board  # noqa: PLC0415
         one, per_card = one_board.report_one, one_board.report_street
     if street is None:
-        return one(g, board_mask, dead_mask, hs, vs)
-    cards_text, reports = per_card(g, board_mask, dead_mask, hs, vs)
+        return one(g, board_mask, dead_mask, hs, vs, backend=where)
+    cards_text, reports = per_card(g, board_mask, dead_mask, hs, vs, backend=where)
 
     def eq(side):
         if vs is None:
@@ -220,7 +233,7 @@ def _report(hero, villain, board, dead, boards, game, street, per_combo, backend
                         dead=board_sets.board_text(dead_mask), street=street,
                         cards=tuple(cards_text), reports=tuple(reports),
                         hero_equity=eq("hero"), villain_equity=eq("villain"),
-                        method=reports[0].method if reports else "", backend="numpy")
+                        method=reports[0].method if reports else "", backend=where)
 
 
 def _villain_equity(r: RangeReport) -> float:

@@ -65,8 +65,8 @@ def opponents(lay: DeckLayout, w: np.ndarray) -> np.ndarray:
 
 
 def versus(boards: np.ndarray, lay: DeckLayout, hero: np.ndarray, villain: np.ndarray, *,
-           reduce: str = "sum", segments: np.ndarray | None = None, bar=None
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
+           reduce: str = "sum", segments: np.ndarray | None = None, bar=None,
+           backend: str = "numpy") -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
     """The showdown counts of both ranges over the complete ``boards``.
 
     ``hero``, ``villain``: ``(C,)`` column weights, 0 where a combo is out of the range or
@@ -88,7 +88,8 @@ def versus(boards: np.ndarray, lay: DeckLayout, hero: np.ndarray, villain: np.nd
             where.append(len(uniq))
             uniq.append(v)
     w = np.stack(uniq)
-    less, equal = count_boards(boards, lay, w, reduce=reduce, segments=segments, bar=bar)
+    less, equal = count_boards(boards, lay, w, reduce=reduce, segments=segments, bar=bar,
+                               backend=backend)
     return less, equal, w, where
 
 

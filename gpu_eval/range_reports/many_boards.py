@@ -18,6 +18,7 @@ from math import comb
 
 import numpy as np
 
+from gpu_eval import backend_choice
 from gpu_eval import progress as progress_bars
 from gpu_eval.games import registry
 from gpu_eval.games.registry import Game
@@ -50,6 +51,7 @@ class Job:
     dead: int
     played: np.ndarray          # masks of the boards to play
     per_combo: bool
+    backend: str = "numpy"      # where the runouts are counted
 
 
 def _group(sides: list[Side], dead: int) -> tuple[tuple[int, ...], ...]:
@@ -91,6 +93,7 @@ def board_rows(job: Job, start: int, stop: int, bar=None) -> dict[str, np.ndarra
     draw and nut shares (weights, not yet divided), matchup weight, equity numerator, integer
     units and showdowns; with ``per_combo`` the per-combo arrays."""
     g = registry.get(job.game)
+    backend = backend_choice.resolve(job.backend)   # "auto": on the worker that runs it
     boards = job.played[start:stop]
     n = len(boards)
     sides = [("hero", job.hero), ("villain", job.villain)]
@@ -154,7 +157,7 @@ def board_rows(job: Job, start: int, stop: int, bar=None) -> dict[str, np.ndarra
                 for b in batch]
         seg = np.repeat(np.arange(len(batch)), [len(r) for r in runs])
         less, equal, w, where = versus(np.concatenate(runs), lay, wh, wv, reduce="segments",
-                                       segments=seg)
+                                       segments=seg, backend=backend)
         for j, b in enumerate(batch):
             i = a + j
             k = bin(b).count("1")
@@ -336,8 +339,8 @@ def _per_combo(job: Job, got: dict, rows: np.ndarray, row_of: np.ndarray) -> dic
     return out
 
 
-def prepare(g: Game, hero, villain, boards, dead: int, per_combo: bool
-            ) -> tuple[Job, np.ndarray, np.ndarray, np.ndarray, str]:
+def prepare(g: Game, hero, villain, boards, dead: int, per_combo: bool,
+            backend: str = "numpy") -> tuple[Job, np.ndarray, np.ndarray, np.ndarray, str]:
     """Read both ranges and the boards: ``(job, rows, row_of, mult, method)``; every input
     error is raised here, before any work."""
     hs = read_range(hero, g, dead, "hero")
@@ -346,15 +349,16 @@ def prepare(g: Game, hero, villain, boards, dead: int, per_combo: bool
     what = f"{len(rows):,} boards" if not isinstance(boards, str) else \
         f"{len(rows):,} flop classes ({len(played):,} flops played)"
     method = what if vs is None else f"exact: {what}, every combo of both ranges"
-    return Job(g.name, hs, vs, dead, played, per_combo), rows, row_of, mult, method
+    return Job(g.name, hs, vs, dead, played, per_combo, backend), rows, row_of, mult, method
 
 
 def report_boards(g: Game, hero, villain, boards, dead: int, *, per_combo: bool = False,
-                  progress: bool | None = None) -> BoardsReport:
+                  progress: bool | None = None, backend: str = "numpy") -> BoardsReport:
     """Both ranges on many boards (see :func:`gpu_eval.range_report`)."""
-    job, rows, row_of, mult, method = prepare(g, hero, villain, boards, dead, per_combo)
+    job, rows, row_of, mult, method = prepare(g, hero, villain, boards, dead, per_combo,
+                                              backend)
     total = len(job.played)
     show = progress_bars.wanted(progress, SECONDS_PER_BOARD * total * (job.villain is not None))
     with progress_bars.Progress(total, "range report", unit=" boards", enabled=show) as bar:
         parts = [board_rows(job, 0, total, bar)]
-    return assemble(g, job, rows, row_of, mult, parts, method, "numpy")
+    return assemble(g, job, rows, row_of, mult, parts, method, backend)

@@ -56,7 +56,7 @@ def method_text(n_hero: int, n_villain: int | None, per: int | None) -> str:
 
 
 def _equity_parts(game: Game, board: int, dead: int, hero: Side, villain: Side, reduce: str,
-                  bar=None):
+                  bar=None, backend: str = "numpy"):
     lay = deck_layout(game.name)
     k = bin(board).count("1")
     runouts = board_sets.completions(board, dead, game, game.full_board - k)
@@ -64,7 +64,8 @@ def _equity_parts(game: Game, board: int, dead: int, hero: Side, villain: Side, 
     cv = column_of_pairs(villain.combos, lay.lowest_card)
     wh = column_weights(ch, hero.weights, lay.columns)
     wv = column_weights(cv, villain.weights, lay.columns)
-    less, equal, w, where = versus(runouts, lay, wh, wv, reduce=reduce, bar=bar)
+    less, equal, w, where = versus(runouts, lay, wh, wv, reduce=reduce, bar=bar,
+                                   backend=backend)
     return lay, runouts, ch, cv, less, equal, w, where
 
 
@@ -81,7 +82,7 @@ def report_one(game: Game, board: int, dead: int, hero: Side, villain: Side | No
     hc = vc = None
     if villain is not None:
         lay, _, ch, cv, less, equal, w, where = _equity_parts(game, board, dead, hero, villain,
-                                                              "sum", bar)
+                                                              "sum", bar, backend)
         opp = opponents(lay, w)
         n_dead = bin(dead).count("1")
         per = comb(game.deck_size - k - n_dead - 4, game.full_board - k)
@@ -120,7 +121,8 @@ def report_street(game: Game, board: int, dead: int, hero: Side, villain: Side |
     counts_h = counts_v = None
     if villain is not None:
         lay, runouts, ch, cv, less, equal, w, where = _equity_parts(game, board, dead, hero,
-                                                                    villain, "none", bar)
+                                                                    villain, "none", bar,
+                                                                    backend)
         # Each next card's counts: the runouts holding it.
         holds = (runouts[None, :] & ID_TO_MASK[ids][:, None]) != 0            # (n, R)
         inc = holds.astype(np.float64)

@@ -194,8 +194,8 @@ def _lanes(weights: np.ndarray) -> list[tuple[np.ndarray, list[tuple[int, int | 
 
 
 def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
-                 reduce: str = "sum", segments: np.ndarray | None = None, bar=None
-                 ) -> tuple[np.ndarray, np.ndarray]:
+                 reduce: str = "sum", segments: np.ndarray | None = None, bar=None,
+                 backend: str = "numpy") -> tuple[np.ndarray, np.ndarray]:
     """Weighted counts of every column against each weight vector, on each complete board.
 
     Parameters
@@ -215,6 +215,8 @@ def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
         With ``reduce="segments"``: each board's segment, ``0 .. S - 1``, non-decreasing.
     bar : Progress, optional
         Advanced by the number of boards counted.
+    backend : {"numpy", "cuda"}
+        ``"cuda"``: the kernel of :mod:`gpu_eval.range_reports.cuda` (the same integers).
 
     Returns
     -------
@@ -255,6 +257,18 @@ def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
         raise ValueError(f"reduce={reduce!r}: expected 'sum', 'none' or 'segments'")
     out_l = np.zeros(shape)
     out_e = np.zeros(shape)
+    if backend == "cuda":
+        from gpu_eval.range_reports.cuda import counts_cuda  # noqa: PLC0415 -- CuPy here only
+
+        seg_ids = {"sum": None, "none": np.arange(nb), "segments": segments}[reduce]
+        lo, eq = counts_cuda(boards, lay, wk, cols, segments=seg_ids)
+        if reduce == "sum":
+            lo, eq = lo[:, 0], eq[:, 0]
+        out_l[..., cols] = lo
+        out_e[..., cols] = eq
+        if bar is not None:
+            bar.update(nb)
+        return out_l, out_e
 
     def run(span):
         a, b = span
