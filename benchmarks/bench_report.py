@@ -20,8 +20,12 @@ Cases (two ranges of 1,000+ combos: ``A`` 1,086 and ``B`` 806 combos):
    least 3x faster than that loop.
 
 Timings are medians of ``--repeat`` runs after one untimed warm-up (the tables built, the
-thread pool started); the every-flop case runs ``--flop-repeat`` times (default once).
-``--threads`` is recorded: the NumPy counting uses every core (2 on the reference machine).
+thread pool started); the every-flop case runs ``--flop-repeat`` times (default once). The
+NumPy counting uses every core (2 on the reference machine).
+
+``--gpu`` (a CUDA device needed; ``benchmarks/gpu_check.sh`` runs it): the same cases on
+``backend="cuda"`` (the first call compiles the kernel and is left out), each flop report
+checked against NumPy's integers; every flop on the device only.
 """
 
 from __future__ import annotations
@@ -76,7 +80,11 @@ def main() -> None:
                     help="flop classes pokerfast is timed on (scaled to 1,755)")
     ap.add_argument("--no-peers", action="store_true")
     ap.add_argument("--skip-flops", action="store_true", help="leave out the every-flop case")
+    ap.add_argument("--gpu", action="store_true", help="the cases on backend='cuda'")
     args = ap.parse_args()
+    if args.gpu:
+        gpu_rows(args)
+        return
     pf = None if args.no_peers else pokerfast()
     print(f"# {date.today()}  {platform.platform()}  {os.cpu_count()} cores  "
           f"numpy {np.__version__}  pokerfast {'yes' if pf else 'no'}")
@@ -116,6 +124,30 @@ def main() -> None:
         total = per * len(b.boards)
         row("every flop (1,755 classes)", f"pokerfast loop ({len(pick)} flops, scaled)", total,
             f"{per * 1000:.0f} ms a flop; gpu_eval {total / med:.1f}x faster")
+
+
+def gpu_rows(args) -> None:
+    """The cases on the device, the flop reports checked against NumPy."""
+    print(f"# {date.today()}  gpu_eval range_report on backend='cuda'")
+    ge.range_report(A, B, board=FLOPS[0], backend="cuda")           # compile, upload
+    for flop in FLOPS:
+        med, ts, r = timed(lambda: ge.range_report(A, B, board=flop, backend="cuda"),
+                           args.repeat)
+        want = ge.range_report(A, B, board=flop, backend="numpy")
+        same = all(np.array_equal(np.asarray(getattr(x, f)), np.asarray(getattr(y, f)))
+                   for x, y in ((r.hero, want.hero), (r.villain, want.villain))
+                   for f in ("wins", "ties", "matchups"))
+        row(f"one flop {flop}", "gpu_eval range_report cuda", med,
+            f"fastest {min(ts) * 1000:.1f} ms; integers equal NumPy's: {same}")
+    med, ts, s = timed(lambda: ge.range_report(A, B, board=FLOPS[0], street="turn",
+                                               backend="cuda"), args.repeat)
+    row(f"every turn of {FLOPS[0]}", "gpu_eval range_report cuda street='turn'", med,
+        f"{len(s)} turns")
+    if not args.skip_flops:
+        med, ts, b = timed(lambda: ge.range_report(A, B, boards="flops", per_combo=True,
+                                                   backend="cuda", progress=False), 1)
+        row("every flop (1,755 classes)", "gpu_eval range_report cuda per_combo", med,
+            f"overall {b.overall:.6f}")
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@
 #   1. install the package from this checkout (no network: --no-deps --no-build-isolation);
 #   2. the GPU tests (tests/*_gpu.py) first;
 #   3. the GPU benchmarks (bench_cuda, bench_equity --gpu-only, bench_variants --gpu-only, bench_games --gpu,
+#      bench_report --gpu (range reports),
 #      gpu_interop: torch / JAX / Numba arrays in and out;
 #      bench_tables --gpu, and --gpu-tables: board strengths and the whole river table);
 #   4. compute-sanitizer (memcheck, racecheck, synccheck) on one small launch of every kernel
@@ -119,6 +120,12 @@ for game in ("stud", "stud-hilo", "razz"):
 t = time.perf_counter(); r = ge.equity(players, game="stud", backend="numpy"); dt = time.perf_counter() - t
 print(f"stud 3rd street exact on numpy: {dt:.3f} s ({r.method})", r.equity.round(9).tolist())
 PYEOF
+
+# Range reports on the device (kernels/range_report.cu): one flop of two 1,000-combo ranges
+# (integers checked against NumPy), every turn, and every flop (paper estimate in RESULTS.md).
+echo "== benchmarks/bench_report.py --gpu" | log bench
+timeout "$(budget 45)" "$PY" benchmarks/bench_report.py --gpu --repeat 3 2>&1 | log bench
+note_rc "${PIPESTATUS[0]}" "bench_report"
 
 # --- 4. compute-sanitizer and Nsight Compute -------------------------------------------------
 SANITIZER=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)

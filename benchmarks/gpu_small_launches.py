@@ -168,6 +168,12 @@ def every_kernel() -> None:
                    samples=4096, seed=1)
     _check("ge_deals_sample_2 (every sample's pot handed out)",
            bool(abs(mc.equity.sum() - 1) < 1e-12 and mc.samples == 4096), True)
+    # range_report.cu: ge_report_counts on the rivers of one turn board (48 small blocks).
+    _check("ge_report_counts",
+           ge.range_report("QQ+, AKs, 0.5(76s)", "JJ-99, AQs", board="Kd7c2hAs",
+                           backend="cuda").hero.wins,
+           ge.range_report("QQ+, AKs, 0.5(76s)", "JJ-99, AQs", board="Kd7c2hAs",
+                           backend="numpy").hero.wins)
     cupy.cuda.runtime.deviceSynchronize()
 
 
