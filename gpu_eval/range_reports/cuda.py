@@ -89,10 +89,12 @@ def column_tables(lay, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nda
 
 
 def counts_cuda(boards: np.ndarray, lay, weights: np.ndarray, cols: np.ndarray, *,
-                segments: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+                segments: np.ndarray | None = None, multiplicity: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
     """``(less, equal)`` of the columns ``cols`` on ``boards`` (validated 5-card masks)
-    against ``weights`` (``(m, K)`` over ``cols``), added up per segment (``segments``: each
-    board's, non-decreasing; None: one segment): ``(m, S, K)`` float64 NumPy arrays."""
+    against ``weights`` (``(m, K)`` over ``cols``), each board's counts times its
+    ``multiplicity`` (default 1), added up per segment (``segments``: each board's,
+    non-decreasing; None: one segment): ``(m, S, K)`` float64 NumPy arrays."""
     cupy = availability.require_cuda()
     state = get_state(lay)
     n = len(boards)
@@ -109,6 +111,8 @@ def counts_cuda(boards: np.ndarray, lay, weights: np.ndarray, cols: np.ndarray, 
         d_masks, d_cards = cupy.asarray(masks), cupy.asarray(cards)
         d_start, d_mates = cupy.asarray(start), cupy.asarray(mates)
         d_boards = cupy.asarray(np.ascontiguousarray(boards, dtype=np.uint64))
+        d_mult = None if multiplicity is None else cupy.asarray(
+            np.asarray(multiplicity, dtype=np.float64))
         for v0 in range(0, m, VECTORS_PER_LAUNCH):
             vecs = weights[v0:v0 + VECTORS_PER_LAUNCH]
             nv = len(vecs)
@@ -125,6 +129,10 @@ def counts_cuda(boards: np.ndarray, lay, weights: np.ndarray, cols: np.ndarray, 
                 edges = np.flatnonzero(np.diff(seg[lo:hi])) + 1
                 for a, b in zip(np.concatenate([[0], edges]), np.concatenate([edges, [hi - lo]])):
                     s = int(seg[lo + a])
-                    out_l[v0:v0 + nv, s] += less[a:b].sum(axis=0).get()
-                    out_e[v0:v0 + nv, s] += equal[a:b].sum(axis=0).get()
+                    la, ea = less[a:b], equal[a:b]
+                    if d_mult is not None:
+                        times = d_mult[lo + a:lo + b, None, None]
+                        la, ea = la * times, ea * times
+                    out_l[v0:v0 + nv, s] += la.sum(axis=0).get()
+                    out_e[v0:v0 + nv, s] += ea.sum(axis=0).get()
     return out_l, out_e

@@ -66,7 +66,8 @@ def opponents(lay: DeckLayout, w: np.ndarray) -> np.ndarray:
 
 def versus(boards: np.ndarray, lay: DeckLayout, hero: np.ndarray, villain: np.ndarray, *,
            reduce: str = "sum", segments: np.ndarray | None = None, bar=None,
-           backend: str = "numpy") -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
+           backend: str = "numpy", multiplicity: np.ndarray | None = None
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
     """The showdown counts of both ranges over the complete ``boards``.
 
     ``hero``, ``villain``: ``(C,)`` column weights, 0 where a combo is out of the range or
@@ -89,7 +90,7 @@ def versus(boards: np.ndarray, lay: DeckLayout, hero: np.ndarray, villain: np.nd
             uniq.append(v)
     w = np.stack(uniq)
     less, equal = count_boards(boards, lay, w, reduce=reduce, segments=segments, bar=bar,
-                               backend=backend)
+                               backend=backend, multiplicity=multiplicity)
     return less, equal, w, where
 
 

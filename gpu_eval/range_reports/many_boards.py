@@ -29,8 +29,9 @@ from gpu_eval.range_reports.equity import Counts, column_weights, opponents, sid
 from gpu_eval.range_reports.hands import Side, column_of_pairs, read_range
 from gpu_eval.range_reports.made_hands import CLASSES
 from gpu_eval.range_reports.results import BoardsReport, read_only
+from gpu_eval.range_reports.symmetry import column_perms, orbit_reps, report_group, symmetrize
 from gpu_eval.solver_tables.layout import deck_layout
-from gpu_eval.suit_symmetry import canonical_masks, keeping_range, stabilizer
+from gpu_eval.suit_symmetry import canonical_masks, permute_suits
 
 __all__ = ["Job", "plan_boards", "prepare", "board_rows", "assemble", "report_boards",
            "SECONDS_PER_BOARD", "BATCH"]
@@ -54,14 +55,6 @@ class Job:
     backend: str = "numpy"      # where the runouts are counted
 
 
-def _group(sides: list[Side], dead: int) -> tuple[tuple[int, ...], ...]:
-    group = stabilizer([dead])
-    for s in sides:
-        if len(group) > 1:
-            group = keeping_range(group, s.masks, s.weights)
-    return group
-
-
 def plan_boards(g: Game, hero: Side, villain: Side | None, boards, dead: int
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """``(rows, played, row_of, mult)``: the row boards (masks), the boards to play, each
@@ -70,7 +63,7 @@ def plan_boards(g: Game, hero: Side, villain: Side | None, boards, dead: int
         if boards != "flops":
             raise ValueError(f"boards={boards!r}: expected 'flops' or a list of boards")
         flops, class_of, reps = board_sets.flop_classes(g)
-        group = _group([s for s in (hero, villain) if s is not None], dead)
+        group = report_group(dead, [hero, villain])
         gcanon = canonical_masks(flops, group)
         played, first, mult = np.unique(gcanon, return_index=True, return_counts=True)
         row = class_of[first]
@@ -97,7 +90,7 @@ def board_rows(job: Job, start: int, stop: int, bar=None) -> dict[str, np.ndarra
     boards = job.played[start:stop]
     n = len(boards)
     sides = [("hero", job.hero), ("villain", job.villain)]
-    out: dict[str, np.ndarray] = {}
+    out: dict[str, np.ndarray] = {"backend": np.array([backend] * n, dtype=object)}
     for name, side in sides:
         if side is None:
             continue
@@ -151,15 +144,28 @@ def board_rows(job: Job, start: int, stop: int, bar=None) -> dict[str, np.ndarra
     h, v = job.hero, job.villain
     wh = column_weights(cols["hero"], h.weights, lay.columns)
     wv = column_weights(cols["villain"], v.weights, lay.columns)
+    # Per board, one runout per orbit of the suit permutations that keep it, the dead cards
+    # and both ranges (the ranges' own group, less what moves the board).
+    ranges_group = report_group(job.dead, [h, v])
     for a in range(0, n, BATCH):
         batch = [int(x) for x in boards[a:a + BATCH]]
-        runs = [board_sets.completions(b, job.dead, g, g.full_board - bin(b).count("1"))
-                for b in batch]
+        groups = [tuple(p for p in ranges_group
+                        if int(permute_suits(np.uint64(b), p)) == b) for b in batch]
+        runs, mults = [], []
+        for b, grp in zip(batch, groups):
+            r = board_sets.completions(b, job.dead, g, g.full_board - bin(b).count("1"))
+            idx, mult = orbit_reps(r, grp)
+            runs.append(r[idx])
+            mults.append(mult)
         seg = np.repeat(np.arange(len(batch)), [len(r) for r in runs])
         less, equal, w, where = versus(np.concatenate(runs), lay, wh, wv, reduce="segments",
-                                       segments=seg, backend=backend)
+                                       segments=seg, backend=backend,
+                                       multiplicity=np.concatenate(mults))
         for j, b in enumerate(batch):
             i = a + j
+            perms = column_perms(lay, groups[j])
+            less[:, j] = symmetrize(less[:, j], perms)
+            equal[:, j] = symmetrize(equal[:, j], perms)
             k = bin(b).count("1")
             per = comb(g.deck_size - k - bin(job.dead).count("1") - 4, g.full_board - k)
             off = (lay.pair_masks & np.uint64(b)) == 0
@@ -261,6 +267,8 @@ def assemble(g: Game, job: Job, rows: np.ndarray, row_of: np.ndarray, mult: np.n
              parts: list[dict[str, np.ndarray]], method: str, backend: str) -> BoardsReport:
     """The :class:`BoardsReport` of the played boards' numbers (``parts``, in order)."""
     got = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    ran = sorted(set(got.pop("backend").tolist()))
+    backend = "+".join(ran) if ran else backend
     nrow = len(rows)
     m = mult.astype(np.float64)
 

@@ -23,6 +23,7 @@ from gpu_eval.range_reports.equity import (
 )
 from gpu_eval.range_reports.hands import Side, column_of_pairs
 from gpu_eval.range_reports.results import RangeReport, SideReport, range_equity, read_only
+from gpu_eval.range_reports.symmetry import column_perms, orbit_reps, report_group, symmetrize
 from gpu_eval.solver_tables.layout import deck_layout
 
 __all__ = ["report_one", "report_street", "side_report", "method_text"]
@@ -64,6 +65,15 @@ def _equity_parts(game: Game, board: int, dead: int, hero: Side, villain: Side, 
     cv = column_of_pairs(villain.combos, lay.lowest_card)
     wh = column_weights(ch, hero.weights, lay.columns)
     wv = column_weights(cv, villain.weights, lay.columns)
+    if reduce == "sum":
+        # One runout per orbit of the suit permutations that keep the board and both ranges.
+        group = report_group(board | dead, [hero, villain])
+        idx, mult = orbit_reps(runouts, group)
+        less, equal, w, where = versus(runouts[idx], lay, wh, wv, reduce=reduce, bar=bar,
+                                       backend=backend,
+                                       multiplicity=mult if len(group) > 1 else None)
+        perms = column_perms(lay, group)
+        return lay, runouts, ch, cv, symmetrize(less, perms), symmetrize(equal, perms), w, where
     less, equal, w, where = versus(runouts, lay, wh, wv, reduce=reduce, bar=bar,
                                    backend=backend)
     return lay, runouts, ch, cv, less, equal, w, where

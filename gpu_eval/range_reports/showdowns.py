@@ -90,7 +90,7 @@ def _strengths(boards: np.ndarray, lay: DeckLayout, cols: np.ndarray) -> np.ndar
 
 
 def _counts_chunk(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, cols: np.ndarray,
-                  reduce: str) -> tuple[np.ndarray, np.ndarray]:
+                  reduce: str, mult: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(less, equal)`` of the columns ``cols`` on each board against each of the ``m``
     weight vectors (``weights`` is ``(m, K)`` over ``cols``): ``(m, n, K)`` float64, or
     summed over the boards ``(m, K)``; zeros where a column touches the board."""
@@ -153,6 +153,10 @@ def _counts_chunk(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, cols
         equal -= sub[0::2]
         equal -= sub[1::2]
         equal += ws.ravel()                                             # the column itself
+        if mult is not None:                                            # boards standing for more
+            times = np.repeat(mult.astype(less.dtype), K)
+            less *= times
+            equal *= times
         if reduce == "sum":
             # Per column over the chunk's boards: a packed lane's sum stays below 2**53
             # (fewer than CELLS counts of at most 2**42 each), so one float sum is exact.
@@ -195,7 +199,8 @@ def _lanes(weights: np.ndarray) -> list[tuple[np.ndarray, list[tuple[int, int | 
 
 def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
                  reduce: str = "sum", segments: np.ndarray | None = None, bar=None,
-                 backend: str = "numpy") -> tuple[np.ndarray, np.ndarray]:
+                 backend: str = "numpy", multiplicity: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
     """Weighted counts of every column against each weight vector, on each complete board.
 
     Parameters
@@ -217,6 +222,9 @@ def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
         Advanced by the number of boards counted.
     backend : {"numpy", "cuda"}
         ``"cuda"``: the kernel of :mod:`gpu_eval.range_reports.cuda` (the same integers).
+    multiplicity : numpy.ndarray, optional
+        With ``"sum"`` or ``"segments"``: each board's counts times this (the boards a
+        representative stands for, :mod:`gpu_eval.range_reports.symmetry`).
 
     Returns
     -------
@@ -261,7 +269,7 @@ def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
         from gpu_eval.range_reports.cuda import counts_cuda  # noqa: PLC0415 -- CuPy here only
 
         seg_ids = {"sum": None, "none": np.arange(nb), "segments": segments}[reduce]
-        lo, eq = counts_cuda(boards, lay, wk, cols, segments=seg_ids)
+        lo, eq = counts_cuda(boards, lay, wk, cols, segments=seg_ids, multiplicity=multiplicity)
         if reduce == "sum":
             lo, eq = lo[:, 0], eq[:, 0]
         out_l[..., cols] = lo
@@ -274,8 +282,9 @@ def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
         a, b = span
         if not len(cols):
             return None
+        mult = None if multiplicity is None else np.asarray(multiplicity)[a:b]
         if reduce == "segments":
-            lo, eq = _counts_chunk(boards[a:b], lay, wk, cols, "none")
+            lo, eq = _counts_chunk(boards[a:b], lay, wk, cols, "none", mult)
             first, last = int(seg[a]), int(seg[b - 1]) + 1
             key = ((seg[a:b] - first)[:, None] * len(cols) + np.arange(len(cols))).ravel()
             n = (last - first) * len(cols)
@@ -283,7 +292,7 @@ def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
             eq = np.stack([np.bincount(key, weights=x.ravel(), minlength=n) for x in eq])
             out = (first, last, lo.reshape(m, last - first, -1), eq.reshape(m, last - first, -1))
         else:
-            out = _counts_chunk(boards[a:b], lay, wk, cols, reduce)
+            out = _counts_chunk(boards[a:b], lay, wk, cols, reduce, mult)
         if bar is not None:
             bar.update(b - a)
         if reduce == "none":

@@ -141,3 +141,24 @@ def test_boards_of_asymmetric_ranges_play_every_flop_they_tell_apart():
         assert abs(float(r.hero_equity[j]) - one.equity) < TOL
         full = ge.equity(["AhKh, QQ", "JJ, AQs"], board=bd, exact=True)
         assert abs(float(full.equity[0]) - one.equity) < TOL
+
+
+def test_one_runout_per_suit_orbit_gives_every_runouts_integers(monkeypatch):
+    # Two-tone, monotone, paired and trips flops have suit permutations that keep them and
+    # suit-symmetric ranges: one runout per orbit is counted. Against counting every runout:
+    from gpu_eval.range_reports import many_boards, one_board
+
+    boards = ["Ts9s4d", "Qh8h3h", "7c7d2h", "7h7d7c"]
+    sym = [range_report(HERO, VILLAIN, board=b) for b in boards]
+    many = range_report(HERO, VILLAIN, boards=boards, per_combo=True)
+    identity = lambda known, sides: ((0, 1, 2, 3),)  # noqa: E731
+    monkeypatch.setattr(one_board, "report_group", identity)
+    monkeypatch.setattr(many_boards, "report_group", identity)
+    for b, s in zip(boards, sym):
+        plain = range_report(HERO, VILLAIN, board=b)
+        for x, y in ((s.hero, plain.hero), (s.villain, plain.villain)):
+            assert np.array_equal(x.wins, y.wins) and np.array_equal(x.ties, y.ties), b
+            np.testing.assert_allclose(x.equity, y.equity, rtol=0, atol=TOL)
+    plain_many = range_report(HERO, VILLAIN, boards=boards, per_combo=True)
+    assert np.array_equal(many.units, plain_many.units)
+    assert np.array_equal(many.combos["villain"]["ties"], plain_many.combos["villain"]["ties"])
