@@ -438,6 +438,8 @@ class StreetReport:
         >>> round(float(s.share(made="set")[s.cards.index("Qc")]), 4)   # KK and QQ: 6 of 12
         0.5
         """
+        if side not in ("hero", "villain"):
+            raise ValueError(f"side must be 'hero' or 'villain', got {side!r}")
         out = []
         for r in self.reports:
             sd = r.hero if side == "hero" else r.villain

@@ -104,6 +104,8 @@ BAD = [  # (what, call, error type, words the message must hold)
      ValueError, ["increasing"]),
     ("a distribution without a villain",
      lambda: range_report("AA", board=BOARD).hero.distribution(), ValueError, ["villain"]),
+    ("a side that is neither", lambda: range_report("AA", board=BOARD, street="turn").share(
+        made="set", side="both"), ValueError, ["side"]),
     ("a card that is not next", lambda: range_report("AA", board=BOARD, street="turn")["Kd"],
      KeyError, ["Kd"]),
 ]
