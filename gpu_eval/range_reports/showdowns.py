@@ -112,8 +112,7 @@ def _counts_chunk(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, cols
     # Which cards the columns hold does not depend on the board, so neither do the groups'
     # sizes and places.
     pc = _column_cards(lay.game)[cols]                                  # (K, 2)
-    ck = pc[order]                                                      # (n, K, 2)
-    ck <<= 13
+    ck = (pc << 13)[order]                                              # (n, K, 2)
     ck |= np.arange(2 * K, dtype=np.uint32).reshape(K, 2)
     ck = ck.reshape(n, 2 * K)
     ck.sort(axis=1)
