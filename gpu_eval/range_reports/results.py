@@ -80,6 +80,13 @@ class SideReport:
         The total weight of those opponent combos.
     boards : int or None
         Completions of the board each matchup is played on.
+
+    Examples
+    --------
+    >>> import gpu_eval as ge
+    >>> side = ge.range_report("QQ+", "AK", board="Kd7c2h").hero
+    >>> side.hands[:2], side.class_names[:2], side.nut_rank[:2].tolist()
+    (['AsAh', 'AsAd'], ['overpair', 'overpair'], [6, 6])
     """
 
     label: str
@@ -291,6 +298,13 @@ class RangeReport:
         ``gpu_eval.equity([hero, villain], board=board)``).
     method, backend : str
         How it was counted and where.
+
+    Examples
+    --------
+    >>> import gpu_eval as ge
+    >>> r = ge.range_report("QQ+", "AK", board="Kd7c2h")
+    >>> r.board, len(r.hero.combos), len(r.villain.combos), round(r.equity, 4)
+    ('Kd7c2h', 15, 12, 0.4234)
     """
 
     game: str
@@ -390,6 +404,13 @@ class StreetReport:
     hero_equity, villain_equity : numpy.ndarray or None
         Each range's equity on each next board.
     method, backend : str
+
+    Examples
+    --------
+    >>> import gpu_eval as ge
+    >>> s = ge.range_report("QQ+", "AK", board="Kd7c2hAs", street="river")
+    >>> len(s), s.cards[0], s["2c"].board           # the board high cards first, then the card
+    (48, '2c', 'AsKd7c2h2c')
     """
 
     game: str
@@ -518,6 +539,13 @@ class BoardsReport:
         ``(B, N)`` arrays ``made``, ``draws``, ``nut_rank``, ``equity``, ``wins``, ``ties``,
         ``matchups`` (-1 / NaN where the combo touches the board).
     method, backend : str
+
+    Examples
+    --------
+    >>> import gpu_eval as ge
+    >>> b = ge.range_report("AKs", "QQ", boards=["AsKd7h", "7c7d2h"])
+    >>> b.boards, b.flops.tolist(), [round(float(x), 4) for x in b.hero_equity]
+    (('AsKd7h', '7d7c2h'), [1, 1], [0.9068, 0.2657])
     """
 
     game: str
