@@ -60,12 +60,21 @@ def test_cluster_every_flop_equals_flop_sweep(client):
     assert abs(got.overall - s.overall) < 1e-10
 
 
-def test_bad_input_submits_nothing(client):
-    before = len(client.who_has())
+def test_bad_input_submits_nothing(client, monkeypatch):
+    # Every input error is raised on the client before a task exists: no call reaches the
+    # runner (checked directly, with no wait on the scheduler forgetting earlier tasks).
+    from gpu_eval.distributed import reports
+
+    calls = []
+    monkeypatch.setattr(reports.runner, "run_tasks", lambda *a, **k: calls.append(a))
     with pytest.raises(ValueError, match="hero range"):
         ged.range_report(client, "QQ++", "JJ")
     with pytest.raises(ValueError, match="boards"):
         ged.range_report(client, "QQ", "JJ", boards="turns")
+    with pytest.raises(ValueError, match="board 1"):
+        ged.range_report(client, "QQ", "JJ", boards=["Kd7c2h", "AsAs2c"])
     with pytest.raises(TypeError, match="client"):
         ged.range_report("localhost", "QQ", "JJ")
-    assert len(client.who_has()) == before
+    with pytest.raises(ValueError, match="block_size"):
+        ged.range_report(client, "QQ", "JJ", block_size=0)
+    assert calls == []
