@@ -124,7 +124,7 @@ def main() -> None:
         rows.append((f"exact {name}", t_ge, t_pe, float(r.equity[0]), eq_pe))
     # The small heads-up spots as equity_batch walks them (together), per spot, against
     # poker-equity's one call per spot.
-    from gpu_eval.equity_engine import deals  # noqa: PLC0415
+    from gpu_eval.equity_engine.deals import numpy_engine as deals  # noqa: PLC0415
 
     for name, game, pe_game, hands, board, dead in FAMILY_CASES:
         if board or not any(m in name for m in args.match.split(",")) or \

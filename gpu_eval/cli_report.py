@@ -18,12 +18,18 @@ __all__ = ["add_parser", "run", "write_frame"]
 def add_parser(sub) -> None:
     """Add the ``report`` subcommand to the ``gpu-eval`` subparsers ``sub``."""
     from gpu_eval.games import registry
-    from gpu_eval.range_reports.api import FAMILIES
+    from gpu_eval.range_reports.api import reads
 
-    games = [n for n in registry.names() if registry.GAMES[n].family in FAMILIES
-             and not registry.GAMES[n].hilo]
+    games = [n for n in registry.names() if reads(n)]
     p = sub.add_parser("report", help="range anatomy: made hands, draws, equity per combo",
-                       description=__doc__.split("\n\n")[0])
+                       description="Take a range apart on a board: each combo's made-hand "
+                                   "class, draws, outs and nut rank and, with --vs, its exact "
+                                   "equity against the other range. One board prints each "
+                                   "range's share per class and draw; --street turn (on a "
+                                   "flop) or river (on a turn) a row per next card; "
+                                   "--all-flops the equity over every flop, the best and "
+                                   "worst, by texture. --out writes the rows (a combo, a card "
+                                   "or a board each) as CSV, or Parquet for a .parquet name.")
     p.add_argument("hero", help='the range, e.g. "QQ+,AKs" (Omaha: "AA$ds"; quote it)')
     p.add_argument("--vs", dest="villain", default=None, help="the other range (adds equity)")
     p.add_argument("--board", default="", help="3, 4 or 5 board cards, e.g. Kd7c2h")
@@ -32,9 +38,11 @@ def add_parser(sub) -> None:
     p.add_argument("--all-flops", action="store_true",
                    help="every flop (1,755 suit classes weighted to 22,100 flops)")
     p.add_argument("--dead", default="", help="dead cards")
-    p.add_argument("--game", default=registry.HOLDEM, choices=games)
+    p.add_argument("--game", default=registry.HOLDEM, choices=games,
+                   help=f"the game (default {registry.HOLDEM}; the Omaha games play exactly "
+                        f"two hole cards)")
     p.add_argument("--out", default=None,
-                   help="write the rows to FILE: .csv, or .parquet (needs pandas)")
+                   help="write the rows to FILE: .csv, or .parquet (needs pandas and pyarrow)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.set_defaults(func=run)
 
@@ -58,8 +66,8 @@ def write_frame(report, path: str) -> int:
         try:
             df.to_parquet(path)
         except ImportError as e:
-            raise ValueError(f"writing {path}: Parquet needs pyarrow (pip install pyarrow), or "
-                             f"give a .csv name ({e})") from None
+            raise ValueError(f"writing {path}: Parquet needs the pyarrow package, which is "
+                             f"not installed here; give a .csv name instead ({e})") from None
     else:
         df.to_csv(path)
     return len(df)

@@ -4,7 +4,7 @@ permutations that keep a problem (its known cards, its ranges), one representati
 
 Every engine that plays one board per orbit (:mod:`gpu_eval.equity_engine.enumerate_boards`,
 :mod:`gpu_eval.equity_engine.board_orbits`, the cluster's slices), the preflop table's combo
-pair classes (:mod:`gpu_eval.equity_engine.preflop_data`, :func:`gpu_eval.preflop_table`)
+pair classes (:mod:`gpu_eval.equity_engine.holdem.shipped_table`, :func:`gpu_eval.preflop_table`)
 and the flop classes of :func:`gpu_eval.distributed.flop_sweep` call these functions.
 
 Seam: a hand-isomorphism indexer (Waugh's numbering, ``gpu_eval/solver_tables/indexer.py``)

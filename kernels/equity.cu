@@ -1,6 +1,6 @@
-// equity.cu -- the equity kernels (gpu_eval/cuda/equity.py launches them).
+// equity.cu -- the equity kernels (gpu_eval/equity_engine/holdem/cuda_engine.py launches them).
 //
-// Exact showdowns over a list of boards (the contract of gpu_eval/equity_engine/numpy_engine.py's
+// Exact showdowns over a list of boards (the contract of gpu_eval/equity_engine/holdem/numpy_engine.py's
 // showdown_counts), in two steps per chunk of boards:
 //   ge_eq_strengths   S[b][p] = strength of pool hand p on board b (0 when they share a card):
 //                     each distinct hole combo is evaluated once per board;
@@ -8,7 +8,7 @@
 //                     boards, compared from S. A warp takes 32 matchups x a slice of boards;
 //                     each lane keeps its counters in registers and adds them to the 64-bit
 //                     totals once per slice.
-// Monte Carlo (gpu_eval.equity_engine.numpy_engine.sample_counts): ge_eq_sample_N draws sample s from its
+// Monte Carlo (gpu_eval.equity_engine.holdem.numpy_engine.sample_counts): ge_eq_sample_N draws sample s from its
 // own Philox stream (equity.cuh), so totals depend only on the seed and the sample range.
 // The preflop matrix: ge_eq_strengths over all 1326 combos and a chunk of the C(52, 5) boards,
 // then ge_eq_pairs, a 64 x 64 tiled count of wins and ties of every combo pair.
@@ -86,7 +86,7 @@ GE_GLOBAL void ge_eq_strengths(const ge_u64* __restrict__ pool, ge_u32 n_pool,
 // ---------------------------------------------------------------------------------------------
 
 // matchups: (n_matchups, N) int32 pool indices. Adds to wins/ties/units (n_matchups, N) and
-// valid (n_matchups) exactly what gpu_eval.equity_engine.numpy_engine.showdown_counts counts on S's boards:
+// valid (n_matchups) exactly what gpu_eval.equity_engine.holdem.numpy_engine.showdown_counts counts on S's boards:
 // a board counts for a matchup when no hand of it has strength 0 (shares a card with the
 // board); the best hands win (one: a win; several: a tie each and lcm(1..N) / c units).
 // A task is (32 matchups, per_task boards); task t of a warp covers matchup group t % groups.
@@ -201,15 +201,7 @@ GE_DEVICE void ge_showdown(const ge_u16* __restrict__ S, ge_u32 ld, ge_u32 n_boa
         ge_showdown<N>(S, ld, n_boards, matchups, n_matchups, per_task, wins, ties, units,    \
                        valid);                                                                \
     }
-GE_EQ_SHOWDOWN_KERNEL(2)
-GE_EQ_SHOWDOWN_KERNEL(3)
-GE_EQ_SHOWDOWN_KERNEL(4)
-GE_EQ_SHOWDOWN_KERNEL(5)
-GE_EQ_SHOWDOWN_KERNEL(6)
-GE_EQ_SHOWDOWN_KERNEL(7)
-GE_EQ_SHOWDOWN_KERNEL(8)
-GE_EQ_SHOWDOWN_KERNEL(9)
-GE_EQ_SHOWDOWN_KERNEL(10)
+GE_FOR_PLAYERS_2_TO_10(GE_EQ_SHOWDOWN_KERNEL)
 
 // ---------------------------------------------------------------------------------------------
 // Monte Carlo.
@@ -319,15 +311,7 @@ GE_DEVICE void ge_sample(const ge_u64* __restrict__ combos, const ge_u32* __rest
         ge_sample<N>(combos, offsets, cum, modes, deck, n_deck, base, k, key0, key1, start,   \
                      stop, max_tries, totals, failures);                                      \
     }
-GE_EQ_SAMPLE_KERNEL(2)
-GE_EQ_SAMPLE_KERNEL(3)
-GE_EQ_SAMPLE_KERNEL(4)
-GE_EQ_SAMPLE_KERNEL(5)
-GE_EQ_SAMPLE_KERNEL(6)
-GE_EQ_SAMPLE_KERNEL(7)
-GE_EQ_SAMPLE_KERNEL(8)
-GE_EQ_SAMPLE_KERNEL(9)
-GE_EQ_SAMPLE_KERNEL(10)
+GE_FOR_PLAYERS_2_TO_10(GE_EQ_SAMPLE_KERNEL)
 
 // The draws of samples [start, start + count) of n players (for tests against the NumPy
 // twin): holes (count, n), boards (count; without base), ok (count).

@@ -4,14 +4,14 @@
 //   easy as 1, 2, 3", SC 2011; checked against Random123's known-answer vectors): the random
 //   words of Monte Carlo sample s are Philox(counter = (s_lo, s_hi, j, 0), key), j = 0, 1,
 //   2, ..., four words per j, used in order; the key is two words derived from the seed
-//   (gpu_eval.cuda.equity.mc_key). A sample's draws depend only on the seed and
+//   (gpu_eval.equity_engine.holdem.cuda_engine.mc_key). A sample's draws depend only on the seed and
 //   its index, never on which thread runs it, so results do not depend on the launch.
 // * Uniform integers by Lemire's multiply-shift with rejection (exactly uniform), uniform
 //   doubles from 53 random bits, weighted picks by binary search in cumulative weights, cards
 //   dealt from a deck by rejection on a 52-bit mask.
 // * One Monte Carlo showdown: matchup drawn by weight (whole tuple redrawn on a card clash),
 //   "dealt" players and the board completion dealt from what is left.
-// gpu_eval/cuda/equity.py holds a NumPy twin of all of this (same words, same draws).
+// gpu_eval/equity_engine/holdem/cuda_engine.py holds a NumPy twin of all of this (same words, same draws).
 //
 // The same code compiles as host C++ for the tests, where a block runs as cooperative fibers
 // (tests/equity_host.py): the block barrier and warp shuffles go through ge_eq_sync /
@@ -26,7 +26,7 @@
 #define GE_WARP 32
 #define GE_EQ_MAX_PLAYERS 10
 
-// Player modes of the Monte Carlo kernels (gpu_eval/cuda/equity.py: MODE_*).
+// Player modes of the Monte Carlo kernels (gpu_eval/equity_engine/holdem/cuda_engine.py: MODE_*).
 #define GE_MC_FIXED 0     // a known hand: combos[offsets[p]]
 #define GE_MC_UNIFORM 1   // a range with equal weights: uniform pick
 #define GE_MC_WEIGHTED 2  // a weighted range: binary search in the cumulative weights
@@ -126,25 +126,27 @@ GE_DEVICE ge_u32 ge_rng_next(GeRng& r) {
 }
 
 // Uniform integer in [0, n), n >= 1: Lemire's multiply-shift; the rare low products below
-// 2^32 mod n are redrawn, which makes it exactly uniform.
+// 2^32 mod n are redrawn, which makes it exactly uniform. One call of ge_rng_next (whose
+// refill, a whole Philox block, is inlined at every call site): the threshold is computed on
+// the first draw, and only when its low product is below n (rare).
 GE_DEVICE ge_u32 ge_rng_below(GeRng& r, ge_u32 n) {
-    ge_u64 m = (ge_u64)ge_rng_next(r) * n;
-    ge_u32 low = (ge_u32)m;
-    if (low < n) {
-        const ge_u32 t = (0u - n) % n;
-        while (low < t) {
-            m = (ge_u64)ge_rng_next(r) * n;
-            low = (ge_u32)m;
-        }
+    ge_u32 t = 0;
+    for (bool first = true;; first = false) {
+        const ge_u64 m = (ge_u64)ge_rng_next(r) * n;
+        const ge_u32 low = (ge_u32)m;
+        if (first && low < n) t = (0u - n) % n;
+        if (low >= t) return (ge_u32)(m >> 32);
     }
-    return (ge_u32)(m >> 32);
 }
 
 // Uniform double in [0, 1) from 53 random bits (two words: 27 + 26 bits); every step is exact,
-// so the host twin computes the same double.
+// so the host twin computes the same double. The two words come from one call site.
 GE_DEVICE double ge_rng_unit(GeRng& r) {
-    const ge_u32 a = ge_rng_next(r) >> 5;
-    const ge_u32 b = ge_rng_next(r) >> 6;
+    ge_u64 two = 0;
+    GE_EQ_NO_UNROLL
+    for (int i = 0; i < 2; ++i) two = (two << 32) | ge_rng_next(r);
+    const ge_u32 a = (ge_u32)(two >> 32) >> 5;
+    const ge_u32 b = (ge_u32)two >> 6;
     return ((double)a * 67108864.0 + (double)b) * (1.0 / 9007199254740992.0);
 }
 

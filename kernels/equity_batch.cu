@@ -1,11 +1,11 @@
-// equity_batch.cu -- exact equity of many independent hold'em spots (gpu_eval/cuda/batch.py).
+// equity_batch.cu -- exact equity of many independent hold'em spots (gpu_eval/equity_engine/batch/cuda_engine.py).
 //
 // A spot is N hole-card masks, its known board and the cards still free (the deck less every
 // hole, board and dead card). ge_batch_N enumerates every completion of the board from the free
 // cards (k = 5 - board cards: 2 on the flop, 1 on the turn), evaluates every player's 7-card
 // hand with the bitmask evaluator and counts, per player, outright wins, split pots and split
 // pot units (lcm(1..N) / c for a c-way split): the integers of
-// gpu_eval.equity_engine.batch's NumPy path. The enumeration order differs (free cards taken in
+// gpu_eval.equity_engine.batch.api's NumPy path. The enumeration order differs (free cards taken in
 // hand-mask bit order), which sums do not see.
 //
 // Flop and turn (k = 1, 2): a warp per spot, each lane counting completions lane, lane + 32, ...
@@ -148,14 +148,6 @@ GE_DEVICE void ge_batch(const ge_u64* __restrict__ hole, const ge_u64* __restric
                                 ge_u32* __restrict__ units) {                                 \
         ge_batch<N>(hole, board, free_cards, n_spots, k, wins, ties, units);                  \
     }
-GE_BATCH_KERNEL(2)
-GE_BATCH_KERNEL(3)
-GE_BATCH_KERNEL(4)
-GE_BATCH_KERNEL(5)
-GE_BATCH_KERNEL(6)
-GE_BATCH_KERNEL(7)
-GE_BATCH_KERNEL(8)
-GE_BATCH_KERNEL(9)
-GE_BATCH_KERNEL(10)
+GE_FOR_PLAYERS_2_TO_10(GE_BATCH_KERNEL)
 
 #endif  // GE_EQUITY_BATCH_CU

@@ -1,6 +1,6 @@
 // lowball.cuh -- the low evaluators on the device: 2-7 lowball, A-5 lowball, badugi.
 //
-// Computes exactly what gpu_eval/games/lows.py's evaluate_masks computes, from the same tables
+// Computes exactly what gpu_eval/games/lowball.py's evaluate_masks computes, from the same tables
 // (every strength dense, higher is better):
 //   * 2-7 (five cards): a suit lane of five cards reads DS_FLUSH[lane] (flushes and straight
 //     flushes); otherwise the quinary hash of the rank counts (phash.cuh's rank groups) reads
@@ -13,7 +13,7 @@
 #include "ge_common.cuh"
 #include "phash.cuh"  // ge_phash_group
 
-// Field order is a contract with gpu_eval/cuda/lows.py (LOW_TABLE_ORDER) and the host build.
+// Field order is a contract with gpu_eval/cuda/lowball.py (LOW_TABLE_ORDER) and the host build.
 struct GeLowTables {
     const ge_u64* spread;      // [8192]  rank bit r -> bit 3r
     const ge_u32* group0;      // [10 << 12]  the quinary hash's rank groups (phash.py)

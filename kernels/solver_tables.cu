@@ -1,4 +1,4 @@
-// solver_tables.cu -- the solver tables' device work (gpu_eval/cuda/solver_tables.py).
+// solver_tables.cu -- the solver tables' device work (gpu_eval/solver_tables/cuda_engine.py).
 //
 // ge_tables_board_strengths: the strength of every hole pair (column) with each board, 0 where
 // the pair touches the board: out[b * n_cols + j] (gpu_eval.solver_tables.board_strengths). A

@@ -1,12 +1,8 @@
 """Shared test set-up: the helpers beside the tests on sys.path, and the host-built kernels."""
 
 import sys
-from pathlib import Path
 
 import pytest
-
-# The reference evaluator and helpers live beside the tests.
-sys.path.insert(0, str(Path(__file__).parent))
 
 
 @pytest.fixture(scope="session")
@@ -76,7 +72,7 @@ def stand_in_cuda_games(stand_in_cupy, monkeypatch):
 def stand_in_cuda_deals(stand_in_cupy, monkeypatch):
     """The stand-in CuPy with the board-less games' module (kernels/equity_deals.cu in the
     block emulator, tests/emulation/deals_host.py) and its per-device cache emptied."""
-    from gpu_eval.cuda import deals as cuda_deals
+    from gpu_eval.equity_engine.deals import cuda_engine as cuda_deals
 
     from emulation import deals_host
 

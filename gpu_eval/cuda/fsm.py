@@ -14,26 +14,30 @@ from gpu_eval.cuda.availability import require_cuda
 from gpu_eval.cuda.modules import (
     THREADS_PER_BLOCK,
     cached_device_state,
-    module_options,
+    compile_module,
     resident_blocks_per_sm,
 )
-from gpu_eval.cuda.nvrtc import source_hash
+from gpu_eval.cuda.nvrtc import module_code
 
-__all__ = ["fsm_kernel", "launch", "FSM_STATES"]
+__all__ = ["fsm_kernel", "launch", "module_source", "FSM_STATES"]
 
 #: (device, sources hash) -> (kernel, blocks that fill the device)
 FSM_STATES: dict = {}
 _LOCK = threading.Lock()
 
 
+def module_source() -> str:
+    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash."""
+    return module_code("state-machine kernel", ["fsm.cu"])
+
+
 def fsm_kernel(device_id: int) -> tuple[Any, int]:
     """The fsm kernel of a device and its full grid, built once through the per-device module
     cache every CUDA module of the package shares (gpu_eval.cuda.modules.cached_device_state)."""
     def build(cupy, dev: int) -> tuple[Any, int]:
-        # The hash makes CuPy's on-disk cache notice edits to included headers.
-        module = cupy.RawModule(code=f"// gpu_eval fsm, sources sha256 {source_hash()}\n"
-                                     f'#include "fsm.cu"\n', options=module_options())
-        kernel = module.get_function("ge_fsm_eval_ids")
+        _, kernels = compile_module(cupy, module_source(), ("ge_fsm_eval_ids",),
+                                    "state-machine", dev)
+        kernel = kernels["ge_fsm_eval_ids"]
         props = cupy.cuda.runtime.getDeviceProperties(dev)
         full = int(props["multiProcessorCount"]) * resident_blocks_per_sm(kernel, props)
         assert THREADS_PER_BLOCK == 256  # the launch below

@@ -4,8 +4,9 @@
 Per device, ``kernels/equity_games.cu`` is compiled once by NVRTC through ``cupy.RawModule``
 (the sources' hash in the code), with ``ge_shortdeck_tables[2]`` and ``ge_omaha_tables``
 uploaded from the tables the NumPy path uses (:func:`gpu_eval.cuda.variants.family_tables`)
-and the Omaha low table (:func:`gpu_eval.games.lowball.low_tables`) as a device array. The
-equity engine of the other games (:mod:`gpu_eval.cuda.omaha_shortdeck`) launches its kernels from
+and the Omaha low table (:func:`gpu_eval.games.eight_or_better.low_tables`) as a device array. The
+equity engine of the other games (:mod:`gpu_eval.equity_engine.board_games.cuda_engine`) launches its
+kernels from
 the same module; evaluation lives here so that ``evaluate_low`` does not reach into an equity
 engine. CuPy is imported lazily.
 """
@@ -21,22 +22,30 @@ import numpy as np
 from gpu_eval.cuda import modules
 from gpu_eval.cuda.availability import require_cuda
 from gpu_eval.cuda.nvrtc import module_code
-from gpu_eval.games import lowball
+from gpu_eval.games import eight_or_better
 from gpu_eval.games.registry import OMAHA, SHORTDECK
 
-__all__ = ["get_module", "module_source", "low_cuda", "KERNELS", "MODULE_FILES"]
+__all__ = ["get_module", "module_source", "low_cuda", "KERNELS", "PLAYER_KERNELS",
+           "MODULE_FILES", "MAX_PLAYERS", "LOW_ONE_BOARD", "LOW_ONE_HOLE"]
 
 MODULE_FILES: tuple[str, ...] = ("equity_games.cu",)
-KERNELS: tuple[str, ...] = ("ge_games_strengths", "ge_games_sample", "ge_games_low") + tuple(
-    f"ge_games_showdown_{n}" for n in range(2, 11))
+#: Most players of the showdown and sampling kernels (one of each per player count).
+MAX_PLAYERS = 10
+#: The module's kernels; a call compiles the base ones and its own player count's alone
+#: while the whole module is not in the kernel cache (modules.cached_part_state).
+PLAYER_KERNELS = modules.PlayerKernels(("ge_games_strengths", "ge_games_low"),
+                                       ("ge_games_showdown_{n}", "ge_games_sample_{n}"),
+                                       tuple(range(2, MAX_PLAYERS + 1)))
+KERNELS: tuple[str, ...] = PLAYER_KERNELS.names()
 
 _STATES: dict[tuple[int, str], Any] = {}
 _LOCK = threading.Lock()
 
 
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash."""
-    return module_code("game equity kernels", MODULE_FILES)
+def module_source(players: int | None = None) -> str:
+    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
+    ``players``: that count's kernels alone (0: none); default every count."""
+    return module_code("game equity kernels", MODULE_FILES, players)
 
 
 @dataclass
@@ -44,51 +53,70 @@ class GamesState(modules.DeviceState):
     low_table: Any = None
 
 
-def _build_state(cupy, dev: int) -> GamesState:
+def _build_state(cupy, dev: int, players: int | None) -> GamesState:
     from gpu_eval.cuda.variants import family_tables  # noqa: PLC0415
 
-    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "game equity", dev)
+    names = PLAYER_KERNELS.names(players)
+    module, kernels = modules.compile_module(cupy, module_source(players), names, "game equity",
+                                             dev)
     arrays = []
     for family in (SHORTDECK, OMAHA):
         for symbol, tables, order, dtypes in family_tables(family):
             arrays += modules.upload_tables(cupy, module, symbol, tables, order, dtypes)
-    low = cupy.asarray(np.ascontiguousarray(lowball.low_tables()["OMAHA"]))
+    low = cupy.asarray(np.ascontiguousarray(eight_or_better.low_tables()["OMAHA"]))
     cupy.cuda.runtime.deviceSynchronize()  # launches may run on other streams
     props = cupy.cuda.runtime.getDeviceProperties(dev)
-    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
+    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in names}
     return GamesState(device_id=dev, module=module, kernels=kernels, tables=arrays,
                        binom=None, sm_count=int(props["multiProcessorCount"]),
                        blocks_per_sm=blocks, streams=[], low_table=low)
 
 
-def get_module(device_id: int | None = None) -> GamesState:
-    """The game equity kernels for a device (compiled and tables uploaded once, then cached).
+def get_module(device_id: int | None = None, players: int | None = None) -> GamesState:
+    """The game equity kernels for a device (compiled and tables uploaded once, then cached):
+    those of ``players`` players (0: the base kernels alone; default: every count).
 
     Raises
     ------
     CudaUnavailableError
         If CuPy or a device is missing, or the kernels cannot be compiled.
     """
-    return modules.cached_device_state(_STATES, _LOCK, _build_state, device_id)
+    return modules.cached_part_state(_STATES, _LOCK, _build_state, module_source, players,
+                                     device_id)
+
+
+#: ``shared`` flags of ``ge_games_low``: one board for every row, one hand for every board.
+LOW_ONE_BOARD, LOW_ONE_HOLE = 1, 2
 
 
 def low_cuda(hole_masks: Any, board_masks: Any | None, table: np.ndarray) -> Any:
     """Lows of validated hand masks on the device (``ge_games_low``): Omaha 2 + 3 with
-    ``board_masks`` (one per row, or one for all), else the best five of each hand.
-    CuPy masks in give a CuPy ``uint8`` array out; NumPy in gives NumPy out."""
+    ``board_masks``, else the best five of each hand. Hole rows and boards broadcast as in
+    NumPy: one per row, one board for every row, or one hand against every board.
+    CuPy masks in give a CuPy ``uint8`` array out; NumPy in gives NumPy out.
+
+    Examples
+    --------
+    >>> t = eight_or_better.low_tables()["OMAHA"]  # doctest: +SKIP
+    >>> low_cuda(cards.to_mask(["Ah2d3cKs"]), cards.to_mask(["2c5d4h", "7s8s9c"]), t)
+    ... # doctest: +SKIP
+    array([56,  0], dtype=uint8)
+    """
     from gpu_eval.cuda.availability import is_cupy_array  # noqa: PLC0415
 
     cupy = require_cuda()
-    state = get_module()
+    state = get_module(players=0)
     on_device = is_cupy_array(hole_masks) or is_cupy_array(board_masks)
     h = cupy.ascontiguousarray(cupy.asarray(hole_masks), dtype=cupy.uint64).reshape(-1)
-    n = int(h.size)
     b = None if board_masks is None else cupy.ascontiguousarray(
         cupy.asarray(board_masks), dtype=cupy.uint64).reshape(-1)
-    shared = np.int32(b is not None and int(b.size) == 1 and n != 1)
+    n = int(h.size) if b is None else max(int(h.size), int(b.size))
+    shared = 0
+    if b is not None and n > 1:  # the caller checked that the sizes are equal or one is 1
+        shared = (LOW_ONE_BOARD if b.size == 1 else 0) | (LOW_ONE_HOLE if h.size == 1 else 0)
     d_table = cupy.asarray(np.ascontiguousarray(table, dtype=np.uint8))
     out = cupy.empty(n, dtype=cupy.uint8)
     if n:
-        state.launch("ge_games_low", n, (h, np.uint64(0) if b is None else b, shared,
-                                         d_table, out, np.uint64(n)))
+        state.launch("ge_games_low", n, (h, np.uint64(0) if b is None else b,
+                                         np.int32(shared), d_table, out, np.uint64(n)))
     return out if on_device else out.get()

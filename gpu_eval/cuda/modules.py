@@ -2,7 +2,8 @@
 geometry and streaming host arrays through the device.
 
 Each launcher module (:mod:`gpu_eval.cuda.holdem`, :mod:`gpu_eval.cuda.variants`,
-:mod:`gpu_eval.cuda.equity`, :mod:`gpu_eval.cuda.games_module` and the state-machine kernel of
+:mod:`gpu_eval.equity_engine.holdem.cuda_engine`, :mod:`gpu_eval.cuda.games_module` and the state-machine
+kernel of
 :mod:`gpu_eval.cuda.fsm`) compiles its own kernels once per device with NVRTC
 through ``cupy.RawModule`` (:func:`module_options`), keeps them in its own dictionary through
 :func:`cached_device_state` (keyed by device and the kernel sources' hash, so no cache serves a
@@ -23,8 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from gpu_eval.cuda import kernel_cache
 from gpu_eval.cuda.availability import CudaUnavailableError, import_cupy, require_cuda
-from gpu_eval.cuda.nvrtc import BASE_OPTIONS, kernel_dir, source_hash
+from gpu_eval.cuda.nvrtc import source_hash
 
 __all__ = [
     "compile_module",
@@ -35,6 +37,8 @@ __all__ = [
     "module_options",
     "DeviceState",
     "cached_device_state",
+    "cached_part_state",
+    "PlayerKernels",
     "upload_tables",
     "resident_blocks_per_sm",
     "stream_host",
@@ -70,7 +74,7 @@ def module_options() -> tuple[str, ...]:
     >>> module_options()[-1].startswith("-I") and module_options()[-1].endswith("kernels")
     True
     """
-    return (*BASE_OPTIONS, f"-I{kernel_dir()}")
+    return kernel_cache.source_options()
 
 
 @dataclass
@@ -99,22 +103,53 @@ class DeviceState:
 
 
 def compile_module(cupy, code: str, names: tuple[str, ...], what: str, dev: int):
-    """``(module, {name: kernel})``: ``code`` compiled by NVRTC through ``cupy.RawModule`` with
-    :func:`module_options`, and each kernel of ``names`` fetched (CuPy compiles on the first
-    fetch); a failure becomes :class:`CudaUnavailableError` naming ``what`` and the device.
+    """``(module, {name: kernel})``: ``code`` compiled for device ``dev`` (the current one) by
+    NVRTC, or loaded from the kernel cache where an earlier process compiled it
+    (:mod:`gpu_eval.cuda.kernel_cache`), and each kernel of ``names`` fetched; a failure
+    becomes :class:`CudaUnavailableError` naming ``what`` and the device.
 
     Examples
     --------
     >>> module, kernels = compile_module(cupy, module_source(), KERNELS, "equity", 0)  # doctest: +SKIP
     """
-    module = cupy.RawModule(code=code, options=module_options())
     try:
-        kernels = {name: module.get_function(name) for name in names}
+        return kernel_cache.load_kernels(cupy, code, tuple(names), dev)
     except Exception as exc:
         raise CudaUnavailableError(
             f"compiling gpu_eval's {what} kernels for device {dev} failed "
             f"({type(exc).__name__}): {exc}") from exc
-    return module, kernels
+
+
+@dataclass(frozen=True)
+class PlayerKernels:
+    """A module's kernels: the ``base`` ones, and those compiled once per player count
+    (``per_count`` patterns such as ``"ge_eq_showdown_{n}"``, for each of ``counts``), which
+    ``GE_PLAYERS`` lets a call compile for its own count alone (``kernels/ge_common.cuh``).
+
+    Examples
+    --------
+    >>> k = PlayerKernels(("ge_x",), ("ge_y_{n}",), (2, 3))
+    >>> k.names(), k.names(0), k.names(3)
+    (('ge_x', 'ge_y_2', 'ge_y_3'), ('ge_x',), ('ge_x', 'ge_y_3'))
+    """
+
+    base: tuple[str, ...]
+    per_count: tuple[str, ...]
+    counts: tuple[int, ...]
+
+    def names(self, players: int | None = None) -> tuple[str, ...]:
+        """Every kernel (``players=None``: the whole module), the base ones alone (0), or the
+        base ones and those of ``players``."""
+        if players is None:
+            counts = self.counts
+        elif players == 0:
+            counts = ()
+        elif players in self.counts:
+            counts = (players,)
+        else:
+            raise ValueError(f"no kernels for {players} players (counts {self.counts})")
+        return self.base + tuple(p.format(n=n) for p in self.per_count for n in counts)
+
 
 def cached_device_state(states: dict, lock: threading.Lock, build: Callable[[Any, int], Any],
                         device_id: int | None = None) -> Any:
@@ -164,6 +199,61 @@ def cached_device_state(states: dict, lock: threading.Lock, build: Callable[[Any
             with cupy.cuda.Device(dev):
                 state = build(cupy, dev)
             states[key] = state
+    return state
+
+
+def cached_part_state(states: dict, lock: threading.Lock,
+                      build: Callable[[Any, int, int | None], Any],
+                      whole_code: Callable[[], str], players: int | None = None,
+                      device_id: int | None = None) -> Any:
+    """The state of a module with per-player-count kernels (:class:`PlayerKernels`) that
+    holds ``players``' kernels, built once per device and sources like
+    :func:`cached_device_state`.
+
+    That is the whole module's state (every count) when it is built already or its binary is
+    in the kernel cache (``gpu-eval compile`` put it there), else the state of the part for
+    ``players`` alone (0: the base kernels), so that a first call compiles only what it
+    launches. ``players=None`` asks for the whole module.
+
+    Parameters
+    ----------
+    states : dict
+        The launcher's cache, ``(device, sources hash, part) -> state`` (part None: whole).
+    lock : threading.Lock
+        Guards ``states``.
+    build : callable
+        ``build(cupy, device, part) -> state``, run with that device current.
+    whole_code : callable
+        ``whole_code() -> str``, the whole module's code (looked up in the kernel cache).
+    players : int, optional
+        The player count whose kernels the caller launches; 0 for the base kernels alone.
+    device_id : int, optional
+        CUDA device; default: CuPy's current device.
+
+    Examples
+    --------
+    >>> state = cached_part_state(_STATES, _LOCK, _build_state, module_source, players=2)  # doctest: +SKIP
+    >>> "ge_eq_showdown_2" in state.kernels  # doctest: +SKIP
+    True
+    """
+    cupy = require_cuda()
+    dev = cupy.cuda.runtime.getDevice() if device_id is None else int(device_id)
+    sources = _process_source_hash()
+    for part in (None, players):
+        state = states.get((dev, sources, part))
+        if state is not None:
+            return state
+    with lock:
+        for part in (None, players):
+            state = states.get((dev, sources, part))
+            if state is not None:
+                return state
+        with cupy.cuda.Device(dev):
+            part = players
+            if part is not None and kernel_cache.whole_module_cached(cupy, whole_code(), dev):
+                part = None  # loading every count costs less than compiling one
+            state = build(cupy, dev, part)
+        states[(dev, sources, part)] = state
     return state
 
 

@@ -4,7 +4,7 @@ NVRTC runs ptxas itself when it compiles to a cubin for a real architecture, and
 ``-Xptxas=-v`` its log carries ptxas's resource lines, per kernel, as ``nvcc -Xptxas -v``
 prints them. That needs no GPU and no CUDA toolkit, only the NVRTC library that CuPy loads
 (pip ``nvidia-cuda-nvrtc``), so CI checks from it that no kernel spills to local memory at
-its launch bounds (tests/test_kernel_resources.py), and ``python -m
+its launch bounds (tests/cuda/test_kernel_resources.py), and ``python -m
 gpu_eval.cuda.resources`` prints the table.
 """
 
@@ -18,8 +18,7 @@ from gpu_eval.cuda import nvrtc as _nvrtc
 
 __all__ = ["KernelResources", "module_sources", "ptxas_report", "report_all"]
 
-# What CuPy's RawModule adds to the options when it compiles for a device.
-CUPY_EXTRA_OPTIONS: tuple[str, ...] = ("-ftz=true", "--device-as-default-execution-space")
+CUPY_EXTRA_OPTIONS = _nvrtc.CUPY_EXTRA_OPTIONS  # what CuPy's RawModule adds for a device
 
 
 @dataclass(frozen=True)
@@ -57,19 +56,19 @@ def module_sources() -> dict[str, str]:
     ['batch', 'deals', 'equity', 'evaluator', 'fsm', 'games', 'indexer', 'lows', 'range_report',
      'solver_tables', 'variants']
     """
-    from gpu_eval.cuda import batch as cuda_batch
-    from gpu_eval.cuda import deals as cuda_deals
-    from gpu_eval.cuda import equity as cuda_equity
-    from gpu_eval.cuda import games_module, holdem  # noqa: PLC0415 -- light imports
-    from gpu_eval.cuda import indexer as cuda_indexer
-    from gpu_eval.cuda import lows as cuda_lows
-    from gpu_eval.cuda import solver_tables as cuda_tables
+    from gpu_eval.cuda import fsm, games_module, holdem  # noqa: PLC0415 -- light imports
+    from gpu_eval.cuda import lowball as cuda_lows
     from gpu_eval.cuda import variants as cuda_variants
+    from gpu_eval.equity_engine.batch import cuda_engine as cuda_batch
+    from gpu_eval.equity_engine.deals import cuda_engine as cuda_deals
+    from gpu_eval.equity_engine.holdem import cuda_engine as cuda_equity
     from gpu_eval.range_reports import cuda as cuda_report
+    from gpu_eval.solver_tables import cuda_engine as cuda_tables
+    from gpu_eval.solver_tables import cuda_indexer
 
     return {"evaluator": holdem.module_source(), "equity": cuda_equity.module_source(),
             "batch": cuda_batch.module_source(), "games": games_module.module_source(),
-            "variants": cuda_variants.module_source(), "fsm": '#include "fsm.cu"\n',
+            "variants": cuda_variants.module_source(), "fsm": fsm.module_source(),
             "indexer": cuda_indexer.module_source(), "lows": cuda_lows.module_source(),
             "solver_tables": cuda_tables.module_source(), "deals": cuda_deals.module_source(),
             "range_report": cuda_report.module_source()}

@@ -1,6 +1,6 @@
 """The board completions of a deck and their suit orbits (cached), for the engines of the
-games beyond hold'em: the NumPy engine (:mod:`gpu_eval.equity_engine.omaha_shortdeck`) and its CUDA
-twin (:mod:`gpu_eval.cuda.omaha_shortdeck`) play the same orbit representatives.
+games beyond hold'em: the NumPy engine (:mod:`gpu_eval.equity_engine.board_games.numpy_engine`) and its CUDA
+twin (:mod:`gpu_eval.equity_engine.board_games.cuda_engine`) play the same orbit representatives.
 """
 
 from __future__ import annotations

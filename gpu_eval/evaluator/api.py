@@ -12,7 +12,7 @@ from gpu_eval.evaluator import inputs, numpy_path
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK
 
-__all__ = ["evaluate", "evaluate_omaha", "evaluate_low", "ALGORITHMS", "FAMILY_EVALUATORS"]
+__all__ = ["evaluate", "evaluate_omaha", "evaluate_low", "ALGORITHMS", "EVALUATORS"]
 
 ALGORITHMS = ("bitmask", "perfect-hash")
 
@@ -32,11 +32,21 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
         and any ``__dlpack__`` / ``__cuda_array_interface__`` arrays are read without a copy
         and give results of their own kind (``docs/interop.md``).
     game : str
-        ``"holdem"``: the best 5-card high hand of 5 to 9 cards. ``"shortdeck"`` and
+        ``"holdem"`` (default): the best 5-card high hand of 5 to 9 cards. ``"shortdeck"`` and
         ``"shortdeck-triton"``: the 36-card deck 6..A (A-6-7-8-9 is a straight, a flush beats
         a full house; under Triton rules trips also beat a straight), strengths on their own
-        scale 1..1404 (see ``gpu_eval.games.shortdeck``). Omaha needs the hole cards apart from
-        the board: use :func:`gpu_eval.evaluate_omaha`.
+        scale 1..1404. ``"deuce-seven"``, ``"ace-five"``, ``"badugi"``: low hands, each on
+        its own dense scale where, as everywhere, higher is better: 2-7 lowball of exactly
+        five cards (1..7462, 7462 = 7-5-4-3-2 unsuited), A-5 lowball of the best five of 5 to
+        7 cards (1..6175, 6175 = 5-4-3-2-A), badugi of four cards (1..1092, 1092 = A-2-3-4 of
+        four suits). The Omaha games (``"omaha"``, ``"omaha5"``, ``"omaha6"``,
+        ``"omaha-hilo"``, ``"omaha5-hilo"``, ``"courchevel"``, ``"courchevel-hilo"``) need the
+        hole cards apart from the board: use :func:`gpu_eval.evaluate_omaha`. The games
+        without a board evaluate a finished hand: ``"stud"`` the best high five of 5 to 7
+        cards (the hold'em scale), ``"razz"`` the best A-5 low of 5 to 7 (the ace-five
+        scale), ``"stud-hilo"`` both the best high five and the best 8-or-better low (a pair
+        of arrays, see Returns), ``"five-card-draw"`` a high hand of five cards,
+        ``"deuce-seven-draw"`` and ``"badugi-draw"`` their lows (five and four cards).
     backend : {"auto", "numpy", "cuda"}
         ``auto`` uses CUDA for CuPy inputs, and for other inputs when CuPy and a device are
         present; otherwise NumPy. Both give identical results and errors, in every game.
@@ -53,12 +63,7 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
         Wild cards (hold'em only): ``"joker"`` (id 52, text ``Jk``/``Xx``, up to two per
         hand), a rank such as ``"2"`` (deuces wild), a list of those, or ``"bug"`` (a joker
         that is an ace or completes a straight or flush). Strengths are then on the wild
-        scale 1..7475, five of a kind on top (see ``gpu_eval.games.wild``).
-    game="deuce-seven" | "ace-five" | "badugi"
-        Low hands (``gpu_eval.games.lows``), each on its own dense scale where, as
-        everywhere, higher is better: 2-7 lowball of exactly five cards (1..7462, 7462 =
-        7-5-4-3-2 unsuited), A-5 lowball of the best five of 5 to 7 cards (1..6175, 6175 =
-        5-4-3-2-A), badugi of four cards (1..1092, 1092 = A-2-3-4 of four suits).
+        scale 1..7475, five of a kind on top.
 
     Returns
     -------
@@ -68,9 +73,14 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
         ``uint16`` dtype means hold'em. Short-deck and wild-card strengths (NumPy) carry
         their game in the dtype, ``np.dtype(np.uint16, metadata={"game": "shortdeck"})``
         (or ``"shortdeck-triton"``, ``"wild"``), which ``category``/``describe``/``compare``
-        read (see ``gpu_eval.strength``); one such hand gives a 0-d array, which keeps the
+        read (see :func:`gpu_eval.category`); one such hand gives a 0-d array, which keeps the
         tag. CuPy arrays cannot carry it: CuPy strengths are plain ``uint16`` in every game,
         so name the game (``describe(s.get(), game="shortdeck")``) when reading them.
+    tuple of two arrays
+        For ``game="stud-hilo"``: ``(high, low)``, the high strengths as for ``"stud"`` and
+        the 8-or-better lows as :func:`gpu_eval.evaluate_low` gives them (``uint8``, 0 = no
+        qualifying low); ``invalid="mask"`` is refused there (the two scales would mask
+        alike only by accident).
 
     Raises
     ------
@@ -97,25 +107,41 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
     ['7-5-4-3-2', 'A-5-4-3-2']
     >>> ge.describe(ge.evaluate("2s3s4d7h", game="badugi"))
     'Three-card 7-4-2'
+    >>> ge.describe(ge.evaluate("AhKhQh2c3c4d5s", game="stud"))   # the best high five
+    'Straight, Five high'
+    >>> ge.describe(ge.evaluate("AhKhQh2c3c4d5s", game="razz"))   # the best A-5 low
+    '5-4-3-2-A'
+    >>> high, low = ge.evaluate("AhKhQh2c3c4d5s", game="stud-hilo")
+    >>> int(high) == int(ge.evaluate("AhKhQh2c3c4d5s", game="stud")), int(low)
+    (True, 56)
     """
     record = registry.get(game, where="evaluate()")
     if record.is_omaha:
         raise ValueError(f"game {game!r}: Omaha uses exactly two hole cards and three board "
                          f"cards, so evaluate() cannot tell them apart in one hand; call "
                          f"gpu_eval.evaluate_omaha(hole, board, game={game!r})")
-    if wild is not None and record.family != HOLDEM:
+    if wild is not None and record.name != HOLDEM:
         raise ValueError(f"wild cards are supported with game={HOLDEM!r} only, not {game!r}")
-    if record.family not in FAMILY_EVALUATORS:
+    if record.evaluator not in EVALUATORS:
         raise ValueError(f"game {game!r} is not supported by evaluate()")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm={algorithm!r}: expected one of {', '.join(ALGORITHMS)}")
-    if (wild is not None or record.family != HOLDEM) and algorithm != "bitmask":
+    if (wild is not None or record.evaluator != HOLDEM) and algorithm != "bitmask":
         raise ValueError(f"algorithm={algorithm!r} is not available for "
                          f"{'wild cards' if wild is not None else repr(game)}; use 'bitmask'")
     inputs.check_invalid_mode(invalid)
+    if record.hilo and invalid != "raise":
+        raise ValueError(f"game {game!r} gives a high and a low strength per hand; "
+                         f"invalid={invalid!r} applies to one scale: evaluate the high hands "
+                         f"with game={registry.names(record.evaluator, deal=record.deal)[0]!r} "
+                         f"and the lows with evaluate_low")
     on_cuda = backend_choice.resolve(backend, hands) == "cuda"
-    evaluator = _evaluate_variant if wild is not None else FAMILY_EVALUATORS[record.family]
-    return evaluator(hands, record, invalid, encoding, algorithm, wild, on_cuda)
+    evaluator = _evaluate_variant if wild is not None else EVALUATORS[record.evaluator]
+    high = evaluator(hands, record, invalid, encoding, algorithm, wild, on_cuda)
+    if not record.hilo:
+        return high
+    # Hi/lo (stud hi/lo): the best high five and the best 8-or-better low of the same cards.
+    return high, evaluate_low(hands, backend="cuda" if on_cuda else "numpy")
 
 
 def _evaluate_holdem(hands, record, invalid: str, encoding: str, algorithm: str, wild,
@@ -125,7 +151,7 @@ def _evaluate_holdem(hands, record, invalid: str, encoding: str, algorithm: str,
         from gpu_eval.cuda import holdem  # deferred: imports CuPy
         return holdem.evaluate(hands, game=record.name, invalid=invalid, encoding=encoding,
                                algorithm=algorithm)
-    lo, hi = record.hand_cards
+    lo, hi = record.evaluate_cards
     h = inputs.coerce(hands, encoding=encoding, invalid=invalid)
     out, counts = numpy_path.evaluate(h, min_cards=lo, max_cards=hi, algorithm=algorithm)
     inputs.finish(h, out, counts, lo, hi, invalid)
@@ -149,19 +175,19 @@ def _evaluate_variant(hands, record, invalid: str, encoding: str, algorithm: str
 
 def _evaluate_low_game(hands, record, invalid: str, encoding: str, algorithm: str, wild,
                        on_cuda: bool):
-    """2-7, A-5 or badugi (``gpu_eval.games.lows``), on CUDA or NumPy."""
+    """2-7, A-5 or badugi (``gpu_eval.games.lowball``), on CUDA or NumPy."""
     if on_cuda:
-        from gpu_eval.cuda import lows as cuda_lows  # deferred: imports CuPy
+        from gpu_eval.cuda import lowball as cuda_lows  # deferred: imports CuPy
         return cuda_lows.evaluate(hands, game=record.name, invalid=invalid, encoding=encoding)
-    from gpu_eval.games import lows  # deferred: its tables load on demand
-    return lows.evaluate_hands(hands, game=record.name, invalid=invalid, encoding=encoding)
+    from gpu_eval.games import lowball  # deferred: its tables load on demand
+    return lowball.evaluate_hands(hands, game=record.name, invalid=invalid, encoding=encoding)
 
 
-#: Which evaluator plays each family in :func:`evaluate` (a new family: one entry here and
-#: its evaluator in ``games/``). Omaha is missing on purpose: two hole plus three board
+#: What plays each evaluator of the registry in :func:`evaluate` (a new evaluator: one entry
+#: here and its code in ``games/``). Omaha is missing on purpose: two hole plus three board
 #: cards cannot be told apart in one hand (:func:`evaluate_omaha`).
-FAMILY_EVALUATORS = {HOLDEM: _evaluate_holdem, SHORTDECK: _evaluate_variant,
-                     **dict.fromkeys(registry.LOW_SCALES, _evaluate_low_game)}
+EVALUATORS = {HOLDEM: _evaluate_holdem, SHORTDECK: _evaluate_variant,
+              **dict.fromkeys(registry.LOW_SCALES, _evaluate_low_game)}
 
 
 @accepts_arrays("hole", "board")
@@ -179,8 +205,10 @@ def evaluate_omaha(hole, board, *, game: str = OMAHA, backend: str = "auto",
         Board cards, 3 to 5 per row, in the same forms. One board (a string, a ``(k,)`` id
         array or one mask) is shared by every row of ``hole``; likewise one hole hand with
         many boards.
-    game : {"omaha", "omaha5", "omaha6"}
-        Fixes the number of hole cards: 4, 5 or 6.
+    game : {"omaha", "omaha5", "omaha6", "omaha-hilo", "omaha5-hilo", "courchevel", "courchevel-hilo"}
+        Fixes the number of hole cards: 4 (``"omaha"``, ``"omaha-hilo"``), 5 (``"omaha5"``,
+        ``"omaha5-hilo"``, ``"courchevel"``, ``"courchevel-hilo"``) or 6 (``"omaha6"``); the
+        high hand of the hi/lo games (their lows: :func:`gpu_eval.evaluate_low`).
     backend : {"auto", "numpy", "cuda"}
         ``"cuda"`` runs the Omaha kernel (``kernels/variants.cu``); ``"auto"`` does so for
         CuPy inputs, and for others when CuPy and a device are present, else NumPy. Both
@@ -240,8 +268,9 @@ def evaluate_low(hands, board=None, *, game: str | None = None, backend: str = "
     board : str, list of str, array_like, optional
         Omaha board cards (3 to 5), one board shared by every row or one per row.
     game : str, optional
-        With a board, ``"omaha"`` / ``"omaha5"`` / ``"omaha6"`` (or their ``-hilo``
-        names) checks the number of hole cards (4, 5, 6); default: any of 4..6.
+        With a board, the Omaha game whose number of hole cards to check: 4 (``"omaha"``,
+        ``"omaha-hilo"``), 5 (``"omaha5"``, ``"omaha5-hilo"``, ``"courchevel"``,
+        ``"courchevel-hilo"``) or 6 (``"omaha6"``); default: any of 4..6.
     backend : {"auto", "numpy", "cuda"}
         ``"cuda"`` looks the lows up on the GPU (``kernels/equity_games.cu``, the same
         tables; NumPy out for host input). ``"auto"`` runs NumPy for host input (a lookup is
@@ -269,23 +298,21 @@ def evaluate_low(hands, board=None, *, game: str | None = None, backend: str = "
     >>> ge.describe_low(ge.evaluate_low("AhKd3c9s", "2c 5d 4h Qs Js"))   # A3 from the hole
     '5-4-3-2-A'
     """
-    from gpu_eval.games import lowball  # deferred: its tables load on demand
+    from gpu_eval.games import eight_or_better  # deferred: its tables load on demand
 
-    if backend not in backend_choice.BACKENDS:
-        raise ValueError(f"backend={backend!r}: expected one of "
-                         f"{', '.join(backend_choice.BACKENDS)}")
+    backend_choice.check(backend)
     if backend != "numpy" and (is_cupy_array(hands) or is_cupy_array(board)):  # CuPy in, CuPy out
         from gpu_eval.cuda import games_module  # deferred: imports CuPy
-        from gpu_eval.cuda import lows as cuda_lows
+        from gpu_eval.cuda import lowball as cuda_lows
 
         table, hm, bm, scalar = cuda_lows.device_low_rows(hands, board, game)
         out = games_module.low_cuda(hm, bm, table)
         return out[0] if scalar else out
-    table, hm, bm, scalar = lowball.low_rows(hands, board, game)
+    table, hm, bm, scalar = eight_or_better.low_rows(hands, board, game)
     if backend == "cuda":  # "auto" stays on NumPy: a lookup is cheaper than the transfer
         backend_choice.resolve("cuda")  # a clear error without a device
         from gpu_eval.cuda import games_module  # deferred: imports CuPy
         out = games_module.low_cuda(hm, bm, table)
     else:
-        out = lowball.lookup(table, hm, bm)
+        out = eight_or_better.lookup(table, hm, bm)
     return out[0] if scalar else out

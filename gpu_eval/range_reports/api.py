@@ -19,28 +19,37 @@ from gpu_eval.range_reports import boards as board_sets
 from gpu_eval.range_reports.hands import read_range
 from gpu_eval.range_reports.results import BoardsReport, RangeReport, StreetReport, range_equity
 
-__all__ = ["range_report", "game_record", "STREETS", "FAMILIES"]
+__all__ = ["range_report", "game_record", "reads", "STREETS", "EVALUATORS"]
 
 #: ``street=`` values: the board itself (None), every turn of a flop, every river of a turn.
 STREETS = (None, "turn", "river")
-#: The game families a report reads (high games with a shared board).
-FAMILIES = (HOLDEM, SHORTDECK, OMAHA)
+#: The evaluators a report plays hands with (high games with a shared board).
+EVALUATORS = (HOLDEM, SHORTDECK, OMAHA)
+
+
+def reads(name: str) -> bool:
+    """Whether a report reads game ``name``: a high game with a shared board that one of
+    :data:`EVALUATORS` plays.
+
+    Examples
+    --------
+    >>> [n for n in registry.names() if reads(n)]  # doctest: +NORMALIZE_WHITESPACE
+    ['holdem', 'shortdeck', 'shortdeck-triton', 'omaha', 'omaha5', 'omaha6', 'courchevel']
+    """
+    g = registry.GAMES[name]
+    return g.evaluator in EVALUATORS and g.deal == registry.BOARD and not g.hilo
 
 
 def game_record(game) -> registry.Game:
     """The registry record of a game a report reads; ``ValueError`` naming the games it
     reads otherwise."""
     g = registry.get(game, where="range_report()")
-    if not _reads(g.name):
-        why = " (its pot is split high/low)" if g.hilo and g.family in FAMILIES else ""
+    if not reads(g.name):
+        why = " (its pot is split high/low)" if g.hilo and g.evaluator in EVALUATORS \
+            and g.deal == registry.BOARD else ""
         raise ValueError(f"game {game!r} is not supported by range_report(){why}; known: "
-                         f"{', '.join(n for n in registry.names() if _reads(n))}")
+                         f"{', '.join(n for n in registry.names() if reads(n))}")
     return g
-
-
-def _reads(name: str) -> bool:
-    g = registry.GAMES[name]
-    return g.family in FAMILIES and not g.hilo
 
 
 def _wants_adopt(v) -> bool:

@@ -1,5 +1,5 @@
 """pandas DataFrames and matplotlib pictures of range reports (the ``frames`` extra:
-``pip install "gpu-eval[frames]"``); imported by the reports' ``to_frame()`` and ``plot()``
+``pip install -e ".[frames]"`` in a clone); imported by the reports' ``to_frame()`` and ``plot()``
 only, so ``import gpu_eval`` never needs pandas or matplotlib. Every ``plot`` draws on ``ax``
 when given (else on a new figure) and returns the Axes; none calls ``plt.show()``."""
 
@@ -19,8 +19,8 @@ def _pandas():
     try:
         import pandas  # noqa: PLC0415 -- optional
     except ImportError as e:
-        raise ImportError(f"to_frame() needs pandas, which is not installed: pip install "
-                          f"\"gpu-eval[{EXTRA}]\" (or pip install pandas)") from e
+        raise ImportError(f"to_frame() needs pandas, which is not installed: "
+                          f"pip install pandas (part of the extra gpu-eval[{EXTRA}])") from e
     return pandas
 
 
@@ -28,8 +28,8 @@ def _axes(ax, figsize=(8.0, 4.5)):
     try:
         import matplotlib  # noqa: PLC0415, F401 -- optional
     except ImportError as e:
-        raise ImportError(f"plot() needs matplotlib, which is not installed: pip install "
-                          f"\"gpu-eval[{EXTRA}]\" (or pip install matplotlib)") from e
+        raise ImportError(f"plot() needs matplotlib, which is not installed: "
+                          f"pip install matplotlib (part of the extra gpu-eval[{EXTRA}])") from e
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt  # noqa: PLC0415

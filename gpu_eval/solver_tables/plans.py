@@ -47,7 +47,7 @@ def board_counts(masks: np.ndarray, lay: DeckLayout, backend: str = "numpy"
     ties (uint16) and whether the column is a hand at all (shares no card with the board).
     ``backend="cuda"`` counts on the GPU (kernels/solver_tables.cu), the same integers."""
     if backend == "cuda":
-        from gpu_eval.cuda.solver_tables import river_counts_cuda  # CuPy only here
+        from gpu_eval.solver_tables.cuda_engine import river_counts_cuda  # CuPy only here
 
         wins, ties = river_counts_cuda(masks, lay)
         return wins, ties, (lay.pair_masks[None, :] & masks[:, None]) == 0

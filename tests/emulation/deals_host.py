@@ -1,8 +1,9 @@
 """kernels/equity_deals.cu built as host C++ and run by the block emulator of
 emulation.equity_host (every thread a fiber), for the tests (tests/emulation/fake_cupy.py's
-``_DealsModule`` runs gpu_eval/cuda/deals.py's launches on it).
+``_DealsModule`` runs gpu_eval/equity_engine/deals/cuda_engine.py's launches on it).
 
-The kernels run with the very grid and block sizes gpu_eval/cuda/deals.py launches (the grid
+The kernels run with the very grid and block sizes gpu_eval/equity_engine/deals/cuda_engine.py launches (the
+grid
 kernel reads ``blockIdx`` for its rows and ``threadIdx`` for its columns), with the hold'em
 bitmask tables and the low tables written through the module's ``__constant__`` symbols as on
 a device; launches are stream-ordered like the stand-in's other kernels.
@@ -16,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gpu_eval.cuda.lows import LOW_TABLE_ORDER
+from gpu_eval.cuda.lowball import LOW_TABLE_ORDER
 
 from emulation import equity_host
 

@@ -341,7 +341,7 @@ class EquityHost:
     def launch(self, name: str, grid, block, args) -> None:
         """Run kernel ``name`` over ``grid`` (1 or 2 dims) blocks of ``block[0]`` threads.
 
-        ``args`` are what a CuPy launch gets: arrays (device arrays of tests/fake_cupy.py are
+        ``args`` are what a CuPy launch gets: arrays (device arrays of tests/emulation/fake_cupy.py are
         NumPy arrays) for pointers, NumPy scalars of the exact parameter type otherwise.
         """
         sig = SIGNATURES[name]

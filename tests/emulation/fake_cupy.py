@@ -5,7 +5,7 @@ pointers are host pointers, and each kernel launch calls the same kernel compile
 by emulation.hostbuild. With it, the CUDA backend's Python logic (module set-up, table upload
 through the __constant__ symbols, launch sizes, the two-stream streaming of host arrays,
 launch splitting in the enumeration, validation of device inputs) runs on machines without a
-GPU. tests/test_cuda_emulated.py also checks that the real CuPy has every attribute used here.
+GPU. tests/cuda/test_cuda_emulated.py also checks that the real CuPy has every attribute used here.
 
 Stream order is modelled, so a missing wait fails a test here instead of racing on a GPU:
 
@@ -23,6 +23,7 @@ Stream order is modelled, so a missing wait fails a test here instead of racing 
 from __future__ import annotations
 
 import ctypes
+import time
 import types
 import weakref
 
@@ -108,6 +109,9 @@ class _MemoryPointer:
 class Device:
     def __init__(self, device_id=0):
         self.id = int(device_id)
+
+    def synchronize(self):
+        _device_synchronize()
 
     def __enter__(self):
         return self
@@ -247,6 +251,7 @@ class Event:
     def record(self, stream=None):
         self.stream = stream or current_stream()
         self.seq = self.stream.seq
+        self.host_time = time.perf_counter()  # what get_elapsed_time reads: host seconds
 
     def synchronize(self):
         if self.stream is not None:
@@ -255,6 +260,10 @@ class Event:
 
     @property
     def done(self):
+        # A query is where the stand-in's device makes progress: the work up to the event runs
+        # now, and the host has seen it complete (as cudaEventQuery's success tells it).
+        if self.stream is not None:
+            self.synchronize()
         return self.stream is None or self.stream.done >= self.seq
 
 
@@ -497,10 +506,14 @@ KERNEL_OUTPUTS = {
     "wild_eval_masks": (4,), "check_eval_masks": (7, 8), "check_eval_ids": (8, 9),
     "shortdeck_check_eval_masks": (7, 8), "shortdeck_check_eval_ids": (8, 9),
     **{f"batch_{n}": (5, 6, 7) for n in range(2, 11)}, "low_eval_masks": (2,),
+    "low_check_eval_masks": (7, 8), "low_check_eval_ids": (8, 9),
     "tables_board_strengths": (4,), "tables_river_counts": (7, 8), "report_counts": (9, 10),
     "deals_strengths": (5, 6),
     **{f"deals_grid_{n}": tuple(range(9, 15)) for n in range(2, 9)},
     **{f"deals_sample_{n}": (11,) for n in range(2, 9)},
+    "eq_strengths": (9,), "eq_mc_draws": (13, 14, 15), "eq_philox": (2,), "eq_pairs": (4, 5),
+    **{f"eq_showdown_{n}": (6, 7, 8, 9) for n in range(2, 11)},
+    **{f"eq_sample_{n}": (13, 14) for n in range(2, 11)},
 }
 
 
@@ -517,7 +530,7 @@ def _run_check(fn, name, block, args) -> None:
     else:
         a, k, n, lo, hi, forbidden, param, mask_invalid, out, first_bad = args
         assert a.dtype == np.uint8 and k.dtype == np.int32 and a.size == int(n) * int(k)
-        assert 5 <= int(k) <= 9 and block[0] <= 256, "the shared tile holds 256 rows of 9"
+        assert 4 <= int(k) <= 9 and block[0] <= 256, "the shared tile holds 256 rows of 9"
         head = (_ptr(a), int(k), int(n))
     assert (n.dtype, lo.dtype, hi.dtype, forbidden.dtype, param.dtype, mask_invalid.dtype,
             out.dtype, first_bad.dtype) == (np.uint64, np.int32, np.int32, np.uint64, np.int32,
@@ -525,7 +538,8 @@ def _run_check(fn, name, block, args) -> None:
     assert out.size == int(n) and first_bad.size == 3
     tail = (int(lo), int(hi), int(forbidden), int(param), int(mask_invalid), _ptr(out),
             _ptr(first_bad))
-    fn(*head, *tail, *(() if "shortdeck" in name else (1,)))
+    # the hold'em host launchers take a thread count; the one-thread ones do not
+    fn(*head, *tail, *(() if name.startswith(("ge_shortdeck_", "ge_low_")) else (1,)))
 
 
 def _submit_launch(kernel, grid, block, args) -> None:
@@ -618,20 +632,22 @@ class RawModule(_SymbolModule):
             return _VariantModule(code, options)  # gpu_eval.cuda.variants' module
         if code is not None and '#include "equity_games.cu"' in code:
             return _GamesModule(code, options)  # gpu_eval.cuda.games_module's module
+        if code is not None and '#include "equity.cu"' in code:
+            return _EquityModule(code, options)  # the hold'em equity engine's module
         if code is not None and '#include "equity_batch.cu"' in code:
-            return _BatchModule(code, options)  # gpu_eval.cuda.batch's module
+            return _BatchModule(code, options)  # gpu_eval.equity_engine.batch.cuda_engine's module
         if code is not None and '#include "solver_tables.cu"' in code:
-            return _TablesModule(code, options)  # gpu_eval.cuda.solver_tables' module
+            return _TablesModule(code, options)  # gpu_eval.solver_tables.cuda_engine' module
         if code is not None and '#include "range_report.cu"' in code:
             return _ReportModule(code, options)  # gpu_eval.range_reports.cuda's module
         if code is not None and '#include "hand_index.cu"' in code:
-            from emulation import indexer_host  # gpu_eval.cuda.indexer's module
+            from emulation import indexer_host  # gpu_eval.solver_tables.cuda_indexer's module
 
             return indexer_host.IndexerModule(code, options)
         if code is not None and '#include "equity_deals.cu"' in code:
-            return _DealsModule(code, options)  # gpu_eval.cuda.deals' module
+            return _DealsModule(code, options)  # gpu_eval.equity_engine.deals.cuda_engine' module
         if code is not None and '#include "lowball.cu"' in code:
-            return _LowModule(code, options)  # gpu_eval.cuda.lows' module
+            return _LowModule(code, options)  # gpu_eval.cuda.lowball' module
         return super().__new__(cls)
 
     def __init__(self, code=None, *, options=(), **kwargs):
@@ -770,24 +786,29 @@ class _GamesKernel:
             hole, board, shared, table, out, n = args
             assert (hole.dtype, shared.dtype, table.dtype, out.dtype, n.dtype) == (
                 np.uint64, np.int32, np.uint8, np.uint8, np.uint64)
-            assert hole.size == int(n) == out.size and table.size in (256, 65536)
+            assert out.size == int(n) and table.size in (256, 65536)
+            # shared: bit 0 one board for every row, bit 1 one hand for every board
+            assert hole.size == (1 if int(shared) & 2 else int(n))
+            assert not isinstance(board, ndarray) or board.size == (
+                1 if int(shared) & 1 else int(n))
             self.lib.ge_host_games_low(_ptr(hole), ptr(board), int(shared), _ptr(table),
                                        _ptr(out), int(n))
-        elif self.name == "ge_games_sample":
-            (combos, offsets, cum, modes, n, deck, n_deck, base, k, h, variant, low, scale,
+        elif self.name.startswith("ge_games_sample_"):  # in the block emulator
+            n = int(self.name.rsplit("_", 1)[1])
+            (combos, offsets, cum, modes, deck, n_deck, base, k, h, variant, low, scale,
              key0, key1, start, stop, max_tries, totals, failures) = args
-            assert (combos.dtype, offsets.dtype, cum.dtype, modes.dtype, n.dtype, deck.dtype,
+            assert (combos.dtype, offsets.dtype, cum.dtype, modes.dtype, deck.dtype,
                     n_deck.dtype, base.dtype, k.dtype, h.dtype, variant.dtype, scale.dtype,
                     key0.dtype, key1.dtype, start.dtype, stop.dtype, max_tries.dtype) == (
-                np.uint64, np.uint32, np.float64, np.uint8, np.int32, np.uint64, np.uint32,
+                np.uint64, np.uint32, np.float64, np.uint8, np.uint64, np.uint32,
                 np.uint64, np.int32, np.int32, np.int32, np.uint32, np.uint32, np.uint32,
                 np.uint64, np.uint64, np.uint32)
-            assert totals.size == 6 * int(n) and deck.size == int(n_deck)
-            self.lib.ge_host_games_sample(
-                _ptr(combos), _ptr(offsets), _ptr(cum), _ptr(modes), int(n), _ptr(deck),
-                int(n_deck), int(base), int(k), int(h), int(variant), ptr(low), int(scale),
-                int(key0), int(key1), int(start), int(stop), int(max_tries), _ptr(totals),
-                _ptr(failures))
+            assert totals.size == 6 * n and deck.size == int(n_deck) and modes.size == n
+            getattr(self.lib, self.name.replace("ge_", "emu_ge_", 1))(
+                int(grid[0]), 1, int(block[0]), 2, _ptr(combos), _ptr(offsets), _ptr(cum),
+                _ptr(modes), _ptr(deck), int(n_deck), int(base), int(k), int(h), int(variant),
+                ptr(low), int(scale), int(key0), int(key1), int(start), int(stop),
+                int(max_tries), _ptr(totals), _ptr(failures))
         elif self.name.startswith("ge_games_showdown_"):
             n = int(self.name.rsplit("_", 1)[1])
             S, L, ld, nb, mu, nm, per, scale, *out = args
@@ -804,7 +825,8 @@ class _GamesKernel:
 
 
 class _GamesModule(_SymbolModule):
-    """The RawModule of gpu_eval.cuda.omaha_shortdeck: table structs and kernels of the host build."""
+    """The RawModule of gpu_eval.equity_engine.board_games.cuda_engine: table structs and kernels of the
+    host build."""
 
     def __init__(self, code, options):
         from emulation import games_host
@@ -844,7 +866,7 @@ class _BatchKernel:
 
 
 class _BatchModule(_SymbolModule):
-    """The RawModule of gpu_eval.cuda.batch: the bitmask table struct and kernels of the
+    """The RawModule of gpu_eval.equity_engine.batch.cuda_engine: the bitmask table struct and kernels of the
     equity host build (kernels named ``prefix``...)."""
 
     prefix = "ge_batch_"
@@ -865,8 +887,15 @@ class _BatchModule(_SymbolModule):
         return _BatchKernel(name, self.host)
 
 
+class _EquityModule(_BatchModule):
+    """The RawModule of gpu_eval.equity_engine.holdem.cuda_engine: kernels/equity.cu in the
+    same host build and block emulator as the batch kernels."""
+
+    prefix = "ge_eq_"
+
+
 class _TablesModule(_BatchModule):
-    """The RawModule of gpu_eval.cuda.solver_tables: kernels/solver_tables.cu in the block
+    """The RawModule of gpu_eval.solver_tables.cuda_engine: kernels/solver_tables.cu in the block
     emulator (emulation.tables_host), one library copy per module (its own table symbol)."""
 
     prefix = "ge_tables_"
@@ -890,7 +919,8 @@ class _ReportModule(_BatchModule):
 
 
 class _DealsModule(_BatchModule):
-    """The RawModule of gpu_eval.cuda.deals: kernels/equity_deals.cu in the block emulator
+    """The RawModule of gpu_eval.equity_engine.deals.cuda_engine: kernels/equity_deals.cu in the block
+    emulator
     (emulation.deals_host), its ``ge_bitmask_tables`` and ``ge_low_tables`` its own."""
 
     prefix = "ge_deals_"
@@ -919,7 +949,9 @@ class _LowKernel:
         _submit_launch(self, grid, block, args)
 
     def _run(self, grid, block, args):
-        if self.name == "ge_low_eval_masks":
+        if self.name in ("ge_low_check_eval_masks", "ge_low_check_eval_ids"):
+            _run_check(getattr(self.lib, "ge_host_" + self.name[3:]), self.name, block, args)
+        elif self.name == "ge_low_eval_masks":
             m, game, out, n = args
             assert (m.dtype, game.dtype, out.dtype, n.dtype) == (
                 np.uint64, np.int32, np.uint16, np.uint64)
@@ -938,7 +970,7 @@ class _LowKernel:
 
 
 class _LowModule(_SymbolModule):
-    """The RawModule of gpu_eval.cuda.lows: ``ge_low_tables`` is the host build's."""
+    """The RawModule of gpu_eval.cuda.lowball: ``ge_low_tables`` is the host build's."""
 
     def __init__(self, code, options):
         from emulation import lows_host
@@ -1012,8 +1044,15 @@ _PROPS = {"multiProcessorCount": 2, "maxThreadsPerMultiProcessor": 2048,
           "regsPerMultiprocessor": 65536, "sharedMemPerMultiprocessor": 233472,
           "name": b"Emulated"}
 
+def _elapsed_ms(start: Event, stop: Event) -> float:
+    """``cupy.cuda.get_elapsed_time``: the host time between the two records (the stand-in
+    runs work when the host waits, so this times the calls, not a device)."""
+    return (stop.host_time - start.host_time) * 1e3
+
+
 cuda = types.SimpleNamespace(
     Device=Device,
+    get_elapsed_time=_elapsed_ms,
     Stream=Stream,
     ExternalStream=ExternalStream,
     Event=Event,

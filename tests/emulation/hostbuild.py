@@ -500,7 +500,7 @@ class HostKernels:
         """The host launcher ``ge_host_<name>`` for ``algorithm``.
 
         The table pointers are (re)written before every call: the library's table structs
-        are process-wide, and another user of the same library (tests/fake_cupy.py) may have
+        are process-wide, and another user of the same library (tests/emulation/fake_cupy.py) may have
         pointed them at its own copies.
         """
         if algorithm == "bitmask":

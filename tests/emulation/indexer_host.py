@@ -3,7 +3,7 @@ stand-in CuPy module that runs it (tests/emulation/fake_cupy.py hands ``RawModul
 includes hand_index.cu to :class:`IndexerModule`).
 
 The kernel itself runs, as a grid of one-thread blocks over OS threads' slices (like
-emulation.hostbuild's launchers), on the very arrays the launcher (gpu_eval/cuda/indexer.py)
+emulation.hostbuild's launchers), on the very arrays the launcher (gpu_eval/solver_tables/cuda_indexer.py)
 passes; launches are stream-ordered like the stand-in's other kernels.
 """
 
@@ -42,8 +42,14 @@ _FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-Wall", "-Wno-unknown-pragma
 
 
 @cache
-def build() -> Path:
-    """Compile (or find in the cache) the host library; raises HostBuildUnavailableError."""
+def build(sanitize: bool = False) -> Path:
+    """Compile (or find in the cache) the host library; raises HostBuildUnavailableError.
+    ``sanitize``: under AddressSanitizer and UBSan (emulation.sanitizers; run it there)."""
+    if sanitize:
+        from emulation import sanitizers
+
+        return hostbuild.compile_cached(_WRAPPER, "ge_hand_index_sanitized",
+                                        [sanitizers.FLAGS], "kernels/hand_index.cu")
     return hostbuild.compile_cached(_WRAPPER, "ge_hand_index",
                                     [(*_FLAGS, "-fopenmp"), _FLAGS], "kernels/hand_index.cu")
 
@@ -55,8 +61,8 @@ def _ptr(a: np.ndarray) -> ctypes.c_void_p:
 class IndexerHost:
     """The kernel on the CPU, with a NumPy wrapper (inputs not validated)."""
 
-    def __init__(self, threads: int = 2) -> None:
-        self.lib = ctypes.CDLL(str(build()))
+    def __init__(self, threads: int = 2, path: Path | None = None) -> None:
+        self.lib = ctypes.CDLL(str(path or build()))
         vp, u64, u32, i32 = ctypes.c_void_p, ctypes.c_uint64, ctypes.c_uint32, ctypes.c_int
         self.lib.ge_host_hand_index.argtypes = [vp, u64, i32, i32, u32, i32, i32, i32,
                                                 vp, vp, vp, vp, vp, vp, i32]
@@ -79,7 +85,7 @@ class IndexerHost:
     def index(self, ids: np.ndarray, tables, lowest_rank: int, all_rounds: bool = False
               ) -> tuple[np.ndarray, int]:
         """``(indices, first_bad)`` of ``(N, cards)`` ids, straight through the kernel."""
-        from gpu_eval.cuda.indexer import NO_BAD_ROW, kernel_tables
+        from gpu_eval.solver_tables.cuda_indexer import NO_BAD_ROW, kernel_tables
 
         ids = np.ascontiguousarray(ids, dtype=np.uint8)
         t = kernel_tables(tables)
@@ -131,7 +137,7 @@ class _IndexerKernel:
 
 
 class IndexerModule:
-    """The RawModule of gpu_eval.cuda.indexer in the stand-in CuPy (no __constant__ tables:
+    """The RawModule of gpu_eval.solver_tables.cuda_indexer in the stand-in CuPy (no __constant__ tables:
     the kernel takes its tables as arguments)."""
 
     def __init__(self, code, options):

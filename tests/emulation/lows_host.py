@@ -2,7 +2,7 @@
 
 Like tests/emulation/variants_host.py: a small wrapper compiled with the same compiler and flags,
 whose functions run the kernel as a one-thread grid on NumPy arrays, with the tables the NumPy
-path uses (gpu_eval.cuda.lows.low_device_tables).
+path uses (gpu_eval.cuda.lowball.low_device_tables).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gpu_eval.cuda.lows import GAME_CODES, LOW_TABLE_ORDER, low_device_tables
+from gpu_eval.cuda.lowball import GAME_CODES, LOW_TABLE_ORDER, low_device_tables
 
 from emulation import hostbuild
 
@@ -24,13 +24,28 @@ _WRAPPER = r"""
 static_assert(sizeof(GeLowTables) == GE_LOW_TABLE_COUNT * sizeof(void*), "layout");
 
 extern "C" int ge_host_low_table_count(void) { return GE_LOW_TABLE_COUNT; }
-// As gpu_eval/cuda/lows.py writes the __constant__ struct (field by field, in order).
+// As gpu_eval/cuda/lowball.py writes the __constant__ struct (field by field, in order).
 extern "C" void ge_host_set_low(const void* p) {
     std::memcpy((void*)&ge_low_tables, p, sizeof(ge_low_tables));
 }
-extern "C" void ge_host_low_eval_masks(const ge_u64* m, int game, ge_u16* out, ge_u64 n) {
+static void ge_host_one_thread(void) {
     gridDim = {1, 1, 1}; blockDim = {1, 1, 1}; blockIdx = {0, 0, 0}; threadIdx = {0, 0, 0};
+}
+extern "C" void ge_host_low_eval_masks(const ge_u64* m, int game, ge_u16* out, ge_u64 n) {
+    ge_host_one_thread();
     ge_low_eval_masks(m, game, out, n);
+}
+extern "C" void ge_host_low_check_eval_masks(const ge_u64* m, ge_u64 n, int lo, int hi,
+                                             ge_u64 forbidden, int game, int mi, ge_u16* out,
+                                             unsigned long long* fb) {
+    ge_host_one_thread();
+    ge_low_check_eval_masks(m, n, lo, hi, forbidden, game, mi, out, fb);
+}
+extern "C" void ge_host_low_check_eval_ids(const ge_u8* ids, int k, ge_u64 n, int lo, int hi,
+                                           ge_u64 forbidden, int game, int mi, ge_u16* out,
+                                           unsigned long long* fb) {
+    ge_host_one_thread();
+    ge_low_check_eval_ids(ids, k, n, lo, hi, forbidden, game, mi, out, fb);
 }
 """
 _FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-Wall", "-Wno-unknown-pragmas")
@@ -55,6 +70,10 @@ class LowKernels:
         self.lib.ge_host_set_low.argtypes, self.lib.ge_host_set_low.restype = [vp], None
         fn = self.lib.ge_host_low_eval_masks
         fn.argtypes, fn.restype = [vp, i32, vp, u64], None
+        fn = self.lib.ge_host_low_check_eval_masks
+        fn.argtypes, fn.restype = [vp, u64, i32, i32, u64, i32, i32, vp, vp], None
+        fn = self.lib.ge_host_low_check_eval_ids
+        fn.argtypes, fn.restype = [vp, i32, u64, i32, i32, u64, i32, i32, vp, vp], None
         self.lib.ge_host_low_table_count.restype = i32
         assert self.lib.ge_host_low_table_count() == len(LOW_TABLE_ORDER)
         t = low_device_tables()

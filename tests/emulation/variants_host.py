@@ -138,7 +138,7 @@ class VariantKernels:
 
     def _set_tables(self) -> None:
         """Point the library's table structs at this object's tables. Done before every call:
-        the structs are process-wide, and tests/fake_cupy.py points them at its own copies."""
+        the structs are process-wide, and tests/emulation/fake_cupy.py points them at its own copies."""
         self.lib.ge_host_set_tables(*[_ptr(p) for p in self._ptrs])
 
     def _pointers(self, tables: dict, order) -> np.ndarray:

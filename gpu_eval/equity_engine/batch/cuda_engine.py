@@ -1,0 +1,165 @@
+"""The CUDA path of :func:`gpu_eval.equity_batch` on the flop, turn and river (kernels/equity_batch.cu).
+
+:func:`spot_counts` takes the spots :mod:`gpu_eval.equity_engine.batch.api` has validated, as hand
+masks, and counts per spot and player the board completions won outright, the split pots
+and the split-pot units, the very integers of the NumPy path. Per chunk of spots,
+``ge_batch_<P>`` runs a warp per spot on the flop and turn (each lane a share of the 990 or
+44-46 completions, counted in registers and summed by shuffles) and a thread per spot on the
+river. The module (``kernels/equity_batch.cu``, with the bitmask evaluator's tables) is
+compiled once per device by NVRTC and cached like the other CUDA modules
+(:func:`gpu_eval.cuda.modules.cached_device_state`). CuPy is imported only when a function
+here runs.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+import numpy as np
+
+from gpu_eval.cuda import availability, modules
+from gpu_eval.cuda.nvrtc import module_code
+from gpu_eval.evaluator.tables import bitmask_tables
+
+__all__ = ["spot_counts", "get_state", "module_source", "KERNELS", "MODULE_FILE",
+           "SPOTS_PER_LAUNCH"]
+
+MODULE_FILE = "equity_batch.cu"
+MAX_PLAYERS = 10
+#: The module's kernels (one per player count); a call compiles its own count's alone while
+#: the whole module is not in the kernel cache (modules.cached_part_state).
+PLAYER_KERNELS = modules.PlayerKernels((), ("ge_batch_{n}",), tuple(range(2, MAX_PLAYERS + 1)))
+KERNELS: tuple[str, ...] = PLAYER_KERNELS.names()
+THREADS = modules.THREADS_PER_BLOCK
+WARP = 32
+#: Spots per launch: bounds the device buffers (about 100 bytes a heads-up spot) and keeps
+#: each launch short enough for Ctrl-C between launches.
+SPOTS_PER_LAUNCH = 1 << 21
+
+_STATES: dict[tuple[int, str], modules.DeviceState] = {}
+_LOCK = threading.Lock()
+
+
+def module_source(players: int | None = None) -> str:
+    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
+    ``players``: that count's kernel alone; default every count.
+
+    Examples
+    --------
+    >>> module_source().splitlines()[1]
+    '#include "equity_batch.cu"'
+    """
+    return module_code("batch equity kernels", [MODULE_FILE], players)
+
+
+def get_state(device_id: int | None = None, players: int | None = None) -> modules.DeviceState:
+    """The batch kernels compiled for a device, with the evaluator's tables uploaded (cached):
+    the kernel of ``players`` players (default: every count).
+
+    Raises
+    ------
+    gpu_eval.cuda.availability.CudaUnavailableError
+        If CuPy or a device is missing, or the kernels do not compile.
+
+    Examples
+    --------
+    >>> get_state().kernels["ge_batch_2"]  # doctest: +SKIP
+    """
+    return modules.cached_part_state(_STATES, _LOCK, _build_state, module_source, players,
+                                     device_id)
+
+
+def _build_state(cupy, dev: int, players: int | None) -> modules.DeviceState:
+    names = PLAYER_KERNELS.names(players)
+    module, kernels = modules.compile_module(cupy, module_source(players), names,
+                                             "batch equity", dev)
+    tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
+                                  bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
+                                  modules.BITMASK_TABLE_DTYPES)
+    cupy.cuda.runtime.deviceSynchronize()
+    props = cupy.cuda.runtime.getDeviceProperties(dev)
+    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in names}
+    return modules.DeviceState(dev, module, kernels, tables, None,
+                              int(props["multiProcessorCount"]), blocks)
+
+
+def _grid(state: modules.DeviceState, name: str, n: int, k: int) -> int:
+    """Blocks for ``n`` spots: a warp a spot (k > 0) or a thread a spot (the river), at
+    most one full wave (the kernels stride over the rest)."""
+    per_block = THREADS // WARP if k else THREADS
+    return max(1, min(-(-n // per_block), state.sm_count * state.blocks_per_sm[name]))
+
+
+def spot_counts(hole: np.ndarray, board: np.ndarray, free: np.ndarray, k: int, *,
+                device_out: bool = False) -> tuple[Any, Any, Any]:
+    """Wins, ties and split-pot units of every spot and player, on the GPU.
+
+    Parameters
+    ----------
+    hole : numpy.ndarray of uint64, shape (N, P)
+        Each player's hole-card mask (2 <= P <= 10).
+    board : numpy.ndarray of uint64, shape (N,)
+        The known board of each spot (3, 4 or 5 cards).
+    free : numpy.ndarray of uint64, shape (N,)
+        The cards a completion may use (the deck less holes, board and dead cards).
+    k : int
+        Cards to come: 2 (flop), 1 (turn) or 0 (river).
+    device_out : bool
+        Return CuPy arrays (left on the device) instead of NumPy ones.
+
+    Returns
+    -------
+    tuple
+        ``(wins, ties, units)``, int64 arrays of shape (N, P); units are split pots in
+        ``lcm(1..P)`` units of a pot (``lcm / c`` for a c-way split), as the NumPy path counts.
+
+    Raises
+    ------
+    ValueError
+        An unsupported player count or street.
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> h = cards.to_mask(["AhKh", "QsQd"]).reshape(1, 2)
+    >>> b = cards.to_mask(["2c7d9h"])
+    >>> free = ~(h[:, 0] | h[:, 1] | b) & np.uint64(0x1FFF1FFF1FFF1FFF)
+    >>> w, t, u = spot_counts(h, b, free, 2)  # doctest: +SKIP
+    >>> w.tolist(), t.tolist()  # doctest: +SKIP
+    ([[237, 753]], [[0, 0]])
+    """
+    hole = np.ascontiguousarray(hole, dtype=np.uint64)
+    n, p = hole.shape
+    if not 2 <= p <= MAX_PLAYERS:
+        raise ValueError(f"spot_counts: {p} players; the CUDA path takes 2 to {MAX_PLAYERS}")
+    if k not in (0, 1, 2):
+        raise ValueError(f"spot_counts: k={k}; the CUDA path plays the flop (2), turn (1) "
+                         f"and river (0)")
+    cupy = availability.require_cuda()
+    state = get_state(players=p)
+    name = f"ge_batch_{p}"
+    board = np.ascontiguousarray(board, dtype=np.uint64)
+    free = np.ascontiguousarray(free, dtype=np.uint64)
+    with cupy.cuda.Device(state.device_id):
+        out = cupy.empty((3, n, p), dtype=cupy.uint32)
+        for lo in range(0, n, SPOTS_PER_LAUNCH):
+            hi = min(n, lo + SPOTS_PER_LAUNCH)
+            m = hi - lo
+            d_hole = cupy.asarray(hole[lo:hi])
+            d_board = cupy.asarray(board[lo:hi])
+            d_free = cupy.asarray(free[lo:hi])
+            d_w = cupy.empty((m, p), dtype=cupy.uint32)
+            d_t = cupy.empty((m, p), dtype=cupy.uint32)
+            d_u = cupy.empty((m, p), dtype=cupy.uint32)
+            state.kernels[name](
+                (_grid(state, name, m, k),), (THREADS,),
+                (d_hole, d_board, d_free, np.uint32(m), np.int32(k), d_w, d_t, d_u))
+            out[0, lo:hi] = d_w
+            out[1, lo:hi] = d_t
+            out[2, lo:hi] = d_u
+        if device_out:
+            res = out.astype(cupy.int64)
+            return res[0], res[1], res[2]
+        host = out.get().astype(np.int64)
+    return host[0], host[1], host[2]

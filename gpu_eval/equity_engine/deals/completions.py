@@ -1,0 +1,234 @@
+"""The players' completions in a deal without a board (stud, razz, the draw games) and their
+strengths, for :mod:`gpu_eval.equity_engine.deals.numpy_engine`.
+
+A player's completions are every ``need``-card subset of the deck left; they depend only on
+that deck and ``need``, so they are cached per deck (a spot asked again, or the next player
+drawing as many cards, skips building them). Their strengths are the evaluators' integers
+(:func:`strengths`), read more cheaply where the hand is small:
+
+* a five-card hand (2-7 and five-card draw) has, under every scale here, the strength of its
+  rank multiset unless its five cards share a suit: so each completion's rank key
+  (``sum 5^rank``) and suit lanes are cached with the completions, and a player's strengths
+  are one sorted lookup in the table of the 6,175 five-card rank multisets, raised to the
+  flush table where the kept cards leave a flush possible (:func:`five_card_tables`, built
+  from the evaluators themselves);
+* a badugi hand is read from the evaluator's table of every four-card hand by the colex
+  number of its sorted ids, from the completions' ids rather than from masks.
+
+At a few dozen hands the evaluators' forty NumPy calls cost far more than their arithmetic;
+these lookups are a handful.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from math import comb
+from typing import NamedTuple
+
+import numpy as np
+
+from gpu_eval.card_spelling import CARD_BIT, CARD_POW5_INTS, RANK_POW5
+from gpu_eval.equity_engine import board_orbits
+from gpu_eval.games import registry
+from gpu_eval.games.registry import BADUGI
+
+__all__ = ["Completions", "completions", "strengths", "player_strengths", "five_card_tables",
+           "ids_of_mask"]
+
+_LANE = np.uint64(0x1FFF)
+#: ``C(id, j + 1)`` at ``52 * j + id``: a row of four increasing ids has the colex number
+#: ``sum_j C(ids[j], j + 1)``, one gather (the badugi table's index).
+_COLEX4_TERMS = np.array([comb(c, j + 1) for j in range(4) for c in range(52)], dtype=np.int64)
+_COLEX4_TERMS.flags.writeable = False
+_COLEX4_OFFSETS = np.arange(0, 4 * 52, 52, dtype=np.intp)
+
+
+class Completions(NamedTuple):
+    """Every ``k``-card completion of a deck: deck positions ``(m, k)``, card ids ``(m, k)``,
+    masks ``(m,)`` (read-only)."""
+
+    pos: np.ndarray
+    ids: np.ndarray
+    masks: np.ndarray
+
+
+@lru_cache(maxsize=64)
+def completions(deck: bytes, k: int) -> Completions:
+    """The ``k``-card completions of a deck given as the bytes of its ``uint8`` ids, colex
+    order of deck positions; cached.
+
+    Examples
+    --------
+    >>> c = completions(bytes([0, 1, 2]), 2)
+    >>> c.pos.tolist(), c.ids.tolist(), c.masks.tolist()
+    ([[0, 1], [0, 2], [1, 2]], [[0, 1], [0, 2], [1, 2]], [65537, 4294967297, 4295032832])
+    """
+    d = np.frombuffer(deck, dtype=np.uint8)
+    pos = board_orbits.subsets(len(d), k)
+    ids = d[pos]
+    masks = board_orbits.or_rows(ids) if k else np.zeros(1, dtype=np.uint64)
+    for a in (ids, masks):
+        a.flags.writeable = False
+    return Completions(pos, ids, masks)
+
+
+@lru_cache(maxsize=64)
+def _rank_parts(deck: bytes, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per completion its rank key ``sum 5^rank`` (``int64``) and its four suit lanes
+    ``(4, m)`` (``intp``: rank bits, to index the flush table); cached with the deck."""
+    c = completions(deck, k)
+    keys = RANK_POW5[c.ids // 4].sum(axis=1, dtype=np.int64) if k \
+        else np.zeros(1, dtype=np.int64)
+    lanes = np.stack([((c.masks >> np.uint64(16 * s)) & _LANE).astype(np.intp)
+                      for s in range(4)])
+    for a in (keys, lanes):
+        a.flags.writeable = False
+    return keys, lanes
+
+
+def strengths(game: str, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
+    """``(pot strengths, 8-or-better lows or None)`` of final hand masks: the high hand
+    (hold'em scale) or, in the low games, the low scale's strength; hi/lo adds the low.
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> hi, lo = strengths("stud-hilo", cards.to_mask(["Ah2h3h4h5h6c7c"]))
+    >>> int(hi[0]), int(lo[0])
+    (7453, 56)
+    """
+    record = registry.GAMES[game]
+    m = np.ascontiguousarray(masks, dtype=np.uint64).reshape(-1)
+    if record.low:
+        from gpu_eval.games import lowball  # noqa: PLC0415 -- its tables load on demand
+
+        return lowball.evaluate_masks(m, record.low), None
+    from gpu_eval.evaluator.bitmask import evaluate_masks  # noqa: PLC0415
+
+    hi = evaluate_masks(m, np.empty(len(m), dtype=np.uint16))
+    if not record.hilo:
+        return hi, None
+    from gpu_eval.games import eight_or_better  # noqa: PLC0415
+
+    return hi, eight_or_better.lookup(eight_or_better.low_tables()["BEST5"], m, None)
+
+
+@lru_cache(maxsize=8)
+def five_card_tables(game: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(rank keys, strengths, flush table)`` of a game whose hands are five cards: the
+    sorted keys ``sum 5^rank`` of the 6,175 five-card rank multisets with the strength of a
+    hand of those ranks in more than one suit, and per 13-bit rank lane the strength of those
+    five ranks in one suit (0 for lanes of other sizes). All read from :func:`strengths`.
+
+    Examples
+    --------
+    >>> keys, plain, flush = five_card_tables("deuce-seven-draw")
+    >>> len(keys), int(plain.max()), int(flush[0b10111100])   # 7-5-4-3-2; 9-7-6-5-4 suited
+    (6175, 7462, 1567)
+    """
+    multisets = [r for r in combinations_with_replacement(range(13), 5) if len(set(r)) > 1]
+    ids = []
+    for ranks in multisets:
+        seen: dict[int, int] = {}
+        row = []
+        for r in ranks:  # the j-th card of a rank in suit j: no flush unless all ranks differ
+            row.append(4 * r + seen.get(r, 0))
+            seen[r] = seen.get(r, 0) + 1
+        if len(set(ranks)) == 5:
+            row[-1] += 1  # five ranks: one card off suit
+        ids.append(row)
+    ids_a = np.array(ids, dtype=np.uint8)
+    keys = RANK_POW5[ids_a // 4].sum(axis=1)
+    plain = strengths(game, board_orbits.or_rows(ids_a))[0]
+    order = np.argsort(keys)
+    lanes = np.array([v for v in range(1 << 13) if v.bit_count() == 5], dtype=np.int64)
+    suited = np.zeros(len(lanes), dtype=np.uint64)
+    for r in range(13):  # clubs: bit r of the first 16-bit lane
+        suited |= ((lanes >> r) & 1).astype(np.uint64) << np.uint64(r)
+    flush = np.zeros(1 << 13, dtype=np.uint16)
+    flush[lanes] = strengths(game, suited)[0]
+    out = (keys[order], plain[order].astype(np.uint16), flush)
+    for a in out:
+        a.flags.writeable = False
+    return out
+
+
+@lru_cache(maxsize=8)
+def _five_card_lists(game: str) -> tuple[dict[int, int], list[int]]:
+    """:func:`five_card_tables` as a dict by rank key and a list by lane (a pat hand's one
+    strength is then read without a NumPy call)."""
+    keys, plain, flush = five_card_tables(game)
+    return dict(zip(keys.tolist(), plain.tolist())), flush.tolist()
+
+
+def ids_of_mask(mask: int) -> list[int]:
+    """Card ids of a hand mask, increasing.
+
+    Examples
+    --------
+    >>> ids_of_mask((1 << 16) | 1 | (1 << 12))   # 2c 2d Ac
+    [0, 1, 48]
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        b = low.bit_length() - 1
+        out.append(4 * (b % 16) + b // 16)
+        mask ^= low
+    return sorted(out)
+
+
+def player_strengths(game: str, deck: bytes, need: int, known: int
+                     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
+    """A player's completions and their strengths: ``(deck positions (m, need), masks (m,),
+    strengths (m,), lows (m,) or None)`` for known cards ``known`` (a hand mask), drawing
+    ``need`` cards from ``deck`` (the bytes of its ``uint8`` ids).
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> kept = cards.parse("7d5h4c3s")
+    >>> deck = bytes(c for c in range(52) if c not in kept)
+    >>> pos, m, hi, lo = player_strengths("deuce-seven-draw", deck, 1,
+    ...                                   int(cards.to_mask(kept)))
+    >>> len(hi), int(hi.max()), lo is None   # a deuce makes 7-5-4-3-2, the nuts
+    (48, 7462, True)
+    """
+    record = registry.GAMES[game]
+    c = completions(deck, need)
+    if record.draws and not record.hilo and record.hole_cards == 5:
+        kept = ids_of_mask(known)
+        if not need:  # a pat hand: one strength
+            by_key, by_lane = _five_card_lists(game)
+            st = by_key[sum(CARD_POW5_INTS[i] for i in kept)]
+            if len({i % 4 for i in kept}) == 1:
+                st = by_lane[sum(CARD_BIT[i] >> (16 * (i % 4)) for i in kept)] or st
+            return c.pos, c.masks, np.array([st], dtype=np.uint16), None
+        keys, plain, flush = five_card_tables(game)
+        comp_keys, lanes = _rank_parts(deck, need)
+        base = sum(CARD_POW5_INTS[i] for i in kept)
+        st = plain[np.searchsorted(keys, comp_keys + base)]
+        suits = {i % 4 for i in kept}
+        if len(suits) <= 1:  # a flush is still possible: in the kept cards' suit, or any
+            for s in (suits or range(4)):
+                lane = sum(CARD_BIT[i] >> (16 * s) for i in kept)
+                f = np.take(flush, lanes[s] | lane)
+                st = np.where(f > 0, f, st)
+        return c.pos, c.masks, st, None
+    if record.low == BADUGI and record.draws:
+        from gpu_eval.games import lowball  # noqa: PLC0415 -- its tables load on demand
+
+        kept = ids_of_mask(known)
+        if not need:  # a pat hand: one strength, its colex number in plain ints
+            a, b, cc, d = kept
+            row = a + comb(b, 2) + comb(cc, 3) + comb(d, 4)
+            return c.pos, c.masks, np.array([lowball.badugi_table()[row]], dtype=np.uint16), None
+        ids = np.empty((len(c.ids), 4), dtype=np.intp)
+        ids[:, :len(kept)] = kept
+        ids[:, len(kept):] = c.ids
+        ids.sort(axis=1)
+        rows = np.take(_COLEX4_TERMS, ids + _COLEX4_OFFSETS).sum(axis=1)
+        return c.pos, c.masks, np.take(lowball.badugi_table(), rows), None
+    hi, lo = strengths(game, c.masks | np.uint64(known))
+    return c.pos, c.masks, hi, lo

@@ -1,0 +1,327 @@
+"""gpu_eval.cuda.variants (short deck, Omaha, wild cards on CUDA) without a GPU.
+
+tests/emulation/fake_cupy.py stands in for CuPy: device arrays are NumPy arrays and each launch runs
+the variant kernels built for the host (tests/variants_host.py), with the tables uploaded
+through the module's ``__constant__`` symbols exactly as on a device. Every public path
+(``evaluate(game="shortdeck")``, ``evaluate(wild=...)``, ``evaluate_omaha``) must give the
+NumPy path's strengths, dtype (game tag included for NumPy out) and errors, for NumPy input
+and for device input alike.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+import pytest
+
+import gpu_eval as ge
+from gpu_eval.cuda import modules, nvrtc
+from gpu_eval.cuda import variants as CV
+from gpu_eval.games import shortdeck as SD
+from gpu_eval.games import wild as W
+
+import variant_cases as VC
+
+
+@pytest.fixture
+def fake(stand_in_cupy):
+    return stand_in_cupy
+
+def _to_device(fake, x):
+    return fake.asarray(x) if isinstance(x, (np.ndarray, np.generic)) else x
+
+
+def _outcome(fn):
+    try:
+        return fn(), None
+    except (ValueError, TypeError) as exc:
+        return None, exc
+
+
+def _check_same(fake, want, want_exc, got_fn, device: bool):
+    """``got_fn()`` gives ``want`` (values, shape, dtype; NumPy out carries the same dtype
+    metadata, device out is plain uint16), or raises ``want_exc``'s type and message."""
+    if want_exc is not None:
+        with pytest.raises(type(want_exc)) as got:
+            got_fn()
+        assert str(got.value) == str(want_exc)
+        return
+    got = got_fn()
+    if device:
+        assert isinstance(got, fake.ndarray), type(got)
+        assert got.dtype == np.uint16 and got.shape == np.shape(want)
+        assert got.dtype.metadata is None  # CuPy arrays carry no game tag
+        np.testing.assert_array_equal(got.get(), want)
+    else:
+        assert isinstance(got, (np.ndarray, np.generic)) and not isinstance(got, fake.ndarray)
+        assert got.dtype == want.dtype and got.dtype.metadata == want.dtype.metadata
+        assert got.shape == np.shape(want)
+        np.testing.assert_array_equal(got, want)
+
+
+# --- the module: built once, tables uploaded once per family, in struct order ----------------
+
+def test_module_built_once_and_tables_uploaded_per_family(fake):
+    state = CV.get_module()
+    assert CV.get_module(0) is state and state.uploaded == {}
+    assert state.module.code == CV.module_source()
+    assert state.module.options == modules.module_options()
+    ge.evaluate("As Ks Qs Js Ts", game="shortdeck", backend="cuda")
+    assert set(state.uploaded) == {"shortdeck"}
+    sd = state.uploaded["shortdeck"]
+    ge.evaluate("As Ks Qs Js Ts", game="shortdeck-triton", backend="cuda")
+    assert state.uploaded["shortdeck"] is sd  # not uploaded again
+    symbols = state.module._symbols
+    assert symbols["ge_shortdeck_tables"].tolist() == [t.data.ptr for t in sd]
+    assert len(sd) == 2 * len(modules.BITMASK_TABLE_ORDER)
+    per_game = len(modules.BITMASK_TABLE_ORDER)
+    for v, game in enumerate(CV.SHORTDECK_VARIANTS):
+        tables = SD.shortdeck_tables(game).as_dict()
+        for i, name in enumerate(modules.BITMASK_TABLE_ORDER):
+            np.testing.assert_array_equal(sd[v * per_game + i].get(), tables[name])
+    ge.evaluate_omaha("AsKs2c3d", "Qs Js Ts", backend="cuda")
+    assert symbols["ge_omaha_tables"].tolist() == [t.data.ptr for t in state.uploaded["omaha"]]
+    assert [t.dtype for t in state.uploaded["omaha"]] == [
+        CV.OMAHA_TABLE_DTYPES[n] for n in CV.OMAHA_TABLE_ORDER]
+    ge.evaluate("Ac Ad Ah As Jk", wild="joker", backend="cuda")
+    wild = state.uploaded["wild"]
+    nb = len(modules.BITMASK_TABLE_ORDER)
+    assert symbols["ge_bitmask_tables"].tolist() == [t.data.ptr for t in wild[:nb]]
+    assert symbols["ge_wild_tables"].tolist() == [t.data.ptr for t in wild[nb:]]
+    assert [t.dtype for t in wild[nb:]] == [CV.WILD_TABLE_DTYPES[n] for n in W.WILD_TABLE_ORDER]
+    assert CV.get_module(families=("omaha", "wild", "shortdeck")) is state
+    assert len(state.uploaded) == 3
+    with pytest.raises(ValueError, match="unknown table family"):
+        CV.get_module(families=("razz",))
+
+
+def test_orders_match_the_structs():
+    from gpu_eval.games import omaha as O
+
+    from emulation import variants_host
+
+    assert CV.OMAHA_TABLE_ORDER == variants_host.OMAHA_TABLE_ORDER
+    assert CV.OMAHA_TABLE_ORDER == tuple(O.OmahaTables.__dataclass_fields__)
+    assert CV.SHORTDECK_VARIANTS == SD.GAMES
+    assert set(CV.WILD_TABLE_DTYPES) == set(W.WILD_TABLE_ORDER)
+    tables = O.omaha_tables().as_dict()
+    assert {n: tables[n].dtype for n in CV.OMAHA_TABLE_ORDER} == CV.OMAHA_TABLE_DTYPES
+    wild = W.wild_device_tables()
+    assert {n: wild[n].dtype for n in W.WILD_TABLE_ORDER} == CV.WILD_TABLE_DTYPES
+
+
+def test_module_source_compiles_for_sm90():
+    try:
+        nvrtc.nvrtc_version()
+    except nvrtc.NvrtcUnavailableError as exc:
+        pytest.skip(str(exc))
+    src = CV.module_source()
+    assert nvrtc.source_hash() in src
+    ptx = nvrtc.compile_ptx(src, arch="compute_90", name="variants_module.cu")
+    for kernel in CV.KERNELS:
+        assert f".entry {kernel}" in ptx, kernel
+    for symbol in ("ge_shortdeck_tables", "ge_omaha_tables", "ge_wild_tables",
+                   "ge_bitmask_tables"):
+        assert symbol in ptx
+    cubin = nvrtc.compile_cubin(src, arch="sm_90", name="variants_module.cu")  # + ptxas
+    assert cubin[:4] == b"\x7fELF"
+
+
+# --- the public API against NumPy ---------------------------------------------------------
+
+SD_CASES = VC.shortdeck_cases()
+
+
+@pytest.mark.parametrize("invalid", ["raise", "mask"])
+@pytest.mark.parametrize("game", SD.GAMES)
+@pytest.mark.parametrize("case", list(SD_CASES))
+def test_shortdeck_matches_numpy(fake, case, game, invalid):
+    hands, kw = SD_CASES[case]
+    want, exc = _outcome(lambda: ge.evaluate(hands, game=game, backend="numpy",
+                                             invalid=invalid, **kw))
+    for device in (False, True):
+        arg = _to_device(fake, hands) if device else hands
+        _check_same(fake, want, exc, lambda: ge.evaluate(arg, game=game, backend="cuda",
+                                                         invalid=invalid, **kw), device)
+
+
+WILD_CASES = VC.wild_cases()
+
+
+@pytest.mark.parametrize("invalid", ["raise", "mask"])
+@pytest.mark.parametrize("case", list(WILD_CASES))
+def test_wild_matches_numpy(fake, case, invalid):
+    hands, kw = WILD_CASES[case]
+    want, exc = _outcome(lambda: ge.evaluate(hands, backend="numpy", invalid=invalid, **kw))
+    for device in (False, True):
+        arg = _to_device(fake, hands) if device else hands
+        _check_same(fake, want, exc, lambda: ge.evaluate(arg, backend="cuda", invalid=invalid,
+                                                         **kw), device)
+
+
+OMAHA_CASES = VC.omaha_cases()
+
+
+@pytest.mark.parametrize("invalid", ["raise", "mask"])
+@pytest.mark.parametrize("case", list(OMAHA_CASES))
+def test_omaha_matches_numpy(fake, case, invalid):
+    hole, board, kw = OMAHA_CASES[case]
+    want, exc = _outcome(lambda: ge.evaluate_omaha(hole, board, backend="numpy",
+                                                   invalid=invalid, **kw))
+    # host / host, device / device, and one on the device with the other on the host
+    for on_dev in ((False, False), (True, True), (True, False), (False, True)):
+        h = _to_device(fake, hole) if on_dev[0] else hole
+        b = _to_device(fake, board) if on_dev[1] else board
+        device = any(isinstance(x, fake.ndarray) for x in (h, b))
+        if any(on_dev) and not device:
+            continue  # both are text: nothing goes to the device
+        _check_same(fake, want, exc, lambda: ge.evaluate_omaha(h, b, backend="cuda",
+                                                               invalid=invalid, **kw), device)
+
+
+@pytest.mark.parametrize("kw", [{"game": "shortdeck", "wild": None},
+                                {"game": "holdem", "wild": "joker"}])
+def test_no_hands_give_an_empty_array(fake, kw):
+    out = CV.evaluate([], invalid="raise", encoding="auto", **kw)
+    assert out.shape == (0,) and out.dtype == np.uint16 and fake.launches == []
+
+
+def test_auto_backend_routes_device_input_here(fake):
+    ids = VC.deal(np.random.default_rng(1), 500, 7, VC.SHORT_DECK)
+    got = ge.evaluate(fake.asarray(ids), game="shortdeck")           # backend="auto"
+    assert isinstance(got, fake.ndarray)
+    np.testing.assert_array_equal(got.get(), ge.evaluate(ids, game="shortdeck",
+                                                         backend="numpy"))
+    got = ge.evaluate(ids, game="shortdeck")   # a device is "present": auto uses CUDA
+    assert got.dtype.metadata == {"game": "shortdeck"}
+    assert "ge_shortdeck_eval_masks" in {n for n, _, _ in fake.launches}
+    fake.launches.clear()
+    assert isinstance(ge.evaluate(fake.asarray(ids), wild="joker"), fake.ndarray)
+    assert isinstance(ge.evaluate_omaha(fake.asarray(ids[:, :4]), "2c 3d 4h"), fake.ndarray)
+    assert {n for n, _, _ in fake.launches} >= {"ge_wild_eval_masks", "ge_omaha_eval_ids"}
+    with pytest.raises(ValueError, match="algorithm="):
+        ge.evaluate(ids, game="shortdeck", backend="cuda", algorithm="perfect-hash")
+
+
+def test_all_five_card_short_deck_hands(fake):
+    from itertools import combinations
+
+    ids = VC.SHORT_DECK[np.array(list(combinations(range(36), 5)), dtype=np.uint8)]
+    assert len(ids) == comb(36, 5)
+    masks = VC.masks_of(ids)
+    for game in SD.GAMES:
+        want = ge.evaluate(ids, game=game, backend="numpy")
+        np.testing.assert_array_equal(ge.evaluate(ids, game=game, backend="cuda"), want)
+        np.testing.assert_array_equal(ge.evaluate(fake.asarray(masks), game=game).get(), want)
+        np.testing.assert_array_equal(CV.shortdeck_ids_cuda(fake.asarray(ids), game).get(),
+                                      want)
+        assert len(np.unique(want)) == SD.NUM_CLASSES  # every class is some 5-card hand
+
+
+@pytest.mark.parametrize("h", [4, 5, 6])
+def test_random_omaha(fake, h):
+    rng = np.random.default_rng(h)
+    game = {4: "omaha", 5: "omaha5", 6: "omaha6"}[h]
+    for k in (3, 4, 5):
+        cards = VC.deal(rng, 20_000, h + k)
+        hole, board = cards[:, :h], cards[:, h:]
+        want = ge.evaluate_omaha(hole, board, game=game, backend="numpy")
+        np.testing.assert_array_equal(ge.evaluate_omaha(hole, board, game=game,
+                                                        backend="cuda"), want)
+        got = ge.evaluate_omaha(fake.asarray(hole), fake.asarray(board), game=game)
+        np.testing.assert_array_equal(got.get(), want)
+    flushy = VC.deal(rng, 20_000, h + 5, np.arange(1, 52, 2))  # two suits
+    want = ge.evaluate_omaha(flushy[:, :h], flushy[:, h:], game=game, backend="numpy")
+    assert (ge.category(want) >= 5).mean() > 0.2
+    np.testing.assert_array_equal(
+        ge.evaluate_omaha(flushy[:, :h], flushy[:, h:], game=game, backend="cuda"), want)
+
+
+@pytest.mark.parametrize("wild", ["joker", ["joker", "2"], "bug", "2", ["3", "K"]])
+def test_random_wild(fake, wild):
+    rng = np.random.default_rng(5)
+    for k in (5, 7, 9):
+        ids = VC.deal(rng, 20_000, k)
+        if W.parse_wild(wild).jokers != "none":
+            ids[::3, 0] = VC.JOKER
+            ids[::5, k - 1] = VC.JOKER
+        want = ge.evaluate(ids, wild=wild, backend="numpy")
+        np.testing.assert_array_equal(ge.evaluate(ids, wild=wild, backend="cuda"), want)
+        np.testing.assert_array_equal(ge.evaluate(fake.asarray(ids), wild=wild).get(), want)
+
+
+# --- streaming of host arrays -----------------------------------------------------------
+
+@pytest.mark.parametrize("chunk_rows", [None, 1_000, 4_999])
+def test_streamed_in_chunks(fake, chunk_rows):
+    rng = np.random.default_rng(9)
+    n = 5_000
+    chunks = -(-n // (chunk_rows or n))
+    ids = VC.deal(rng, n, 7, VC.SHORT_DECK)
+    want = ge.evaluate(ids, game="shortdeck-triton", backend="numpy")
+    fake.launches.clear()
+    np.testing.assert_array_equal(
+        CV.shortdeck_masks_cuda(VC.masks_of(ids), "shortdeck-triton", chunk_rows=chunk_rows),
+        want)
+    np.testing.assert_array_equal(
+        CV.shortdeck_ids_cuda(ids, "shortdeck-triton", chunk_rows=chunk_rows), want)
+    assert len(fake.launches) == 2 * chunks
+
+    cards = VC.deal(rng, n, 10)
+    hole, board = cards[:, :5], cards[:, 5:]
+    want = ge.evaluate_omaha(hole, board, game="omaha5", backend="numpy")
+    fake.launches.clear()
+    got = CV.omaha_ids_cuda(hole, board, chunk_rows=chunk_rows)
+    assert isinstance(got, np.ndarray) and not isinstance(got, fake.ndarray)
+    np.testing.assert_array_equal(got, want)
+    assert len(fake.launches) == chunks
+    shared = cards[0, 5:]
+    ok = ~np.isin(hole, shared).any(axis=1)
+    want = ge.evaluate_omaha(hole[ok], shared, game="omaha5", backend="numpy")
+    np.testing.assert_array_equal(CV.omaha_ids_cuda(hole[ok], shared, chunk_rows=chunk_rows),
+                                  want)
+
+    ids = VC.deal(rng, n, 7)
+    ids[::2, 3] = VC.JOKER
+    spec = W.parse_wild(["joker", "5"])
+    masks = np.bitwise_or.reduce(W.ID_OR_JOKER_TO_MASK[ids], axis=1)
+    jokers = (ids == VC.JOKER).sum(axis=1).astype(np.uint8)
+    want = ge.evaluate(ids, wild=["joker", "5"], backend="numpy")
+    fake.launches.clear()
+    np.testing.assert_array_equal(CV.wild_masks_cuda(masks, jokers, spec,
+                                                     chunk_rows=chunk_rows), want)
+    assert len(fake.launches) == chunks
+
+
+def test_low_level_entry_points(fake):
+    assert CV.shortdeck_masks_cuda(np.zeros(0, np.uint64)).shape == (0,)
+    assert CV.omaha_ids_cuda(np.zeros((0, 4), np.uint8), np.zeros((0, 3), np.uint8)).shape == (0,)
+    assert fake.launches == []
+    masks = VC.masks_of(VC.deal(np.random.default_rng(2), 60, 6, VC.SHORT_DECK))
+    got = CV.shortdeck_masks_cuda(fake.asarray(masks.reshape(6, 10)))
+    assert isinstance(got, fake.ndarray) and got.shape == (6, 10)
+    np.testing.assert_array_equal(got.get().ravel(),
+                                  ge.evaluate(masks, game="shortdeck", backend="numpy"))
+    with pytest.raises(ValueError, match="not a short-deck game"):
+        CV.shortdeck_masks_cuda(masks, "holdem")
+    with pytest.raises(ValueError, match="k = 5..9"):
+        CV.shortdeck_ids_cuda(np.zeros((3, 4), np.uint8))
+    with pytest.raises(ValueError, match="h = 4..6"):
+        CV.omaha_ids_cuda(np.zeros((3, 3), np.uint8), np.zeros((3, 3), np.uint8))
+    with pytest.raises(ValueError, match="b = 3..5"):
+        CV.omaha_ids_cuda(np.zeros((3, 4), np.uint8), np.zeros((2, 3), np.uint8))
+    with pytest.raises(ValueError, match="shape"):
+        CV.wild_masks_cuda(masks, np.zeros(3, np.uint8), "joker")
+
+
+def test_real_cupy_has_what_the_variant_path_uses():
+    import inspect
+
+    cupy = pytest.importorskip("cupy")
+    for name in ("broadcast_to", "sort", "bincount", "log2", "rint", "ones", "where",
+                 "flatnonzero", "float64", "int64", "uint32"):
+        assert hasattr(cupy, name), name
+    for name in ("view", "sum", "any", "astype", "copy", "reshape", "get"):
+        assert hasattr(cupy.ndarray, name), name
+    assert "axis" in inspect.signature(cupy.sort).parameters

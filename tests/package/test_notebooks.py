@@ -1,0 +1,85 @@
+"""Every notebook in ``notebooks/`` runs top to bottom, with small parameters, on the CPU.
+
+Each notebook is executed with nbclient in a kernel running this very interpreter
+(``sys.executable``: a throwaway kernelspec is written to a temporary ``JUPYTER_PATH``, so no
+``python3`` kernel registered elsewhere on the machine is picked up by mistake), with
+``GPU_EVAL_NOTEBOOK_SMALL=1`` (each notebook's first cell shrinks its parameters) and
+``CUDA_VISIBLE_DEVICES=""`` (CPU only, as in CI), and a time limit per cell.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat", reason="nbformat is not installed (pip install "
+                               "-e '.[test]' installs it)")
+nbclient = pytest.importorskip("nbclient", reason="nbclient is not installed (pip install "
+                               "-e '.[test]' installs it)")
+pytest.importorskip("ipykernel", reason="ipykernel is not installed (pip install -e '.[test]' "
+                    "installs it)")
+
+NOTEBOOKS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
+NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))
+CELL_TIMEOUT = 120  # seconds, per cell
+KERNEL = "gpu-eval-tests"
+
+
+def test_there_are_notebooks():
+    names = {p.stem for p in NOTEBOOKS}
+    assert {"quickstart", "preflop_heatmap", "range_vs_range", "monte_carlo_convergence",
+            "throughput"} <= names
+
+
+@pytest.fixture(scope="module")
+def kernel_env(tmp_path_factory):
+    """A kernelspec for this interpreter, found first through ``JUPYTER_PATH``."""
+    root = tmp_path_factory.mktemp("jupyter")
+    spec = root / "kernels" / KERNEL
+    spec.mkdir(parents=True)
+    (spec / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": f"Python ({sys.executable})", "language": "python"}))
+    return root
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_runs(path, kernel_env, monkeypatch):
+    monkeypatch.setenv("JUPYTER_PATH", str(kernel_env))
+    monkeypatch.setenv("GPU_EVAL_NOTEBOOK_SMALL", "1")
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")  # CPU only, whatever the machine has
+    monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    # The kernel must import this checkout's gpu_eval, installed or not.
+    paths = [str(NOTEBOOKS_DIR.parent)] + [p for p in [os.environ.get("PYTHONPATH")] if p]
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(paths))
+
+    nb = nbformat.read(path, as_version=4)
+    first = next(c for c in nb.cells if c.cell_type == "code")
+    assert "GPU_EVAL_NOTEBOOK_SMALL" in first.source, \
+        f"{path.name}: the first code cell must read GPU_EVAL_NOTEBOOK_SMALL"
+    assert "parameters" in first.metadata.get("tags", []), \
+        f"{path.name}: the first code cell must be tagged 'parameters'"
+    # Committed with outputs from a real run, which the notebook says where and when.
+    assert any(c.cell_type == "code" and c.get("outputs") for c in nb.cells), \
+        f"{path.name} is committed without outputs"
+    assert any(c.cell_type == "markdown" and "Ran here:" in c.source for c in nb.cells)
+
+    client = nbclient.NotebookClient(nb, kernel_name=KERNEL, timeout=CELL_TIMEOUT,
+                                     resources={"metadata": {"path": str(NOTEBOOKS_DIR)}})
+    t0 = time.perf_counter()
+    client.execute()  # raises CellExecutionError, naming the cell, on any error
+    elapsed = time.perf_counter() - t0
+    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs
+              if o.output_type == "error"]
+    assert not errors
+    images = sum("image/png" in o.get("data", {}) for c in nb.cells if c.cell_type == "code"
+                 for o in c.outputs)
+    if path.stem != "quickstart":
+        assert images > 0, f"{path.name} drew no figure"
+    print(f"{path.name}: {elapsed:.1f} s, {images} figures")
+
