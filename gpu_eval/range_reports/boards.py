@@ -19,9 +19,8 @@ from functools import cache
 
 import numpy as np
 
-from gpu_eval import cards, combinatorics
+from gpu_eval import card_input, cards, combinatorics
 from gpu_eval.cards import ID_TO_MASK
-from gpu_eval.evaluator import inputs
 from gpu_eval.games.registry import Game
 from gpu_eval.range_reports import bits
 from gpu_eval.suit_symmetry import canonical_masks
@@ -49,8 +48,11 @@ def _deck_check(mask: int, game: Game, label: str) -> None:
 
 
 def parse_cards(value, game: Game, what: str, sizes: tuple[int, ...]) -> int:
-    """One set of cards (text, ids of shape ``(k,)`` or one ``uint64`` mask) as a mask;
-    ``ValueError`` / ``TypeError`` naming ``what`` for anything else.
+    """One set of cards as a mask, read as every entry point reads a set of cards
+    (:func:`gpu_eval.card_input.card_set`: text, a list of texts, ids of any integer width,
+    ``uint64`` hand masks, other libraries' arrays); ``ValueError`` / ``TypeError`` naming
+    ``what`` and the card for anything else, a card outside the game's deck, or a number of
+    cards not in ``sizes``.
 
     Examples
     --------
@@ -58,56 +60,18 @@ def parse_cards(value, game: Game, what: str, sizes: tuple[int, ...]) -> int:
     >>> m = parse_cards("Kd7c2h", registry.get("holdem"), "the board", (3, 4, 5))
     >>> m == int(cards.to_mask("Kd7c2h"))
     True
+    >>> parse_cards(np.array([45, 20, 304], np.int16), registry.get("holdem"), "the board",
+    ...             (3, 4, 5))
+    Traceback (most recent call last):
+    ...
+    ValueError: the board: card id 304 is out of range 0..51
     """
     if value is None or (isinstance(value, str) and not value.strip()):
-        value = ""
-    if isinstance(value, (bool, np.bool_)) or isinstance(value, (float, np.floating)):
-        raise TypeError(f"{what} must be card text, card ids or a hand mask, got "
-                        f"{type(value).__name__}: {value!r}")
-    if isinstance(value, (int, np.integer)) and not isinstance(value, np.uint64):
-        raise TypeError(f"{what} must be card text (such as 'Kd7c2h'), card ids of shape (k,) "
-                        f"or a uint64 hand mask, got the number {value!r}")
-    if isinstance(value, str) and value == "":
         mask = 0
     else:
-        arr = value if isinstance(value, (str, list, tuple)) else np.asarray(value)
-        if isinstance(arr, np.ndarray):
-            if arr.dtype.kind not in "iu":
-                raise TypeError(f"{what} must be card text, integer card ids or a uint64 hand "
-                                f"mask, got an array of dtype {arr.dtype}")
-            if arr.dtype != np.uint64 and arr.ndim != 1:
-                raise ValueError(f"{what}: card ids must have shape (k,), got {arr.shape}")
-            if arr.dtype == np.uint64 and arr.ndim != 0:
-                if arr.shape != (1,):
-                    raise ValueError(f"{what}: one hand mask, shape () or (1,), got {arr.shape}")
-        if isinstance(arr, (list, tuple)) and arr and not isinstance(arr[0], str):
-            arr = np.asarray(arr)
-            if arr.dtype.kind not in "iu":
-                raise TypeError(f"{what} must be card text or integer card ids, got "
-                                f"{arr.dtype} values")
-            if arr.ndim != 1:
-                raise ValueError(f"{what}: card ids must have shape (k,), got {arr.shape}")
-        if isinstance(arr, (list, tuple)):
-            if not arr:
-                arr = ""
-            elif len(arr) == 1:
-                arr = arr[0]
-            else:
-                arr = " ".join(arr)
-        try:
-            h = inputs.coerce(arr) if not (isinstance(arr, str) and arr == "") else None
-        except ValueError as e:
-            raise ValueError(f"{what}: {e}") from None
-        if h is None:
-            mask = 0
-        elif h.ids is not None:
-            ids = h.ids[0].astype(np.int64)
-            mask = int(np.bitwise_or.reduce(ID_TO_MASK[ids])) if ids.size else 0
-            if bin(mask).count("1") != ids.size:
-                dup = next(c for c in ids.tolist() if ids.tolist().count(c) > 1)
-                raise ValueError(f"{what}: card {cards.format(np.uint8(dup))} is used twice")
-        else:
-            mask = int(h.masks[0])
+        ids = card_input.card_set(value, what)
+        mask = int(np.bitwise_or.reduce(ID_TO_MASK[np.asarray(ids, dtype=np.intp)])) \
+            if ids else 0
     _deck_check(mask, game, what)
     n = bin(mask).count("1")
     if n not in sizes:
@@ -119,7 +83,9 @@ def parse_cards(value, game: Game, what: str, sizes: tuple[int, ...]) -> int:
 
 
 def parse_boards(value, game: Game, sizes: tuple[int, ...] = (3, 4, 5)) -> np.ndarray:
-    """Many boards: a list of board texts, ``(N, k)`` ids or ``(N,)`` masks, as masks.
+    """Many boards as masks: a list of boards (each read as :func:`parse_cards` reads one;
+    sizes may differ), ``(N, k)`` card ids of any integer width or ``(N,)`` ``uint64`` hand
+    masks.
 
     Examples
     --------
@@ -136,20 +102,19 @@ def parse_boards(value, game: Game, sizes: tuple[int, ...] = (3, 4, 5)) -> np.nd
         return np.array([parse_cards(b, game, f"board {i} ({b!r})" if isinstance(b, str)
                                      else f"board {i}", sizes)
                          for i, b in enumerate(value)], dtype=np.uint64)
-    arr = np.asarray(value)
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"boards must be a list of board texts, an (N, k) id array or uint64 "
-                        f"masks, got an array of dtype {arr.dtype}")
+    arr = card_input.integer_array(value, "boards",
+                                   noun="board texts, integer card ids or uint64 hand masks")
     if arr.ndim == 0 or arr.size == 0:
         raise ValueError(f"boards must hold at least one board, got an array of shape {arr.shape}")
-    if arr.dtype == np.uint64:
+    if arr.dtype == np.uint64:  # uint64 is the hand-mask encoding
         if arr.ndim != 1:
             raise ValueError(f"board masks must have shape (N,), got {arr.shape}")
-        rows = [np.uint64(m) for m in arr]
+        rows = list(card_input.card_masks(arr, "boards", axes=("board",)))
     else:
         if arr.ndim != 2:
             raise ValueError(f"board ids must have shape (N, k), got {arr.shape}")
-        rows = list(arr)
+        card_input.check_range(arr, "boards", 0, card_input.TOP, axes=("board",))
+        rows = list(arr.astype(np.uint8))
     return np.array([parse_cards(r, game, f"board {i}", sizes) for i, r in enumerate(rows)],
                     dtype=np.uint64)
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpu_eval import ranges
+from gpu_eval import card_input, ranges
 from gpu_eval.games.registry import Game
 from gpu_eval.range_reports.boards import board_text
 
@@ -73,11 +73,12 @@ def read_range(spec, game: Game, known: int, who: str) -> Side:
                 isinstance(spec, (list, tuple)) and spec and isinstance(spec[0], str)):
             rng = ranges.Range(spec, game=game.name)
         else:
-            arr = np.asarray(spec)
-            if arr.dtype.kind not in "iu":
-                raise TypeError(f"{who} range: card ids must be integers, got dtype {arr.dtype}")
-            if arr.ndim == 1 and arr.shape == (2,):
+            arr = card_input.card_ids(spec, f"{who} range", axes=("combo",))
+            if arr.shape == (2,):  # one combo
                 arr = arr[None, :]
+            if arr.ndim != 2 or arr.shape[1] != 2:
+                raise ValueError(f"card ids must have shape (N, 2), one combo a row; got "
+                                 f"{arr.shape}")
             rng = ranges.Range.from_combos(arr)
             if game.lowest_rank and len(rng):
                 low = (rng.combos < 4 * game.lowest_rank).any(axis=1)
@@ -85,6 +86,8 @@ def read_range(spec, game: Game, known: int, who: str) -> Side:
                     raise ValueError(f"combo {rng.hands()[int(np.flatnonzero(low)[0])]} is not "
                                      f"in the {game.deck_size}-card deck of {game.name}")
     except ValueError as e:
+        if str(e).startswith(f"{who} range"):
+            raise
         raise ValueError(f"{who} range: {e}") from None
     except TypeError as e:
         if str(e).startswith(who):
