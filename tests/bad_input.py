@@ -144,6 +144,9 @@ ENTRIES = [
           _ids("AsKs", "JhJd")),
     Entry("range_report boards", lambda x: ge.range_report("QQ+, AKs", "JJ", boards=x),
           _ids("Kd7c2h5s9d", "AsQs2d3c4h"), masks=True),
+    Entry("distributed.range_report boards",
+          lambda x: ged.range_report(None, "QQ+, AKs", "JJ", boards=x),
+          _ids("Kd7c2h5s9d", "AsQs2d3c4h"), masks=True),
     Entry("distributed.equity board",
           lambda x: ged.equity(None, ["AhKh", "QsQd"], board=x), ge.cards.parse("2c7d9hJs4d"), masks=True),
 ]

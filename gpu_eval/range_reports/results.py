@@ -445,7 +445,14 @@ class StreetReport:
             if card not in self.cards:
                 raise KeyError(f"{card} is not a next card here (it is on the board or dead)")
             return self.reports[self.cards.index(card)]
-        return self.reports[key]
+        if isinstance(key, (bool, np.bool_)) or not isinstance(key, (int, np.integer)):
+            raise TypeError(f"a street report is indexed by a position (an int) or a card's "
+                            f"text such as 'As', got {type(key).__name__} {key!r}")
+        n = len(self.reports)
+        if not -n <= int(key) < n:
+            raise IndexError(f"position {int(key)} is out of range: this report has {n} next "
+                             f"cards (positions 0..{n - 1})")
+        return self.reports[int(key)]
 
     def share(self, made: str | None = None, draw: str | None = None, side: str = "hero"
               ) -> np.ndarray:

@@ -59,6 +59,11 @@ BAD = [  # (what, call, error type, words the message must hold)
      TypeError, ["board 1", "float", "20.5"]),
     ("board ids past the deck", lambda: range_report("AA", boards=np.array(
         [[45, 20, 2], [45, 20, 1000]], np.int32)), ValueError, ["boards, board 1", "1000"]),
+    ("a street report indexed by a bool",
+     lambda: range_report("QQ+", "AK", board=BOARD, street="turn")[True], TypeError, ["bool"]),
+    ("a street report indexed past its cards",
+     lambda: range_report("QQ+", "AK", board=BOARD, street="turn")[np.int64(304)], IndexError,
+     ["304", "49 next cards"]),
     ("three cards a combo", lambda: range_report(np.array([[51, 47, 43]]), board=BOARD),
      ValueError, ["hero range", "(N, 2)"]),
     ("a mask with stray bits", lambda: range_report("AA", board=np.uint64(1 << 14 | 3)),
