@@ -1,5 +1,5 @@
 """Every made-hand class, draw, outs count and nut rank of ``range_report`` against the slow
-reference classifier (``report_reference.py``), on every combo of random boards."""
+reference classifier (``tests/report_reference.py``), on every combo of random boards."""
 
 from __future__ import annotations
 
