@@ -17,7 +17,8 @@
 #         of every kernel (benchmarks/gpu_small_launches.py, newest modules first), Nsight
 #         Compute over the main kernels, the figures (benchmarks/gpu_figures.py: CUDA events
 #         around device-resident launches, wall clock around public calls, medians of >= 3).
-#   bench: the benchmark scripts' GPU rows and synccheck.
+#   bench: the benchmark scripts' GPU rows (range reports included: bench_report.py --gpu)
+#         and synccheck.
 #
 #   bash benchmarks/gpu_check.sh [--plan check|bench] [--dry-run]
 #
@@ -39,7 +40,8 @@ cd "$ROOT" || exit 2
 # move to a marker: GPU_TESTS="-m gpu tests") ----
 GPU_TESTS=$(find tests -name "*_gpu.py" | sort | tr "\n" " ")
 # The newest kernels' tests, run first (the likeliest to fail on a first device).
-NEWEST_GPU_TESTS="tests/equity_engine/deals/test_cuda_deals_gpu.py
+NEWEST_GPU_TESTS="tests/range_reports/test_report_cuda_gpu.py
+tests/equity_engine/deals/test_cuda_deals_gpu.py
 tests/equity_engine/board_games/test_cuda_games_gpu.py
 tests/equity_engine/batch/test_batch_cuda_gpu.py
 tests/solver_tables/test_solver_tables_gpu.py
@@ -201,6 +203,10 @@ step_bench_tables() {
         --boards 20000 --repeats 3
 }
 step_interop() { bench benchmarks/gpu_interop.py --n 16777216 --repeats 5; }
+# Range reports (kernels/range_report.cu): three flops of two 1,000-combo ranges (integers
+# checked against NumPy's) and every turn of one. Every flop (paper estimate 5-10 s, host-bound)
+# does not fit the plan's budget: `python benchmarks/bench_report.py --gpu` by hand.
+step_bench_report() { bench benchmarks/bench_report.py --gpu --repeat 3 --skip-flops; }
 
 # ---- the plans: NAME CAP lines (seconds); the caps, each step's kill grace and the report's
 # cap add up to no more than the budget, or nothing runs ----
@@ -214,14 +220,15 @@ racecheck 60
 ncu 22
 figures 23" ;;
     bench) STEPS="env 10
-compile 36
+compile 20
 synccheck 45
 bench_cuda 40
 bench_equity 35
 bench_variants 20
 bench_games 30
 bench_tables 35
-interop 15" ;;
+interop 15
+bench_report 14" ;;
     *) echo "gpu_check.sh: unknown plan $PLAN (check, bench)" >&2; exit 2 ;;
 esac
 export -f skip pytest_step sanitizer bench $(compgen -A function step_)

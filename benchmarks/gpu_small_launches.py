@@ -39,9 +39,11 @@ from gpu_eval import cards
 from gpu_eval.cuda import availability
 
 STORED = Path(__file__).with_suffix(".json")
-#: Kernels of the newest modules (games, deals, batch, solver tables, indexer, lows):
+#: Kernels of the newest modules (range reports, games, deals, batch, solver tables, indexer,
+#: lows):
 #: ``--newest-first`` runs their cases first, so a capped sanitizer run reaches them.
-NEWEST = ("ge_games_", "ge_deals_", "ge_batch_", "ge_tables_", "ge_hand_index", "ge_low_")
+NEWEST = ("ge_report_", "ge_games_", "ge_deals_", "ge_batch_", "ge_tables_", "ge_hand_index",
+          "ge_low_")
 
 
 @dataclass(frozen=True)
@@ -468,6 +470,18 @@ def cases() -> list[Case]:
          lambda device: ge.equity(["Ah2c3dKhQc6s", "4s5c6dQhJc7d", "8c8dAs2h7sKd"],
                                   game="stud-hilo", dead="9c", exact=True,
                                   backend="cuda" if device else "numpy").wins)
+
+    # range_report.cu: every river of one turn board (48 small blocks), weighted and 0/1
+    # ranges (float and packed weight vectors), a list of boards of two sizes.
+    def report(device):
+        backend = "cuda" if device else "numpy"
+        r = ge.range_report("QQ+, AKs, 0.5(76s)", "JJ-99, AQs", board="Kd7c2hAs",
+                            backend=backend)
+        b = ge.range_report("AKs, QQ", "JJ, AQo:0.5", boards=["AsKd7h2c", "9s8s7s2s3h"],
+                            backend=backend)
+        return r.hero.wins, r.hero.ties, r.villain.wins, b.units, b.showdowns
+
+    case("range report, one turn and a list of boards", ["ge_report_counts"], report)
     return out
 
 
@@ -478,11 +492,13 @@ def every_kernel_name() -> set[str]:
     from gpu_eval.equity_engine.batch import cuda_engine as cb
     from gpu_eval.equity_engine.deals import cuda_engine as cd
     from gpu_eval.equity_engine.holdem import cuda_engine as ce
+    from gpu_eval.range_reports import cuda as cr
     from gpu_eval.solver_tables import cuda_engine as ct
     from gpu_eval.solver_tables import cuda_indexer as ci
 
     return {"ge_fsm_eval_ids", *holdem.KERNELS, *CV.KERNELS, *lowball.KERNELS, *ce.KERNELS,
-            *games_module.KERNELS, *cd.KERNELS, *cb.KERNELS, *ct.KERNELS, *ci.KERNELS}
+            *games_module.KERNELS, *cd.KERNELS, *cb.KERNELS, *ct.KERNELS, *ci.KERNELS,
+            *cr.KERNELS}
 
 
 def store(selected: list[Case], merge: bool) -> None:
@@ -522,7 +538,8 @@ def run(selected: list[Case], stand_in: bool = False) -> int:
 def profile(small: bool = False) -> None:
     """The launches Nsight Compute looks at, each main kernel once at a size worth profiling:
     evaluation (raw and fused), enumeration, the all-pairs matrix, Omaha and stud equity,
-    equity_batch, the solver tables, the hand indexer and the lows (``small``: tiny sizes,
+    equity_batch, the solver tables, the hand indexer, the lows and the range report's
+    counting (``small``: tiny sizes,
     for the stand-in device)."""
     import cupy
 
@@ -534,6 +551,9 @@ def profile(small: bool = False) -> None:
     # The newest modules' kernels first and the many-launch pair matrix last: ncu profiles the
     # first --launch-count matching launches.
     n = 1 << (16 if small else 24)
+    # A range report: every runout of a flop (1,176 boards; small: the 48 rivers of a turn).
+    ge.range_report("22+,A2+,K2+,Q2+,J2+,T2+,92+,82+", "22+,A2+,K2+,Q2+,J5+,T6+,96s+,86s+",
+                    board="Kd7c2hAs" if small else "Kd7c2h", backend="cuda")
     ids = cupy.asarray(np.tile(_ids(1 << 16, 7, 9), (n >> 16, 1)))
     masks = cupy.asarray(np.tile(cards.to_mask(_ids(1 << 16, 7, 9)), n >> 16))
     ge.equity(["AsAhKdQc", "JhTc9s8d"], board="Ac2h3s", game="omaha", exact=True,
@@ -573,7 +593,7 @@ def profile(small: bool = False) -> None:
 PROFILED = ("ge_eval_masks", "ge_eval_ids", "ge_check_eval_masks", "ge_check_eval_ids",
             "ge_enumerate_counts", "ge_eq_pairs", "ge_games_strengths", "ge_games_showdown_2",
             "ge_deals_strengths", "ge_deals_grid_2", "ge_batch_2", "ge_tables_board_strengths",
-            "ge_tables_river_counts", "ge_hand_index", "ge_low_eval_masks")
+            "ge_tables_river_counts", "ge_hand_index", "ge_low_eval_masks", "ge_report_counts")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -30,7 +30,7 @@ __all__ = ["cards", "evaluate", "category", "describe", "to_cactus_kev", "from_c
            "preflop_table", "EquityResult", "MatrixResult", "PreflopTable", "BatchResult",
            "evaluate_omaha", "compare", "to_rating", "from_rating", "hand_type", "evaluate_low",
            "describe_low", "HandIndexer", "hole_pairs", "board_strengths", "river_strength",
-           "strength_histograms", "save_table", "load_table", "__version__"]
+           "strength_histograms", "save_table", "load_table", "range_report", "__version__"]
 
 # Names served lazily from their modules, so `import gpu_eval` stays quick.
 _LAZY = {
@@ -56,6 +56,7 @@ _LAZY = {
     "strength_histograms": "gpu_eval.solver_tables.histograms",
     "save_table": "gpu_eval.solver_tables.files",
     "load_table": "gpu_eval.solver_tables.files",
+    "range_report": "gpu_eval.range_reports.api",
 }
 
 

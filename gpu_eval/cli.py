@@ -1,4 +1,4 @@
-"""The ``gpu-eval`` command line: eval, equity, bench, tables, compile, info.
+"""The ``gpu-eval`` command line: eval, equity, report, bench, tables, compile, info.
 
 Wrong input -- a bad option as much as a bad card -- prints exactly one line on stderr,
 ``gpu-eval <command>: error: <what and why>``, and exits with status 2, never a traceback.
@@ -310,6 +310,9 @@ def build_parser() -> _Parser:
                         "default); numpy or cuda: that one only")
     p.add_argument("--no-progress", action="store_true", help=NO_PROGRESS_HELP)
     p.set_defaults(func=_cmd_bench)
+
+    from gpu_eval import cli_report  # range reports (light: imports on run)
+    cli_report.add_parser(sub)
 
     from gpu_eval import cli_tables  # the solver tables' subcommand (light: imports on run)
     cli_tables.add_parser(sub, _count)

@@ -47,13 +47,14 @@ def module_sources() -> dict[str, str]:
     -------
     dict
         Module name -> source text (the evaluator, equity, batch equity, other games'
-        equity, board-less games' equity, variants, state-machine, hand-indexer and solver-table modules).
+        equity, board-less games' equity, variants, state-machine, hand-indexer, solver-table
+        and range-report modules).
 
     Examples
     --------
     >>> sorted(module_sources())  # doctest: +NORMALIZE_WHITESPACE
-    ['batch', 'deals', 'equity', 'evaluator', 'fsm', 'games', 'indexer', 'lows', 'solver_tables',
-     'variants']
+    ['batch', 'deals', 'equity', 'evaluator', 'fsm', 'games', 'indexer', 'lows', 'range_report',
+     'solver_tables', 'variants']
     """
     from gpu_eval.cuda import fsm, games_module, holdem  # noqa: PLC0415 -- light imports
     from gpu_eval.cuda import lowball as cuda_lows
@@ -61,6 +62,7 @@ def module_sources() -> dict[str, str]:
     from gpu_eval.equity_engine.batch import cuda_engine as cuda_batch
     from gpu_eval.equity_engine.deals import cuda_engine as cuda_deals
     from gpu_eval.equity_engine.holdem import cuda_engine as cuda_equity
+    from gpu_eval.range_reports import cuda as cuda_report
     from gpu_eval.solver_tables import cuda_engine as cuda_tables
     from gpu_eval.solver_tables import cuda_indexer
 
@@ -68,7 +70,8 @@ def module_sources() -> dict[str, str]:
             "batch": cuda_batch.module_source(), "games": games_module.module_source(),
             "variants": cuda_variants.module_source(), "fsm": fsm.module_source(),
             "indexer": cuda_indexer.module_source(), "lows": cuda_lows.module_source(),
-            "solver_tables": cuda_tables.module_source(), "deals": cuda_deals.module_source()}
+            "solver_tables": cuda_tables.module_source(), "deals": cuda_deals.module_source(),
+            "range_report": cuda_report.module_source()}
 
 
 _ENTRY = re.compile(r"Compiling entry function '(\w+)' for '(\w+)'")

@@ -11,6 +11,7 @@ single-process counterpart in ``gpu_eval``::
     ged.flop_sweep(client, "AK", "QQ").overall             # 1,755 flops, exact
     ged.evaluation_counts(client, k=7).category_counts()
     ged.build_table(client, "river")                     # 123,156,254 canonical river hands
+    ged.range_report(client, "QQ+,AKs", "JJ-99,AQs")     # every combo on every flop
 
 Install with ``pip install -e ".[distributed]"`` in a clone; Dask is imported only inside these
 functions, so ``import gpu_eval`` stays light. ``client=None`` runs the same tasks one after
@@ -64,10 +65,12 @@ set glibc's ``M_TOP_PAD`` to 64 MiB in their worker process once.
 from gpu_eval.combinatorics import colex_masks
 from gpu_eval.distributed.counts import EvaluationCounts, evaluation_counts
 from gpu_eval.distributed.equity import equity, equity_matrix, preflop_table
+from gpu_eval.distributed.reports import range_report
 from gpu_eval.distributed.runner import BOARD_BLOCK, MC_BLOCK, TASK_WORK, block_seed
 from gpu_eval.distributed.sweeps import FlopSweep, flop_sweep
 from gpu_eval.solver_tables.cluster import build_table
 
 __all__ = ["equity", "equity_matrix", "preflop_table", "flop_sweep", "evaluation_counts", "build_table",
+           "range_report",
            "FlopSweep", "EvaluationCounts", "block_seed", "colex_masks", "MC_BLOCK",
            "BOARD_BLOCK", "TASK_WORK"]

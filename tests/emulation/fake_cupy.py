@@ -507,7 +507,7 @@ KERNEL_OUTPUTS = {
     "shortdeck_check_eval_masks": (7, 8), "shortdeck_check_eval_ids": (8, 9),
     **{f"batch_{n}": (5, 6, 7) for n in range(2, 11)}, "low_eval_masks": (2,),
     "low_check_eval_masks": (7, 8), "low_check_eval_ids": (8, 9),
-    "tables_board_strengths": (4,), "tables_river_counts": (7, 8),
+    "tables_board_strengths": (4,), "tables_river_counts": (7, 8), "report_counts": (9, 10),
     "deals_strengths": (5, 6),
     **{f"deals_grid_{n}": tuple(range(9, 15)) for n in range(2, 9)},
     **{f"deals_sample_{n}": (11,) for n in range(2, 9)},
@@ -638,6 +638,8 @@ class RawModule(_SymbolModule):
             return _BatchModule(code, options)  # gpu_eval.equity_engine.batch.cuda_engine's module
         if code is not None and '#include "solver_tables.cu"' in code:
             return _TablesModule(code, options)  # gpu_eval.solver_tables.cuda_engine' module
+        if code is not None and '#include "range_report.cu"' in code:
+            return _ReportModule(code, options)  # gpu_eval.range_reports.cuda's module
         if code is not None and '#include "hand_index.cu"' in code:
             from emulation import indexer_host  # gpu_eval.solver_tables.cuda_indexer's module
 
@@ -902,6 +904,18 @@ class _TablesModule(_BatchModule):
         from emulation import tables_host
 
         self._load(code, options, tables_host.load_private())
+
+
+class _ReportModule(_BatchModule):
+    """The RawModule of gpu_eval.range_reports.cuda: kernels/range_report.cu in the block
+    emulator (emulation.report_host), one library copy per module (its own table symbol)."""
+
+    prefix = "ge_report_"
+
+    def __init__(self, code, options):
+        from emulation import report_host
+
+        self._load(code, options, report_host.load_private())
 
 
 class _DealsModule(_BatchModule):

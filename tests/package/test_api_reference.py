@@ -203,6 +203,9 @@ GAMES_TAKEN = {
                                       and g.deal == registry.BOARD),
     "strength_histograms": games(lambda g: g.evaluator in (registry.HOLDEM, registry.SHORTDECK)
                                       and g.deal == registry.BOARD),
+    "range_report": games(lambda g: g.evaluator in (registry.HOLDEM, registry.SHORTDECK,
+                                                    registry.OMAHA)
+                                    and g.deal == registry.BOARD and not g.hilo),
 }
 
 

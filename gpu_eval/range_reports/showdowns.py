@@ -1,0 +1,316 @@
+"""Exact per-combo showdown counts on complete boards: one sort, card removal by
+inclusion-exclusion.
+
+For one complete board (5 cards) every hole pair ``g`` (a column of
+:func:`gpu_eval.hole_pairs`) has a strength ``s_g`` (0 where it touches the board). Against
+an opponent's weights ``u`` (one value per column), a column ``h = {a, b}`` wins against
+
+    less(h) = L(s_h) - L_a(s_h) - L_b(s_h)
+
+where ``L(s)`` is the weight of every valid column weaker than ``s`` and ``L_a(s)`` that of the
+columns through card ``a`` (no weaker column holds both ``a`` and ``b``: that is ``h``). Ties:
+
+    equal(h) = E(s_h) - E_a(s_h) - E_b(s_h) + u_h
+
+(``h`` itself is in all three). ``L`` and ``E`` come from one sort of the board's columns by
+strength and a running sum of the weights; ``L_a`` and ``E_a`` from a second sort that groups
+the columns by card (each card lies in ``deck - 1`` columns, so the groups are fixed blocks),
+keeping the strength order inside each group, and a running sum per block. No ``C x C``
+comparison is made. Several weight vectors (the villain's weights, their 0/1 indicator, the
+hero's, ...) share both sorts.
+
+The counts are exact: with 0/1 weights they are integers (the number of opponent combos
+beaten or tied), and the weighted sums are what an equity average needs.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from functools import cache
+
+import numpy as np
+
+from gpu_eval.evaluator.bitmask import evaluate_masks
+from gpu_eval.solver_tables.board_strengths import strengths_of_masks
+from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
+
+__all__ = ["CELLS", "count_boards", "workers"]
+
+#: Board-column cells per piece of work (boards per piece: this over the columns counted):
+#: the (boards, 2K) sort keys and running sums stay a few megabytes.
+CELLS = 120_000
+
+
+@cache
+def _pool(n: int) -> ThreadPoolExecutor:
+    return ThreadPoolExecutor(max_workers=n, thread_name_prefix="gpu_eval-report")
+
+
+def workers() -> int:
+    """Threads the NumPy counting uses (every core)."""
+    return max(1, os.cpu_count() or 1)
+
+
+@cache
+def _column_cards(game: str) -> np.ndarray:
+    """Per column its two card ids minus the deck's lowest card (``(C, 2)`` uint32)."""
+    lay = deck_layout(game)
+    out = lay.pairs.astype(np.uint32) - np.uint32(lay.lowest_card)
+    out.flags.writeable = False
+    return out
+
+
+def _runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Along the sorted rows of ``key`` (``(rows, width)``): for each entry, the flat index of
+    the first and of the last entry of its run of equal keys (a row never runs into the next)."""
+    new = np.empty(key.shape, dtype=bool)
+    new[:, 0] = True
+    np.not_equal(key[:, 1:], key[:, :-1], out=new[:, 1:])
+    new = new.ravel()
+    run = np.cumsum(new, dtype=np.int32)
+    run -= 1
+    starts = np.flatnonzero(new)
+    ends = np.empty_like(starts)
+    ends[:-1] = starts[1:] - 1
+    ends[-1] = new.size - 1
+    return starts.take(run), ends.take(run)
+
+
+def _strengths(boards: np.ndarray, lay: DeckLayout, cols: np.ndarray) -> np.ndarray:
+    """``(n, K)`` strengths of the columns ``cols`` on each board (0 where blocked): the
+    board-major rank-pair table for many columns, one evaluation per cell for a few."""
+    if len(cols) * 4 >= lay.columns:
+        return strengths_of_masks(boards, lay)[:, cols]
+    pm = lay.pair_masks[cols]
+    hands = boards[:, None] | pm[None, :]
+    out = evaluate_masks(hands.ravel(), tables=lay.tables).reshape(hands.shape)
+    out[(boards[:, None] & pm[None, :]) != 0] = 0
+    return out
+
+
+def _counts_chunk(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, cols: np.ndarray,
+                  reduce: str, mult: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(less, equal)`` of the columns ``cols`` on each board against each of the ``m``
+    weight vectors (``weights`` is ``(m, K)`` over ``cols``): ``(m, n, K)`` float64, or
+    summed over the boards ``(m, K)``; zeros where a column touches the board."""
+    n = len(boards)
+    K = len(cols)
+    m = weights.shape[0]
+    S = _strengths(boards, lay, cols)                                   # (n, K), 0 blocked
+    key = S.astype(np.uint32)
+    key <<= 11
+    key |= np.arange(K, dtype=np.uint32)
+    key.sort(axis=1)
+    order = (key & 0x7FF).astype(np.intp)                               # column at position p
+    ss = (key >> 11).astype(np.uint16)                                  # strength at p
+    live = ss > 0                                                       # blocked: weigh nothing
+    first, last = _runs(ss)
+
+    # The 2K (card, slot) entries grouped by card, positions increasing inside each group
+    # (key = card << 13 | 2p + k): a column's card-mates are the entries of its card's group.
+    # Which cards the columns hold does not depend on the board, so neither do the groups'
+    # sizes and places.
+    pc = _column_cards(lay.game)[cols]                                  # (K, 2)
+    ck = (pc << 13)[order]                                              # (n, K, 2)
+    ck |= np.arange(2 * K, dtype=np.uint32).reshape(K, 2)
+    ck = ck.reshape(n, 2 * K)
+    ck.sort(axis=1)
+    sizes = np.bincount(pc.ravel(), minlength=lay.deck_size)
+    sizes = sizes[sizes > 0]
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    slot = (ck & 0x1FFF).astype(np.intp)
+    slot += (np.arange(n, dtype=np.intp) * (2 * K))[:, None]
+    slot = slot.ravel()                                                 # flat (board, 2p + k)
+    gpos = slot >> 1                                                    # flat (board, p)
+    gkey = (ck >> 13 << 16) | ss.ravel().take(gpos).reshape(n, 2 * K)
+    tfirst, tlast = _runs(gkey)
+
+    cols_flat = order.ravel()
+    shape = (m, K) if reduce == "sum" else (m, n, K)
+    out_l = np.empty(shape)
+    out_e = np.empty(shape)
+    flat = (order + (np.arange(n, dtype=np.intp) * K)[:, None]).ravel()
+    for vec, targets in _lanes(weights):
+        ws = vec.take(order)                                            # (n, K)
+        ws *= live
+        inc = np.cumsum(ws, axis=1).ravel()                             # through each entry
+        exc = inc - ws.ravel()                                          # before each entry
+        less = exc.take(first)                                          # before its tie run
+        equal = inc.take(last)
+        equal -= less                                                   # its tie run
+        gw = ws.ravel().take(gpos)
+        ginc = np.cumsum(gw.reshape(n, 2 * K), axis=1)
+        gexc = (ginc - gw.reshape(n, 2 * K)).ravel()
+        base = np.repeat(gexc.reshape(n, 2 * K)[:, starts], sizes, axis=1).ravel()
+        t0 = gexc.take(tfirst)
+        sub = np.empty(n * 2 * K, dtype=vec.dtype)
+        sub[slot] = t0 - base                                           # weaker, same card
+        less -= sub[0::2]                                               # the first card's
+        less -= sub[1::2]                                               # and the second's
+        sub[slot] = ginc.ravel().take(tlast) - t0                       # tied, same card
+        equal -= sub[0::2]
+        equal -= sub[1::2]
+        equal += ws.ravel()                                             # the column itself
+        if mult is not None:                                            # boards standing for more
+            times = np.repeat(mult.astype(less.dtype), K)
+            less *= times
+            equal *= times
+        if reduce == "sum":
+            # Per column over the chunk's boards: a packed lane's sum stays below 2**53
+            # (fewer than CELLS counts of at most 2**42 each), so one float sum is exact.
+            lo = np.bincount(cols_flat, weights=less, minlength=K)
+            eq = np.bincount(cols_flat, weights=equal, minlength=K)
+        else:
+            lo = np.empty(n * K, dtype=less.dtype)
+            eq = np.empty(n * K, dtype=equal.dtype)
+            lo[flat] = less
+            eq[flat] = equal
+        for j, shift in targets:
+            if shift is None:
+                out_l[j] = lo.reshape(out_l[j].shape)
+                out_e[j] = eq.reshape(out_e[j].shape)
+            else:
+                li = np.rint(lo).astype(np.int64) if lo.dtype.kind == "f" else lo
+                ei = np.rint(eq).astype(np.int64) if eq.dtype.kind == "f" else eq
+                out_l[j] = ((li >> shift) & 0xFFFFFFFF).reshape(out_l[j].shape)
+                out_e[j] = ((ei >> shift) & 0xFFFFFFFF).reshape(out_e[j].shape)
+    return out_l, out_e
+
+
+def _lanes(weights: np.ndarray) -> list[tuple[np.ndarray, list[tuple[int, int | None]]]]:
+    """The vectors to count with: the 0/1 rows two to an int64 (one in the low 32 bits, one in
+    the high: int64 sums and differences are exact modulo 2**64, and every count they end at
+    lies in [0, 2**31), so both halves unpack exactly), the other rows as they are. Each with
+    the rows it stands for and their bit offset (None: a float row)."""
+    m = weights.shape[0]
+    ones = [j for j in range(m) if np.all((weights[j] == 0) | (weights[j] == 1))]
+    out: list[tuple[np.ndarray, list[tuple[int, int | None]]]] = []
+    for i in range(0, len(ones), 2):
+        pair = ones[i:i + 2]
+        vec = weights[pair[0]].astype(np.int64)
+        if len(pair) == 2:
+            vec |= weights[pair[1]].astype(np.int64) << 32
+        out.append((vec, [(j, 32 * k) for k, j in enumerate(pair)]))
+    out += [(weights[j], [(j, None)]) for j in range(m) if j not in ones]
+    return out
+
+
+def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
+                 reduce: str = "sum", segments: np.ndarray | None = None, bar=None,
+                 backend: str = "numpy", multiplicity: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Weighted counts of every column against each weight vector, on each complete board.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray of uint64
+        ``(N,)`` masks of 5-card boards of the layout's deck.
+    lay : DeckLayout
+        The game's columns (:func:`gpu_eval.solver_tables.layout.deck_layout`).
+    weights : numpy.ndarray
+        ``(m, C)`` float64: ``m`` opponent weight vectors over the columns (0 for a column
+        out of the opponent's range or touching a known card; a column touching a board
+        counts nothing on it anyway).
+    reduce : {"sum", "none", "segments"}
+        ``"sum"``: totals over the boards, ``(m, C)``; ``"none"``: per board ``(m, N, C)``;
+        ``"segments"``: totals per segment ``(m, S, C)``.
+    segments : numpy.ndarray, optional
+        With ``reduce="segments"``: each board's segment, ``0 .. S - 1``, non-decreasing.
+    bar : Progress, optional
+        Advanced by the number of boards counted.
+    backend : {"numpy", "cuda"}
+        ``"cuda"``: the kernel of :mod:`gpu_eval.range_reports.cuda` (the same integers).
+    multiplicity : numpy.ndarray, optional
+        With ``"sum"`` or ``"segments"``: each board's counts times this (the boards a
+        representative stands for, :mod:`gpu_eval.range_reports.symmetry`).
+
+    Returns
+    -------
+    less, equal : numpy.ndarray
+        The weight of the opponent columns (disjoint from the column and the board) that the
+        column beats, and that it ties; zeros where the column touches a board, and for the
+        columns no vector weighs (they are left out of the work).
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> from gpu_eval.solver_tables.layout import deck_layout
+    >>> lay = deck_layout("holdem")
+    >>> less, equal = count_boards(cards.to_mask(["AsKsQsJsTs"]), lay, np.ones((1, lay.columns)))
+    >>> int(equal.sum()), int(less.sum())     # every pair of the 47 cards left ties the royal
+    (1070190, 0)
+    """
+    boards = np.ascontiguousarray(boards, dtype=np.uint64)
+    w = np.ascontiguousarray(weights, dtype=np.float64)
+    nb = len(boards)
+    m, C = w.shape
+    # Only the columns some vector weighs: the others neither count nor are asked about.
+    cols = np.flatnonzero((w != 0).any(axis=0))
+    wk = np.ascontiguousarray(w[:, cols])
+    K = max(len(cols), 1)
+    step = int(np.clip(CELLS // K, 8, 4096))
+    spans = [(a, min(a + step, nb)) for a in range(0, nb, step)]
+    if reduce == "none":
+        shape: tuple[int, ...] = (m, nb, C)
+    elif reduce == "segments":
+        seg = np.asarray(segments, dtype=np.intp)
+        if seg.shape != (nb,) or (nb and (np.any(np.diff(seg) < 0) or seg[0] < 0)):
+            raise ValueError("segments must give each board a non-decreasing segment number")
+        shape = (m, int(seg[-1]) + 1 if nb else 0, C)
+    elif reduce == "sum":
+        shape = (m, C)
+    else:
+        raise ValueError(f"reduce={reduce!r}: expected 'sum', 'none' or 'segments'")
+    out_l = np.zeros(shape)
+    out_e = np.zeros(shape)
+    if backend == "cuda":
+        from gpu_eval.range_reports.cuda import counts_cuda  # noqa: PLC0415 -- CuPy here only
+
+        seg_ids = {"sum": None, "none": np.arange(nb), "segments": segments}[reduce]
+        lo, eq = counts_cuda(boards, lay, wk, cols, segments=seg_ids, multiplicity=multiplicity)
+        if reduce == "sum":
+            lo, eq = lo[:, 0], eq[:, 0]
+        out_l[..., cols] = lo
+        out_e[..., cols] = eq
+        if bar is not None:
+            bar.update(nb)
+        return out_l, out_e
+
+    def run(span):
+        a, b = span
+        if not len(cols):
+            return None
+        mult = None if multiplicity is None else np.asarray(multiplicity)[a:b]
+        if reduce == "segments":
+            lo, eq = _counts_chunk(boards[a:b], lay, wk, cols, "none", mult)
+            first, last = int(seg[a]), int(seg[b - 1]) + 1
+            key = ((seg[a:b] - first)[:, None] * len(cols) + np.arange(len(cols))).ravel()
+            n = (last - first) * len(cols)
+            lo = np.stack([np.bincount(key, weights=x.ravel(), minlength=n) for x in lo])
+            eq = np.stack([np.bincount(key, weights=x.ravel(), minlength=n) for x in eq])
+            out = (first, last, lo.reshape(m, last - first, -1), eq.reshape(m, last - first, -1))
+        else:
+            out = _counts_chunk(boards[a:b], lay, wk, cols, reduce, mult)
+        if bar is not None:
+            bar.update(b - a)
+        if reduce == "none":
+            out_l[:, a:b, cols] = out[0]
+            out_e[:, a:b, cols] = out[1]
+            return None
+        return out
+
+    n_workers = min(workers(), len(spans))
+    results = (list(_pool(n_workers).map(run, spans)) if n_workers > 1
+               else [run(s) for s in spans])
+    for r in results:
+        if r is None:
+            continue
+        if reduce == "sum":
+            out_l[:, cols] += r[0]
+            out_e[:, cols] += r[1]
+        elif reduce == "segments":
+            first, last, lo, eq = r
+            out_l[:, first:last, cols] += lo
+            out_e[:, first:last, cols] += eq
+    return out_l, out_e
