@@ -14,15 +14,15 @@ from gpu_eval.cuda.availability import require_cuda
 from gpu_eval.cuda.modules import (
     THREADS_PER_BLOCK,
     cached_device_state,
-    module_options,
+    compile_module,
+    device_cache,
     resident_blocks_per_sm,
 )
-from gpu_eval.cuda.nvrtc import source_hash
 
 __all__ = ["fsm_kernel", "launch", "FSM_STATES"]
 
 #: (device, sources hash) -> (kernel, blocks that fill the device)
-FSM_STATES: dict = {}
+FSM_STATES: dict = device_cache()
 _LOCK = threading.Lock()
 
 
@@ -30,10 +30,8 @@ def fsm_kernel(device_id: int) -> tuple[Any, int]:
     """The fsm kernel of a device and its full grid, built once through the per-device module
     cache every CUDA module of the package shares (gpu_eval.cuda.modules.cached_device_state)."""
     def build(cupy, dev: int) -> tuple[Any, int]:
-        # The hash makes CuPy's on-disk cache notice edits to included headers.
-        module = cupy.RawModule(code=f"// gpu_eval fsm, sources sha256 {source_hash()}\n"
-                                     f'#include "fsm.cu"\n', options=module_options())
-        kernel = module.get_function("ge_fsm_eval_ids")
+        _, kernels = compile_module(cupy, "fsm", dev)
+        kernel = kernels["ge_fsm_eval_ids"]
         props = cupy.cuda.runtime.getDeviceProperties(dev)
         full = int(props["multiProcessorCount"]) * resident_blocks_per_sm(kernel, props)
         assert THREADS_PER_BLOCK == 256  # the launch below

@@ -19,25 +19,19 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval.cuda import modules
+from gpu_eval.cuda import manifest, modules
 from gpu_eval.cuda.availability import require_cuda
-from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.games import eight_or_better
 from gpu_eval.games.registry import OMAHA, SHORTDECK
 
-__all__ = ["get_module", "module_source", "low_cuda", "KERNELS", "MODULE_FILES"]
+__all__ = ["get_module", "low_cuda", "KERNELS", "MODULE"]
 
-MODULE_FILES: tuple[str, ...] = ("equity_games.cu",)
-KERNELS: tuple[str, ...] = ("ge_games_strengths", "ge_games_sample", "ge_games_low") + tuple(
-    f"ge_games_showdown_{n}" for n in range(2, 11))
+#: The manifest module of these launchers (gpu_eval.cuda.manifest), and its kernels.
+MODULE = "games"
+KERNELS: tuple[str, ...] = manifest.module(MODULE).kernels
 
-_STATES: dict[tuple[int, str], Any] = {}
+_STATES: dict[tuple[int, str], Any] = modules.device_cache()
 _LOCK = threading.Lock()
-
-
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash."""
-    return module_code("game equity kernels", MODULE_FILES)
 
 
 @dataclass
@@ -48,7 +42,7 @@ class GamesState(modules.DeviceState):
 def _build_state(cupy, dev: int) -> GamesState:
     from gpu_eval.cuda.variants import family_tables  # noqa: PLC0415
 
-    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "game equity", dev)
+    module, kernels = modules.compile_module(cupy, MODULE, dev)
     arrays = []
     for family in (SHORTDECK, OMAHA):
         for symbol, tables, order, dtypes in family_tables(family):

@@ -24,11 +24,13 @@ from typing import Any
 
 import numpy as np
 
+from gpu_eval.cuda import manifest
 from gpu_eval.cuda.availability import CudaUnavailableError, import_cupy, require_cuda
 from gpu_eval.cuda.nvrtc import BASE_OPTIONS, kernel_dir, source_hash
 
 __all__ = [
     "compile_module",
+    "CheckedKernel",
     "BITMASK_TABLE_ORDER",
     "BITMASK_TABLE_DTYPES",
     "STREAM_CHUNK_BYTES",
@@ -36,6 +38,8 @@ __all__ = [
     "module_options",
     "DeviceState",
     "cached_device_state",
+    "device_cache",
+    "clear_device_caches",
     "upload_tables",
     "resident_blocks_per_sm",
     "stream_host",
@@ -55,7 +59,7 @@ BITMASK_TABLE_DTYPES: dict[str, np.dtype] = {
 #: Bytes of host input per streamed chunk (two chunks are in flight at a time).
 STREAM_CHUNK_BYTES = 64 << 20
 #: Threads per block of every launch (occupancy and grids are sized for it).
-THREADS_PER_BLOCK = 256
+THREADS_PER_BLOCK = manifest.THREADS
 
 
 def module_options() -> tuple[str, ...]:
@@ -99,23 +103,76 @@ class DeviceState:
 
 
 
-def compile_module(cupy, code: str, names: tuple[str, ...], what: str, dev: int):
-    """``(module, {name: kernel})``: ``code`` compiled by NVRTC through ``cupy.RawModule`` with
-    :func:`module_options`, and each kernel of ``names`` fetched (CuPy compiles on the first
-    fetch); a failure becomes :class:`CudaUnavailableError` naming ``what`` and the device.
+class CheckedKernel:
+    """A compiled kernel whose every launch is checked against its manifest record first
+    (:func:`gpu_eval.cuda.manifest.check_launch`: argument count and types, block shape, the
+    arrays' device) and made on the device its module lives on; other attributes are the
+    raw kernel's (``num_regs``, ...)."""
+
+    def __init__(self, cupy, raw: Any, record: manifest.Kernel, device_id: int) -> None:
+        self.raw, self.record, self.device_id, self._cupy = raw, record, device_id, cupy
+
+    def __call__(self, grid: tuple, block: tuple, args: tuple, **kwargs) -> Any:
+        manifest.check_launch(self.record, grid, block, args, self.device_id)
+        current = self._cupy.cuda.runtime.getDevice()
+        if current != self.device_id:
+            raise manifest.LaunchError(f"{self.record.name}: launched with device {current} "
+                                       f"current; its module is on device {self.device_id}")
+        return self.raw(grid, block, args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.raw, name)
+
+
+def compile_module(cupy, name: str, dev: int) -> tuple[Any, dict[str, CheckedKernel]]:
+    """``(module, {kernel name: kernel})`` of manifest module ``name`` on device ``dev``: its
+    code compiled by NVRTC through ``cupy.RawModule`` with :func:`module_options`, each of its
+    kernels fetched (CuPy compiles on the first fetch) and wrapped in a
+    :class:`CheckedKernel`; a failure becomes :class:`CudaUnavailableError` naming the
+    module and the device.
 
     Examples
     --------
-    >>> module, kernels = compile_module(cupy, module_source(), KERNELS, "equity", 0)  # doctest: +SKIP
+    >>> module, kernels = compile_module(cupy, "equity", 0)  # doctest: +SKIP
+    >>> kernels["ge_eq_pairs"].record.launch.dims  # doctest: +SKIP
+    2
     """
-    module = cupy.RawModule(code=code, options=module_options())
+    record = manifest.module(name)
+    module = cupy.RawModule(code=manifest.module_source(name), options=module_options())
     try:
-        kernels = {name: module.get_function(name) for name in names}
+        kernels = {k: CheckedKernel(cupy, module.get_function(k), manifest.kernel(k), dev)
+                   for k in record.kernels}
     except Exception as exc:
         raise CudaUnavailableError(
-            f"compiling gpu_eval's {what} kernels for device {dev} failed "
+            f"compiling gpu_eval's {record.title} for device {dev} failed "
             f"({type(exc).__name__}): {exc}") from exc
     return module, kernels
+
+
+_DEVICE_CACHES: list[Any] = []
+
+
+def device_cache(container: Any = None) -> Any:
+    """A per-device cache of a launcher module (compiled modules, uploaded tables, device
+    copies), registered so that :func:`clear_device_caches` empties it.
+
+    Examples
+    --------
+    >>> _STATES = device_cache()
+    >>> _STATES[(0, "hash")] = "state"; clear_device_caches(); _STATES
+    {}
+    """
+    container = {} if container is None else container
+    _DEVICE_CACHES.append(container)
+    return container
+
+
+def clear_device_caches() -> None:
+    """Forget every module, table and device copy the launchers keep (after a device reset,
+    or between tests that swap the CuPy they run on)."""
+    for cache in _DEVICE_CACHES:
+        cache.clear()
+
 
 def cached_device_state(states: dict, lock: threading.Lock, build: Callable[[Any, int], Any],
                         device_id: int | None = None) -> Any:

@@ -14,6 +14,7 @@ import re
 import sys
 from dataclasses import dataclass
 
+from gpu_eval.cuda import manifest
 from gpu_eval.cuda import nvrtc as _nvrtc
 
 __all__ = ["KernelResources", "module_sources", "ptxas_report", "report_all"]
@@ -42,13 +43,13 @@ class KernelResources:
 
 
 def module_sources() -> dict[str, str]:
-    """The code of every CUDA module the package builds, as handed to ``cupy.RawModule``.
+    """The code of every CUDA module the package builds, as handed to ``cupy.RawModule``
+    (every module of :data:`gpu_eval.cuda.manifest.MODULES`).
 
     Returns
     -------
     dict
-        Module name -> source text (the evaluator, equity, batch equity, other games'
-        equity, board-less games' equity, variants, state-machine, hand-indexer and solver-table modules).
+        Module name -> source text.
 
     Examples
     --------
@@ -56,20 +57,7 @@ def module_sources() -> dict[str, str]:
     ['batch', 'deals', 'equity', 'evaluator', 'fsm', 'games', 'indexer', 'lows', 'solver_tables',
      'variants']
     """
-    from gpu_eval.cuda import games_module, holdem  # noqa: PLC0415 -- light imports
-    from gpu_eval.cuda import lowball as cuda_lows
-    from gpu_eval.cuda import variants as cuda_variants
-    from gpu_eval.equity_engine.batch import cuda_engine as cuda_batch
-    from gpu_eval.equity_engine.deals import cuda_engine as cuda_deals
-    from gpu_eval.equity_engine.holdem import cuda_engine as cuda_equity
-    from gpu_eval.solver_tables import cuda_engine as cuda_tables
-    from gpu_eval.solver_tables import cuda_indexer
-
-    return {"evaluator": holdem.module_source(), "equity": cuda_equity.module_source(),
-            "batch": cuda_batch.module_source(), "games": games_module.module_source(),
-            "variants": cuda_variants.module_source(), "fsm": '#include "fsm.cu"\n',
-            "indexer": cuda_indexer.module_source(), "lows": cuda_lows.module_source(),
-            "solver_tables": cuda_tables.module_source(), "deals": cuda_deals.module_source()}
+    return {name: manifest.module_source(name) for name in manifest.MODULES}
 
 
 _ENTRY = re.compile(r"Compiling entry function '(\w+)' for '(\w+)'")

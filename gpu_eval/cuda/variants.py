@@ -36,24 +36,20 @@ from typing import Any
 import numpy as np
 
 from gpu_eval import cards
-from gpu_eval.cuda import device_inputs, modules
+from gpu_eval.cuda import device_inputs, manifest, modules
 from gpu_eval.cuda.availability import is_cupy_array, require_cuda
 from gpu_eval.cuda.device_inputs import device_hands, finish_device_rows, first_flagged, popcount_masks
 from gpu_eval.cuda.modules import BITMASK_TABLE_DTYPES, BITMASK_TABLE_ORDER
-from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.evaluator import inputs
 from gpu_eval.games.registry import OMAHA, SHORTDECK, SHORTDECK_TRITON, WILD
 
-__all__ = ["get_module", "module_source", "shortdeck_masks_cuda", "shortdeck_ids_cuda",
+__all__ = ["get_module", "shortdeck_masks_cuda", "shortdeck_ids_cuda",
            "omaha_ids_cuda", "wild_masks_cuda", "evaluate", "evaluate_omaha",
            "OMAHA_TABLE_ORDER", "KERNELS"]
 
-#: Kernel sources of the variant module, and the kernels it exports.
-MODULE_FILES: tuple[str, ...] = ("variants.cu", "convert.cu")
-KERNELS: tuple[str, ...] = ("ge_shortdeck_eval_masks", "ge_shortdeck_eval_ids",
-                            "ge_shortdeck_check_eval_masks", "ge_shortdeck_check_eval_ids",
-                            "ge_omaha_eval_ids", "ge_wild_eval_masks", "ge_ids_to_masks",
-                            "ge_deadhorse_to_masks", "ge_mask_counts")
+#: The manifest module of these launchers (gpu_eval.cuda.manifest), and its kernels.
+MODULE = "variants"
+KERNELS: tuple[str, ...] = manifest.module(MODULE).kernels
 #: ``variant`` argument of the short-deck kernels (``ge_shortdeck_tables[variant]``).
 SHORTDECK_VARIANTS: tuple[str, ...] = (SHORTDECK, SHORTDECK_TRITON)
 #: Field order of ``GeOmahaTables`` in kernels/omaha.cuh, with each table's dtype.
@@ -76,11 +72,6 @@ FAMILIES = (SHORTDECK, OMAHA, WILD)
 _HAND_LO, _HAND_HI = 5, 9  # cards per hand for short deck and wild cards
 
 
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash."""
-    return module_code("variant kernels", MODULE_FILES)
-
-
 @dataclass
 class _VariantState(modules.DeviceState):
     """One device's variant module, with the tables uploaded so far (by family)."""
@@ -89,7 +80,7 @@ class _VariantState(modules.DeviceState):
     id_masks: Any = None  # the mask bit of every card id, joker (52) included: 0
 
 
-_STATES: dict[tuple[int, str], _VariantState] = {}
+_STATES: dict[tuple[int, str], _VariantState] = modules.device_cache()
 _LOCK = threading.Lock()
 
 
@@ -111,7 +102,7 @@ def get_module(device_id: int | None = None, families: tuple[str, ...] = ()) -> 
 
 
 def _build_state(cupy, dev: int) -> _VariantState:
-    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "variant", dev)
+    module, kernels = modules.compile_module(cupy, MODULE, dev)
     from gpu_eval.games.wild import ID_OR_JOKER_TO_MASK  # noqa: PLC0415
 
     id_masks = cupy.asarray(np.ascontiguousarray(ID_OR_JOKER_TO_MASK, dtype=np.uint64))

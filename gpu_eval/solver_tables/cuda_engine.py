@@ -17,32 +17,21 @@ import threading
 
 import numpy as np
 
-from gpu_eval.cuda import availability, modules
-from gpu_eval.cuda.nvrtc import module_code
+from gpu_eval.cuda import availability, manifest, modules
 
-__all__ = ["board_strengths_cuda", "river_counts_cuda", "get_state", "module_source", "KERNELS",
-           "MODULE_FILE", "BOARDS_PER_LAUNCH"]
+__all__ = ["board_strengths_cuda", "river_counts_cuda", "get_state", "KERNELS", "MODULE",
+           "BOARDS_PER_LAUNCH"]
 
-MODULE_FILE = "solver_tables.cu"
-KERNELS: tuple[str, ...] = ("ge_tables_board_strengths", "ge_tables_river_counts")
+#: The manifest module of these launchers (gpu_eval.cuda.manifest), and its kernels.
+MODULE = "solver_tables"
+KERNELS: tuple[str, ...] = manifest.module(MODULE).kernels
 THREADS = modules.THREADS_PER_BLOCK
 #: Boards per launch: bounds the device output (2.6 KB a board per array) and keeps each
 #: launch short.
 BOARDS_PER_LAUNCH = 1 << 16
 
-_STATES: dict[str, dict] = {}
+_STATES: dict[str, dict] = modules.device_cache()
 _LOCK = threading.Lock()
-
-
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
-
-    Examples
-    --------
-    >>> module_source().splitlines()[1]
-    '#include "solver_tables.cu"'
-    """
-    return module_code("solver tables kernels", [MODULE_FILE])
 
 
 def get_state(lay, device_id: int | None = None) -> modules.DeviceState:
@@ -57,8 +46,7 @@ def get_state(lay, device_id: int | None = None) -> modules.DeviceState:
         states = _STATES.setdefault(lay.game, {})
 
     def build(cupy, dev):
-        module, kernels = modules.compile_module(cupy, module_source(), KERNELS,
-                                                 "solver tables", dev)
+        module, kernels = modules.compile_module(cupy, MODULE, dev)
         tables = modules.upload_tables(cupy, module, "ge_bitmask_tables", lay.tables.as_dict(),
                                        modules.BITMASK_TABLE_ORDER, modules.BITMASK_TABLE_DTYPES)
         low = lay.lowest_card

@@ -18,14 +18,14 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval.cuda import availability, modules
-from gpu_eval.cuda.nvrtc import module_code
+from gpu_eval.cuda import availability, manifest, modules
 
-__all__ = ["index", "kernel_tables", "get_state", "module_source", "KERNELS", "MODULE_FILE",
+__all__ = ["index", "kernel_tables", "get_state", "KERNELS", "MODULE",
            "ROWS_PER_LAUNCH", "NO_BAD_ROW"]
 
-MODULE_FILE = "hand_index.cu"
-KERNELS: tuple[str, ...] = ("ge_hand_index",)
+#: The manifest module of this launcher (gpu_eval.cuda.manifest), and its kernels.
+MODULE = "indexer"
+KERNELS: tuple[str, ...] = manifest.module(MODULE).kernels
 #: Rows per launch (bounds a NumPy input's device copy; CuPy inputs go in whole launches too).
 ROWS_PER_LAUNCH = 1 << 24
 #: ``first_bad`` when every row is valid.
@@ -42,19 +42,8 @@ class IndexerState(modules.DeviceState):
     layouts: dict = field(default_factory=dict)  # (rounds, nranks) -> device tables
 
 
-_STATES: dict[tuple[int, str], IndexerState] = {}
+_STATES: dict[tuple[int, str], IndexerState] = modules.device_cache()
 _LOCK = threading.Lock()
-
-
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
-
-    Examples
-    --------
-    >>> module_source().splitlines()[1]
-    '#include "hand_index.cu"'
-    """
-    return module_code("hand indexer kernel", [MODULE_FILE])
 
 
 def kernel_tables(tables) -> dict[str, np.ndarray]:
@@ -120,8 +109,7 @@ def get_state(device_id: int | None = None) -> IndexerState:
 
 
 def _build_state(cupy, dev: int) -> IndexerState:
-    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "hand indexer",
-                                             dev)
+    module, kernels = modules.compile_module(cupy, MODULE, dev)
     props = cupy.cuda.runtime.getDeviceProperties(dev)
     blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
     return IndexerState(dev, module, kernels, [], None, int(props["multiProcessorCount"]),

@@ -1,7 +1,7 @@
 """gpu_eval.cuda.holdem's Python logic against an emulated CuPy that runs the real kernels on the CPU.
 
 The CUDA backend cannot run without a GPU, but everything it does around the kernels can:
-this swaps in tests/emulation/fake_cupy.py (device arrays are NumPy arrays, launches call the kernels
+this swaps in tests/emulation/fake_cupy/ (device arrays are NumPy arrays, launches call the kernels
 built for the host) and checks results against the NumPy evaluator. A last test checks that
 the real CuPy offers every attribute the emulation stands in for.
 """
@@ -15,7 +15,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from gpu_eval.cuda import availability, holdem, modules
+from gpu_eval.cuda import availability, holdem, manifest, modules
 from gpu_eval.evaluator import bitmask
 
 import kernel_refs as R
@@ -33,13 +33,13 @@ def hands7():
 
 
 def test_module_is_built_once_and_tables_uploaded(fake):
-    assert availability.cuda_available() == (True, "1 CUDA device(s); device 0: Emulated")
+    assert availability.cuda_available() == (True, "2 CUDA device(s); device 0: Emulated")
     state = holdem.get_module()
     assert holdem.get_module(0) is state
     assert state.module.options == modules.module_options()
-    assert state.module.code == holdem.module_source()
+    assert state.module.code == manifest.module_source("evaluator")
     # The constant struct holds the addresses of the uploaded tables, in struct order.
-    assert state.module._symbols["ge_bitmask_tables"].tolist() == [t.data.ptr for t in state.tables]
+    assert state.module.symbols["ge_bitmask_tables"].tolist() == [t.data.ptr for t in state.tables]
     assert [t.dtype for t in state.tables] == [
         modules.BITMASK_TABLE_DTYPES[n] for n in modules.BITMASK_TABLE_ORDER]
     # 2 SMs x 6 blocks: 40 registers x 256 threads x 6 fit in the 65536 registers of an SM.
@@ -90,7 +90,7 @@ def test_perfect_hash_kernels(fake, hands7, chunk_rows):
     assert {name for name, _, _ in fake.launches} == {
         "ge_phash_eval_masks", "ge_phash_eval_ids", "ge_phash_eval_deadhorse"}
     state = holdem.get_module()
-    assert state.module._symbols["ge_phash_tables"].tolist() == [
+    assert state.module.symbols["ge_phash_tables"].tolist() == [
         t.data.ptr for t in state.phash_tables]
     with pytest.raises(ValueError, match="algorithm="):
         holdem.evaluate_masks_cuda(masks, algorithm="fast")

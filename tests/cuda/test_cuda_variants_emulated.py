@@ -1,6 +1,6 @@
 """gpu_eval.cuda.variants (short deck, Omaha, wild cards on CUDA) without a GPU.
 
-tests/emulation/fake_cupy.py stands in for CuPy: device arrays are NumPy arrays and each launch runs
+tests/emulation/fake_cupy/ stands in for CuPy: device arrays are NumPy arrays and each launch runs
 the variant kernels built for the host (tests/variants_host.py), with the tables uploaded
 through the module's ``__constant__`` symbols exactly as on a device. Every public path
 (``evaluate(game="shortdeck")``, ``evaluate(wild=...)``, ``evaluate_omaha``) must give the
@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval.cuda import modules, nvrtc
+from gpu_eval.cuda import manifest, modules, nvrtc
 from gpu_eval.cuda import variants as CV
 from gpu_eval.games import shortdeck as SD
 from gpu_eval.games import wild as W
@@ -65,14 +65,14 @@ def _check_same(fake, want, want_exc, got_fn, device: bool):
 def test_module_built_once_and_tables_uploaded_per_family(fake):
     state = CV.get_module()
     assert CV.get_module(0) is state and state.uploaded == {}
-    assert state.module.code == CV.module_source()
+    assert state.module.code == manifest.module_source("variants")
     assert state.module.options == modules.module_options()
     ge.evaluate("As Ks Qs Js Ts", game="shortdeck", backend="cuda")
     assert set(state.uploaded) == {"shortdeck"}
     sd = state.uploaded["shortdeck"]
     ge.evaluate("As Ks Qs Js Ts", game="shortdeck-triton", backend="cuda")
     assert state.uploaded["shortdeck"] is sd  # not uploaded again
-    symbols = state.module._symbols
+    symbols = state.module.symbols
     assert symbols["ge_shortdeck_tables"].tolist() == [t.data.ptr for t in sd]
     assert len(sd) == 2 * len(modules.BITMASK_TABLE_ORDER)
     per_game = len(modules.BITMASK_TABLE_ORDER)
@@ -99,9 +99,6 @@ def test_module_built_once_and_tables_uploaded_per_family(fake):
 def test_orders_match_the_structs():
     from gpu_eval.games import omaha as O
 
-    from emulation import variants_host
-
-    assert CV.OMAHA_TABLE_ORDER == variants_host.OMAHA_TABLE_ORDER
     assert CV.OMAHA_TABLE_ORDER == tuple(O.OmahaTables.__dataclass_fields__)
     assert CV.SHORTDECK_VARIANTS == SD.GAMES
     assert set(CV.WILD_TABLE_DTYPES) == set(W.WILD_TABLE_ORDER)
@@ -116,7 +113,7 @@ def test_module_source_compiles_for_sm90():
         nvrtc.nvrtc_version()
     except nvrtc.NvrtcUnavailableError as exc:
         pytest.skip(str(exc))
-    src = CV.module_source()
+    src = manifest.module_source("variants")
     assert nvrtc.source_hash() in src
     ptx = nvrtc.compile_ptx(src, arch="compute_90", name="variants_module.cu")
     for kernel in CV.KERNELS:

@@ -1,7 +1,7 @@
 """The CUDA path of the solver tables (kernels/solver_tables.cu, gpu_eval.solver_tables.cuda_engine)
 without a GPU.
 
-* NVRTC: the module assembles for sm_90 exporting both kernels (spills: test_kernel_resources).
+* NVRTC: the module assembles for sm_90 exporting its manifest kernels (tests/cuda/test_manifest.py).
 * The device code built as host C++ and run by the block emulator (every thread a fiber, real
   barriers), under several launch shapes: the NumPy path's strengths and river counts.
 * End to end through the stand-in CuPy: CuPy boards in, CuPy strengths out; NumPy in, NumPy
@@ -10,25 +10,14 @@ without a GPU.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 
 import gpu_eval as ge
 from gpu_eval.cards import ID_TO_MASK
-from gpu_eval.cuda import nvrtc
 from gpu_eval.solver_tables import cuda_engine as cuda_tables
 from gpu_eval.solver_tables.layout import deck_layout
 from gpu_eval.solver_tables.river_counts import count_columns
-
-from emulation import hostbuild
-
-try:
-    nvrtc.nvrtc_version()
-    NVRTC_SKIP = ""
-except nvrtc.NvrtcUnavailableError as exc:
-    NVRTC_SKIP = str(exc)
 
 
 def _boards(rng, n, k, game="holdem"):
@@ -41,28 +30,9 @@ def _masks(boards):
     return np.bitwise_or.reduce(ID_TO_MASK[boards], axis=1)
 
 
-def test_kernel_file_is_compiled_by_the_generic_nvrtc_test():
-    import test_kernels_compile
-
-    assert cuda_tables.MODULE_FILE in test_kernels_compile.CU_FILES
-
-
-@pytest.mark.skipif(bool(NVRTC_SKIP), reason=NVRTC_SKIP)
-def test_module_assembles_for_sm90_with_every_kernel():
-    cubin = nvrtc.compile_cubin(cuda_tables.module_source(), arch="sm_90",
-                                options=("-ftz=true", "--device-as-default-execution-space"))
-    assert cubin[:4] == b"\x7fELF"
-    assert set(re.findall(rb"\.text\.(ge_\w+)", cubin)) == {k.encode() for k in cuda_tables.KERNELS}
-
-
-@pytest.fixture(scope="module")
-def host():
-    from emulation import tables_host
-
-    try:
-        return tables_host.load_private()
-    except hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build kernels/solver_tables.cu for the CPU: {exc}")
+@pytest.fixture
+def host(kernel_host):
+    return kernel_host
 
 
 def _columns(game):
@@ -111,8 +81,7 @@ def test_host_river_counts_equal_numpy(host, game, n, grid, block):
 
 
 @pytest.fixture
-def fake(stand_in_cupy, monkeypatch, host):
-    monkeypatch.setattr(cuda_tables, "_STATES", {})
+def fake(stand_in_cupy, monkeypatch):
     monkeypatch.setattr(cuda_tables, "BOARDS_PER_LAUNCH", 7)   # several launches per call
     yield stand_in_cupy
     assert not stand_in_cupy.races

@@ -18,35 +18,23 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval.cuda import availability, modules
-from gpu_eval.cuda.nvrtc import module_code
+from gpu_eval.cuda import availability, manifest, modules
 from gpu_eval.evaluator.tables import bitmask_tables
 
-__all__ = ["spot_counts", "get_state", "module_source", "KERNELS", "MODULE_FILE",
-           "SPOTS_PER_LAUNCH"]
+__all__ = ["spot_counts", "get_state", "KERNELS", "MODULE", "SPOTS_PER_LAUNCH"]
 
-MODULE_FILE = "equity_batch.cu"
+#: The manifest module of this engine (gpu_eval.cuda.manifest), and its kernels.
+MODULE = "batch"
+KERNELS: tuple[str, ...] = manifest.module(MODULE).kernels
 MAX_PLAYERS = 10
-KERNELS: tuple[str, ...] = tuple(f"ge_batch_{n}" for n in range(2, MAX_PLAYERS + 1))
 THREADS = modules.THREADS_PER_BLOCK
 WARP = 32
 #: Spots per launch: bounds the device buffers (about 100 bytes a heads-up spot) and keeps
 #: each launch short enough for Ctrl-C between launches.
 SPOTS_PER_LAUNCH = 1 << 21
 
-_STATES: dict[tuple[int, str], modules.DeviceState] = {}
+_STATES: dict[tuple[int, str], modules.DeviceState] = modules.device_cache()
 _LOCK = threading.Lock()
-
-
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
-
-    Examples
-    --------
-    >>> module_source().splitlines()[1]
-    '#include "equity_batch.cu"'
-    """
-    return module_code("batch equity kernels", [MODULE_FILE])
 
 
 def get_state(device_id: int | None = None) -> modules.DeviceState:
@@ -65,7 +53,7 @@ def get_state(device_id: int | None = None) -> modules.DeviceState:
 
 
 def _build_state(cupy, dev: int) -> modules.DeviceState:
-    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "batch equity", dev)
+    module, kernels = modules.compile_module(cupy, MODULE, dev)
     tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
                                   bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
                                   modules.BITMASK_TABLE_DTYPES)

@@ -26,19 +26,18 @@ from typing import Any
 import numpy as np
 
 from gpu_eval.cards import ID_TO_MASK
-from gpu_eval.cuda import modules
+from gpu_eval.cuda import manifest, modules
 from gpu_eval.cuda.availability import require_cuda
 from gpu_eval.cuda.lowball import GAME_CODES, LOW_TABLE_DTYPES, LOW_TABLE_ORDER, low_device_tables
-from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.games import eight_or_better, registry
 from gpu_eval.progress import Progress
 
-__all__ = ["get_module", "module_source", "grid_counts", "sample_counts", "eval_code",
-           "player_order", "KERNELS", "MODULE_FILES", "HIGH"]
+__all__ = ["get_module", "grid_counts", "sample_counts", "eval_code",
+           "player_order", "KERNELS", "MODULE", "HIGH"]
 
-MODULE_FILES: tuple[str, ...] = ("equity_deals.cu",)
-KERNELS: tuple[str, ...] = ("ge_deals_strengths",) + tuple(
-    f"ge_deals_{kind}_{n}" for kind in ("grid", "sample") for n in range(2, 9))
+#: The manifest module of this engine (gpu_eval.cuda.manifest), and its kernels.
+MODULE = "deals"
+KERNELS: tuple[str, ...] = manifest.module(MODULE).kernels
 #: ``eval`` code of the high hand (GE_DEALS_HIGH); the lows are :data:`GAME_CODES`.
 HIGH = 3
 #: Rows of the grid per launch (the host waits between launches, for the progress bar).
@@ -46,7 +45,7 @@ ROWS_PER_LAUNCH = 1 << 14
 #: Monte Carlo samples per launch (keeps the kernel's 32-bit counters exact).
 SAMPLES_PER_LAUNCH = 1 << 24
 
-_STATES: dict = {}
+_STATES: dict = modules.device_cache()
 _LOCK = threading.Lock()
 
 
@@ -55,16 +54,10 @@ class DealsState(modules.DeviceState):
     best5: Any = None
 
 
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash."""
-    return module_code("deal equity kernels", MODULE_FILES)
-
-
 def _build_state(cupy, dev: int) -> DealsState:
     from gpu_eval.evaluator.tables import bitmask_tables  # noqa: PLC0415 -- tables on demand
 
-    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "deal equity",
-                                             dev)
+    module, kernels = modules.compile_module(cupy, MODULE, dev)
     tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
                                    bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
                                    modules.BITMASK_TABLE_DTYPES)

@@ -39,8 +39,7 @@ import numpy as np
 
 from gpu_eval import ranges
 from gpu_eval.combinatorics import BINOM
-from gpu_eval.cuda import availability, modules
-from gpu_eval.cuda.nvrtc import module_code
+from gpu_eval.cuda import availability, manifest, modules
 from gpu_eval.cuda.waves import whole_wave_splits
 from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.equity_engine.deal_check import can_deal
@@ -58,13 +57,10 @@ RATE = 2e10
 #: ``exact=None`` enumerates up to this much work (about two seconds at :data:`RATE`).
 EXACT_WORK_LIMIT = 4e10
 
-MODULE_FILE = "equity.cu"
+#: The manifest module of this engine (gpu_eval.cuda.manifest), and its kernels.
+MODULE = "equity"
+KERNELS: tuple[str, ...] = manifest.module(MODULE).kernels
 MAX_PLAYERS = 10
-KERNELS: tuple[str, ...] = (
-    "ge_eq_strengths", "ge_eq_pairs", "ge_eq_philox", "ge_eq_mc_draws",
-    *(f"ge_eq_showdown_{n}" for n in range(2, MAX_PLAYERS + 1)),
-    *(f"ge_eq_sample_{n}" for n in range(2, MAX_PLAYERS + 1)),
-)
 #: Player modes of the Monte Carlo kernels (GE_MC_* in kernels/equity.cuh).
 MODE_FIXED, MODE_UNIFORM, MODE_WEIGHTED, MODE_DEALT = 0, 1, 2, 3
 #: Redraws of a sample's ranged combos before giving up (the ranges almost never fit).
@@ -84,19 +80,14 @@ PAIR_BOARDS = 32
 PREFLOP_BOARDS = comb(52, 5)
 PREFLOP_PER_PAIR = comb(48, 5)
 
-_STATES: dict[tuple[int, str], modules.DeviceState] = {}
-_MATRIX: dict[int, tuple[np.ndarray, np.ndarray, int]] = {}
+_STATES: dict[tuple[int, str], modules.DeviceState] = modules.device_cache()
+_MATRIX: dict[int, tuple[np.ndarray, np.ndarray, int]] = modules.device_cache()
 _LOCK = threading.Lock()
 
 
 # ---------------------------------------------------------------------------------------------
 # The module.
 # ---------------------------------------------------------------------------------------------
-
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash."""
-    return module_code("equity kernels", [MODULE_FILE])
-
 
 def get_state(device_id: int | None = None) -> modules.DeviceState:
     """The equity kernels compiled for a device, with its tables uploaded (cached).
@@ -110,7 +101,7 @@ def get_state(device_id: int | None = None) -> modules.DeviceState:
 
 
 def _build_state(cupy, dev: int) -> modules.DeviceState:
-    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "equity", dev)
+    module, kernels = modules.compile_module(cupy, MODULE, dev)
     tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
                                    bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
                                    modules.BITMASK_TABLE_DTYPES)
@@ -131,7 +122,8 @@ _NULL = np.uint64(0)  # a null pointer argument
 
 # Board lists are often the same cached read-only arrays (every completion of a deck): their
 # device copies are kept, keyed by the host array, which is kept alive with them.
-_BOARD_CACHE: OrderedDict[tuple[int, int], tuple[np.ndarray, Any]] = OrderedDict()
+_BOARD_CACHE: OrderedDict[tuple[int, int], tuple[np.ndarray, Any]] = modules.device_cache(
+    OrderedDict())
 _BOARD_CACHE_BYTES = 256 << 20
 
 

@@ -1,18 +1,18 @@
 """The CUDA path of ge.equity_batch (kernels/equity_batch.cu, gpu_eval.equity_engine.batch.cuda_engine)
 without a GPU.
 
-* NVRTC: the module assembles for sm_90 exporting every kernel the launcher looks up.
+* NVRTC: the module assembles for sm_90 exporting its manifest kernels
+  (tests/cuda/test_kernel_resources.py).
 * The device code built as host C++ and run by the block emulator of
-  tests/emulation/equity_host.py (warp shuffles included), on random spots with 2 to 4 players,
+  tests/emulation/kernel_build.py (warp shuffles included), on random spots with 2 to 4 players,
   flop, turn and river, dead cards, under several launch shapes: the NumPy path's integers.
-* End to end through tests/emulation/fake_cupy.py standing in for CuPy: backend="cuda" and
+* End to end through tests/emulation/fake_cupy/ standing in for CuPy: backend="cuda" and
   "auto", NumPy in / NumPy out, CuPy in / CuPy out, several launches per call.
 """
 
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 import pytest
@@ -20,8 +20,6 @@ import pytest
 import gpu_eval as ge
 from gpu_eval.cuda import nvrtc
 from gpu_eval.equity_engine.batch import cuda_engine as cuda_batch
-
-from emulation import hostbuild
 
 try:
     nvrtc.nvrtc_version()
@@ -65,34 +63,11 @@ def units_of(r, p: int) -> np.ndarray:
         np.int64)
 
 
-# --- NVRTC -----------------------------------------------------------------------------------
-
-def test_kernel_file_is_compiled_by_the_generic_nvrtc_test():
-    import test_kernels_compile
-
-    assert cuda_batch.MODULE_FILE in test_kernels_compile.CU_FILES
-
-
-@pytest.mark.skipif(bool(NVRTC_SKIP), reason=NVRTC_SKIP)
-def test_module_assembles_for_sm90_with_every_kernel():
-    cubin = nvrtc.compile_cubin(cuda_batch.module_source(), arch="sm_90",
-                                 options=("-ftz=true", "--device-as-default-execution-space"))
-    assert cubin[:4] == b"\x7fELF"
-    entries = set(re.findall(rb"\.text\.(ge_\w+)", cubin))
-    assert entries == {k.encode() for k in cuda_batch.KERNELS}
-    assert b"ge_bitmask_tables" in cubin
-
-
 # --- the device code on the CPU --------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def host():
-    from emulation import equity_host
-
-    try:
-        return equity_host.load()
-    except hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build kernels/equity_batch.cu for the CPU: {exc}")
+@pytest.fixture
+def host(kernel_host):
+    return kernel_host
 
 
 @pytest.mark.parametrize("p, b, grid, block", [

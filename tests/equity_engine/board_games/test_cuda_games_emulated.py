@@ -1,7 +1,7 @@
 """gpu_eval.equity_engine.board_games.cuda_engine (exact equity for Omaha, hi/lo and short deck on CUDA)
 without a GPU.
 
-tests/emulation/fake_cupy.py stands in for CuPy: device arrays are NumPy arrays and each launch runs
+tests/emulation/fake_cupy/ stands in for CuPy: device arrays are NumPy arrays and each launch runs
 kernels/equity_games.cu built for the host (tests/games_host.py), with the tables uploaded
 through the module's ``__constant__`` symbols exactly as on a device. ``ge.equity(...,
 backend="cuda")`` must give the NumPy engine's result field for field.
@@ -20,9 +20,9 @@ from result_fields import assert_same_fields
 
 
 @pytest.fixture
-def fake(stand_in_cuda_games, monkeypatch):
+def fake(stand_in_cupy, monkeypatch):
     monkeypatch.setattr(cuda_omaha_shortdeck, "MAX_CELLS", 3_000)  # several chunks per part
-    return stand_in_cuda_games
+    return stand_in_cupy
 
 FIELDS = ("equity", "win", "tie", "wins", "ties", "high", "low", "scoop")
 

@@ -1,6 +1,6 @@
 """gpu_eval.equity_engine.deals.cuda_engine (stud, stud hi/lo, razz and the draw games on CUDA) without a GPU.
 
-tests/emulation/fake_cupy.py stands in for CuPy: device arrays are NumPy arrays and each launch
+tests/emulation/fake_cupy/ stands in for CuPy: device arrays are NumPy arrays and each launch
 runs kernels/equity_deals.cu built for the host in the block emulator
 (tests/emulation/deals_host.py), with the bitmask and low tables uploaded through the module's
 ``__constant__`` symbols exactly as on a device. Exact ``ge.equity(..., backend="cuda")``
@@ -23,8 +23,8 @@ FIELDS = ("equity", "win", "tie", "tie_share", "wins", "ties", "high", "low", "s
 
 
 @pytest.fixture
-def fake(stand_in_cuda_deals):
-    return stand_in_cuda_deals
+def fake(stand_in_cupy):
+    return stand_in_cupy
 
 
 @pytest.mark.parametrize("game, players, dead", [

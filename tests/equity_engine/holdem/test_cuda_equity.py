@@ -1,7 +1,7 @@
 """The CUDA equity engine without a GPU: kernels/equity.cu under NVRTC, and its device code run
-on the CPU (tests/emulation/equity_host.py) against the NumPy engine and a NumPy twin of its generator.
+on the CPU (tests/emulation/kernel_build.py) against the NumPy engine and a NumPy twin of its generator.
 
-Most tests go through gpu_eval.equity_engine.holdem.cuda_engine itself with tests/emulation/fake_cupy.py
+Most tests go through gpu_eval.equity_engine.holdem.cuda_engine itself with tests/emulation/fake_cupy/
 standing in for
 CuPy: launches run the kernels (built as host C++) with the grid and block sizes the engine
 chose, so the engine's chunking, launch arithmetic and argument types are checked too.
@@ -10,17 +10,15 @@ chose, so the engine's chunking, launch arithmetic and argument types are checke
 from __future__ import annotations
 
 import doctest
-import re
 import subprocess
 import sys
-from collections import OrderedDict
 from math import comb
 
 import numpy as np
 import pytest
 
 from gpu_eval import backend_choice, cards, ranges
-from gpu_eval.cuda import availability, modules, nvrtc
+from gpu_eval.cuda import nvrtc
 from gpu_eval.equity_engine import api as equity_api
 from gpu_eval.equity_engine import enumerate_boards as eb
 from gpu_eval.equity_engine import problem as equity_problem
@@ -37,88 +35,17 @@ except nvrtc.NvrtcUnavailableError as exc:
 needs_nvrtc = pytest.mark.skipif(bool(NVRTC_SKIP), reason=NVRTC_SKIP)
 
 
-@pytest.fixture(scope="module")
-def host():
-    """The equity kernels built for the CPU (skips when there is no C++ compiler)."""
-    from emulation import equity_host
-
-    try:
-        return equity_host.load()
-    except _equity_host_error() as exc:
-        pytest.skip(f"cannot build kernels/equity.cu for the CPU: {exc}")
-
-
-def _equity_host_error():
-    from emulation import hostbuild
-
-    return hostbuild.HostBuildUnavailableError
-
-
-class _FakeEquityKernel:
-    num_regs = 64
-    shared_size_bytes = 0
-
-    def __init__(self, name, host, launches):
-        self.name, self.host, self.launches = name, host, launches
-
-    def __call__(self, grid, block, args, shared_mem=0):
-        self.launches.append((self.name, tuple(grid), tuple(block)))
-        self.host.launch(self.name, grid, block,
-                         [a.view(np.ndarray) if isinstance(a, np.ndarray) else a for a in args])
-
-
-class _FakeEquityModule:
-    """cupy.RawModule for the equity source: kernels run on the host build."""
-
-    def __init__(self, code, options, host, launches):
-        self.code, self.options, self.host, self.launches = code, options, host, launches
-        self.symbol = np.zeros(len(modules.BITMASK_TABLE_ORDER), dtype=np.uint64)
-
-    def get_function(self, name):
-        assert name in ce.KERNELS, name
-        return _FakeEquityKernel(name, self.host, self.launches)
-
-    def get_global(self, name):
-        from emulation import fake_cupy
-
-        assert name == "ge_bitmask_tables"
-        return fake_cupy._MemoryPointer(self.symbol,
-                                        on_write=lambda a: self.host.set_tables(a.view(np.uintp)))
+@pytest.fixture
+def host(kernel_host):
+    """The equity kernels' host build, on NumPy arrays (skips without a C++ compiler)."""
+    return kernel_host
 
 
 @pytest.fixture
-def fake(monkeypatch, host):
-    """CuPy replaced by tests/emulation/fake_cupy.py, whose equity module runs the host-built kernels."""
-    yield install_fake_equity(monkeypatch, host)
-    _clear_caches()
-
-
-def install_fake_equity(monkeypatch, host):
-    """Install the stand-in CuPy whose equity.cu module runs ``host`` (also used by
-    tests/equity_engine/test_planner.py); returns it, with its ``launches`` list."""
-    from emulation import fake_cupy
-
-    launches = []
-    plain = fake_cupy.RawModule
-
-    def raw_module(code=None, *, options=(), **kw):
-        if code is not None and ce.MODULE_FILE in code:
-            return _FakeEquityModule(code, options, host, launches)
-        return plain(code=code, options=options, **kw)
-
-    monkeypatch.setattr(fake_cupy, "RawModule", raw_module)
-    monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
-    monkeypatch.setattr(ce, "_STATES", {})
-    monkeypatch.setattr(ce, "_MATRIX", {})
-    monkeypatch.setattr(ce, "_BOARD_CACHE", OrderedDict())
-    monkeypatch.setattr(fake_cupy, "launches", launches)
-    _clear_caches()
-    return fake_cupy
-
-
-def _clear_caches():
-    availability.cuda_available.cache_clear()
-    getattr(backend_choice.cuda_status, "cache_clear", lambda: None)()
+def fake(stand_in_cupy):
+    """The stand-in CuPy: the equity module's launches run its host build, with the grid and
+    block sizes the engine launches."""
+    return stand_in_cupy
 
 
 def _exact_problem(players, board="", dead=""):
@@ -148,19 +75,6 @@ def test_kernel_file_is_compiled_by_the_generic_nvrtc_test():
 
     assert "equity.cu" in test_kernels_compile.CU_FILES
     assert "equity.cuh" in test_kernels_compile.CUH_FILES
-
-
-@needs_nvrtc
-def test_module_assembles_for_sm90_with_every_kernel():
-    """The module CuPy builds on an H200, through ptxas (register or shared-memory overflows
-    fail here), exporting every kernel the engine looks up and nothing else."""
-    cubin = nvrtc.compile_cubin(ce.module_source(), arch="sm_90",
-                                 options=("-ftz=true", "--device-as-default-execution-space"))
-    assert cubin[:4] == b"\x7fELF"
-    entries = set(re.findall(rb"\.text\.(ge_\w+)", cubin))
-    assert entries == {k.encode() for k in ce.KERNELS}
-    assert b"ge_bitmask_tables" in cubin
-    assert nvrtc.source_hash() in ce.module_source()
 
 
 # --- the generator ---------------------------------------------------------------------------
