@@ -56,7 +56,7 @@ numpy.__version__, '| cupy', cupy.__version__, '| devices', cupy.cuda.runtime.ge
     | log gpu_check
 
 # --- 2. GPU tests first ---------------------------------------------------------------------
-GPU_TESTS=$(find tests -name "*_gpu.py" | sort | tr "\n" " ")
+GPU_TESTS="-m device tests"  # every test body's real-device instance (tests/conftest.py: gpu)
 echo "== pytest (GPU tests): $GPU_TESTS" | log pytest
 timeout "$(budget 90)" "$PY" -m pytest -q -ra -p no:cacheprovider $GPU_TESTS 2>&1 | log pytest
 note_rc "${PIPESTATUS[0]}" "GPU tests"
