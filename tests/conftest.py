@@ -1,6 +1,7 @@
 """Shared test set-up: the helpers beside the tests on sys.path, the host-built kernels and the
 stand-in CuPy."""
 
+import contextlib
 import sys
 
 import pytest
@@ -71,6 +72,10 @@ def ptxas_report():
 class Gpu:
     """The device a test body runs on: the stand-in CuPy, or a real GPU's CuPy.
 
+    ``with gpu.capped(nbytes):`` leaves the current device ``nbytes`` more than it holds now
+    (CuPy's pool limit, on both; on the stand-in the device's capacity too, so
+    ``Device().mem_info`` says so).
+
     Attributes
     ----------
     cp : module
@@ -86,6 +91,26 @@ class Gpu:
         """An input size: ``gpu`` on a real device, ``stand_in`` on the CPU stand-in (whose
         kernels run on two cores)."""
         return gpu if self.real else stand_in
+
+    @contextlib.contextmanager
+    def capped(self, nbytes: int):
+        pool = self.cp.get_default_memory_pool()
+        pool.free_all_blocks()
+        old = pool.get_limit()
+        pool.set_limit(size=pool.used_bytes() + int(nbytes))
+        if not self.real:
+            self.cp.set_device_memory(pool.used_bytes() + int(nbytes),
+                                      self.cp.cuda.runtime.getDevice())
+        try:
+            yield
+        finally:
+            pool.set_limit(size=old)
+            if not self.real:
+                self.cp.set_device_memory(None, self.cp.cuda.runtime.getDevice())
+
+    def devices(self) -> int:
+        """How many devices there are."""
+        return int(self.cp.cuda.runtime.getDeviceCount())
 
     def only_real(self, why: str) -> None:
         """Skip on the stand-in: for work only a GPU gets through in the time (``why``)."""

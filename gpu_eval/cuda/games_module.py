@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval.cuda import manifest, modules
+from gpu_eval.cuda import manifest, modules, streaming
 from gpu_eval.cuda.availability import require_cuda
 from gpu_eval.games import eight_or_better
 from gpu_eval.games.registry import OMAHA, SHORTDECK
@@ -69,21 +69,63 @@ def get_module(device_id: int | None = None) -> GamesState:
 
 def low_cuda(hole_masks: Any, board_masks: Any | None, table: np.ndarray) -> Any:
     """Lows of validated hand masks on the device (``ge_games_low``): Omaha 2 + 3 with
-    ``board_masks`` (one per row, or one for all), else the best five of each hand.
-    CuPy masks in give a CuPy ``uint8`` array out; NumPy in gives NumPy out."""
+    ``board_masks`` (one per row, or one for all; one row of hole cards against many boards
+    too), else the best five of each hand.
+
+    CuPy masks in give a CuPy ``uint8`` array out, computed on their device; NumPy masks are
+    streamed through the current device a chunk at a time (sized from its free memory) and
+    give NumPy out.
+
+    Examples
+    --------
+    >>> low_cuda(cards.to_mask(["Ah2d3c4s5h9cKd"]), None, low_tables()["BEST5"])  # doctest: +SKIP
+    array([...], dtype=uint8)
+    """
     from gpu_eval.cuda.availability import is_cupy_array  # noqa: PLC0415
 
     cupy = require_cuda()
+    on_device = [x for x in (hole_masks, board_masks) if is_cupy_array(x)]
+    if on_device:
+        with on_device[0].device:
+            return _low_on_device(cupy, hole_masks, board_masks, table)
+    h = np.ascontiguousarray(hole_masks, dtype=np.uint64).reshape(-1)
+    b = None if board_masks is None else np.ascontiguousarray(board_masks,
+                                                              dtype=np.uint64).reshape(-1)
+    n = max(h.size, 0 if b is None else b.size)
+    if h.size == 1 and n > 1:  # one hand against many boards
+        h = np.broadcast_to(h, (n,)).copy()
     state = get_module()
-    on_device = is_cupy_array(hole_masks) or is_cupy_array(board_masks)
+    with cupy.cuda.Device(state.device_id):
+        d_table = cupy.asarray(np.ascontiguousarray(table, dtype=np.uint8))
+    shared = b is not None and b.size == 1 and n > 1
+    ins = [h] if b is None or shared else [h, b]
+    d_shared = None
+    if shared:
+        with cupy.cuda.Device(state.device_id):
+            d_shared = cupy.asarray(b)
+
+    def launch(st, d_in, d_out, m: int) -> None:
+        board = np.uint64(0) if b is None else (d_shared if shared else d_in[1])
+        st.launch("ge_games_low", m, (d_in[0], board, np.int32(shared), d_table, d_out[0],
+                                      np.uint64(m)))
+
+    out, = streaming.stream_host(state, ins, [((), np.uint8, np.uint8)], launch)
+    return out
+
+
+def _low_on_device(cupy, hole_masks: Any, board_masks: Any | None, table: np.ndarray) -> Any:
+    """:func:`low_cuda` for CuPy masks, on the current device (theirs)."""
+    state = get_module()
     h = cupy.ascontiguousarray(cupy.asarray(hole_masks), dtype=cupy.uint64).reshape(-1)
-    n = int(h.size)
     b = None if board_masks is None else cupy.ascontiguousarray(
         cupy.asarray(board_masks), dtype=cupy.uint64).reshape(-1)
+    n = max(int(h.size), 0 if b is None else int(b.size))
+    if int(h.size) == 1 and n > 1:  # one hand against many boards
+        h = cupy.ascontiguousarray(cupy.broadcast_to(h, (n,)))
     shared = np.int32(b is not None and int(b.size) == 1 and n != 1)
     d_table = cupy.asarray(np.ascontiguousarray(table, dtype=np.uint8))
     out = cupy.empty(n, dtype=cupy.uint8)
     if n:
         state.launch("ge_games_low", n, (h, np.uint64(0) if b is None else b, shared,
                                          d_table, out, np.uint64(n)))
-    return out if on_device else out.get()
+    return out

@@ -45,9 +45,9 @@ from gpu_eval.cuda.modules import (
     compile_module,
     device_cache,
     resident_blocks_per_sm,
-    stream_host,
     upload_tables,
 )
+from gpu_eval.cuda.streaming import STRENGTHS, stream_host
 from gpu_eval.evaluator import inputs
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.games import registry
@@ -213,10 +213,10 @@ def evaluate_masks_cuda(masks: Any, *, algorithm: str = "bitmask",
     host = np.ascontiguousarray(masks, dtype=np.uint64)
     state = get_module()
     kernel = _kernel_name(algorithm, "ge_eval_masks", state)
-    out = stream_host(
-        state, host.reshape(-1, 1), chunk_rows,
-        lambda st, d_in, d_out, n: st.launch(kernel, n, (d_in, d_out, np.uint64(n))),
-    )
+    out, = stream_host(
+        state, [host.reshape(-1)], [STRENGTHS],
+        lambda st, d_in, d_out, n: st.launch(kernel, n, (d_in[0], d_out[0], np.uint64(n))),
+        chunk_rows=chunk_rows)
     return out.reshape(host.shape)
 
 
@@ -241,10 +241,11 @@ def _evaluate_rows(cards: Any, dtype, base: str, what: str, algorithm: str,
     host = np.ascontiguousarray(cards, dtype=dtype)
     state = get_module()
     kernel = _kernel_name(algorithm, base, state)
-    return stream_host(
-        state, host, chunk_rows,
-        lambda st, d_in, d_out, n: st.launch(kernel, n, (d_in, k, d_out, np.uint64(n))),
-    )
+    out, = stream_host(
+        state, [host], [STRENGTHS],
+        lambda st, d_in, d_out, n: st.launch(kernel, n, (d_in[0], k, d_out[0], np.uint64(n))),
+        chunk_rows=chunk_rows)
+    return out
 
 
 def evaluate_ids_cuda(ids: Any, *, algorithm: str = "bitmask",

@@ -24,6 +24,7 @@ import numpy as np
 from gpu_eval.cuda import manifest, modules
 from gpu_eval.cuda.availability import is_cupy_array, require_cuda
 from gpu_eval.cuda.device_inputs import device_hands, finish_device_rows, first_flagged
+from gpu_eval.cuda.streaming import STRENGTHS, stream_host
 from gpu_eval.evaluator import inputs
 from gpu_eval.games import registry
 from gpu_eval.games.registry import ACE_FIVE, BADUGI, DEUCE_SEVEN
@@ -116,10 +117,11 @@ def low_masks_cuda(masks: Any, game: str, *, chunk_rows: int | None = None) -> A
             return out.reshape(masks.shape)
     host = np.ascontiguousarray(masks, dtype=np.uint64)
     state = get_module(None)
-    out = modules.stream_host(
-        state, host.reshape(-1, 1), chunk_rows,
+    out, = stream_host(
+        state, [host.reshape(-1)], [STRENGTHS],
         lambda st, d_in, d_out, n: st.launch("ge_low_eval_masks", n,
-                                             (d_in.reshape(-1), code, d_out, np.uint64(n))))
+                                             (d_in[0], code, d_out[0], np.uint64(n))),
+        chunk_rows=chunk_rows)
     return out.reshape(host.shape)
 
 

@@ -9,7 +9,7 @@ through ``cupy.RawModule`` (:func:`module_options`), keeps them in its own dicti
 :func:`cached_device_state` (keyed by device and the kernel sources' hash, so no cache serves a
 binary built from older headers), uploads its tables with :func:`upload_tables` and sizes its
 grids with :func:`resident_blocks_per_sm` (:class:`DeviceState` holds the result). NumPy inputs
-go through the device with :func:`stream_host`.
+go through the device with :func:`gpu_eval.cuda.streaming.stream_host`.
 
 CuPy is imported lazily, inside the functions here, never at import time.
 """
@@ -33,7 +33,6 @@ __all__ = [
     "CheckedKernel",
     "BITMASK_TABLE_ORDER",
     "BITMASK_TABLE_DTYPES",
-    "STREAM_CHUNK_BYTES",
     "THREADS_PER_BLOCK",
     "module_options",
     "DeviceState",
@@ -42,7 +41,6 @@ __all__ = [
     "clear_device_caches",
     "upload_tables",
     "resident_blocks_per_sm",
-    "stream_host",
 ]
 
 
@@ -56,8 +54,6 @@ BITMASK_TABLE_DTYPES: dict[str, np.dtype] = {
     for name in BITMASK_TABLE_ORDER
 }
 
-#: Bytes of host input per streamed chunk (two chunks are in flight at a time).
-STREAM_CHUNK_BYTES = 64 << 20
 #: Threads per block of every launch (occupancy and grids are sized for it).
 THREADS_PER_BLOCK = manifest.THREADS
 
@@ -340,100 +336,3 @@ def _blocks_per_sm_estimate(kernel, props: dict) -> int:
         return max(1, min(by_threads, by_regs, by_smem, by_blocks))
     except Exception:  # attributes missing in some CuPy version: a safe default
         return 4
-
-
-def stream_host(state: DeviceState, host: np.ndarray, chunk_rows: int | None,
-                 launch: Callable[[DeviceState, Any, Any, int], None]) -> np.ndarray:
-    """Evaluate the rows of a C-contiguous 2-D host array chunk by chunk.
-
-    Two slots, each with pinned input/output buffers, device buffers and its own stream
-    (ordered after the caller's stream by an event, so the inputs the caller wrote are there),
-    alternate: while one slot's transfer and kernel run, the host fills the other's pinned
-    input, so host copies, PCIe transfers and kernels overlap.
-
-    Parameters
-    ----------
-    state : DeviceState
-        The device module the launches run on (its two ``streams``).
-    host : numpy.ndarray
-        ``(N, w)`` C-contiguous rows.
-    chunk_rows : int, optional
-        Rows per chunk; default: :data:`STREAM_CHUNK_BYTES` of input.
-    launch : callable
-        ``launch(state, d_in, d_out, n)`` queues the kernel over ``n`` rows of ``d_in``
-        into the ``uint16`` ``d_out`` on the current stream.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``uint16[N]``: what the launches wrote, row for row.
-
-    Examples
-    --------
-    >>> stream_host(state, masks.reshape(-1, 1), None, lambda st, d_in, d_out, n: st.launch(
-    ...     "ge_eval_masks", n, (d_in, d_out, np.uint64(n))))  # doctest: +SKIP
-    """
-    cupy = require_cuda()
-    n = host.shape[0]
-    row_bytes = host.dtype.itemsize * host.shape[1]
-    out = np.empty(n, dtype=np.uint16)
-    if n == 0:
-        return out
-    rows = chunk_rows or max(1, STREAM_CHUNK_BYTES // row_bytes)
-    rows = min(rows, n)
-    with cupy.cuda.Device(state.device_id):
-        if rows == n:  # one chunk: plain (synchronous) copies are just as fast
-            d_in = cupy.asarray(host)
-            d_out = cupy.empty(n, dtype=cupy.uint16)
-            launch(state, d_in, d_out, n)
-            d_out.get(out=out)
-            return out
-        # Our streams do not order themselves after the caller's: wait for an event recorded
-        # there now, after whatever the caller wrote for these launches (an Omaha board, ...).
-        inputs_ready = cupy.cuda.get_current_stream().record()
-        slots = []
-        for stream in state.streams:
-            stream.wait_event(inputs_ready)
-            with stream:
-                pin_in = np.frombuffer(cupy.cuda.alloc_pinned_memory(rows * row_bytes),
-                                       dtype=host.dtype, count=rows * host.shape[1])
-                pin_out = np.frombuffer(cupy.cuda.alloc_pinned_memory(rows * 2),
-                                        dtype=np.uint16, count=rows)
-                slots.append({
-                    "stream": stream,
-                    "pin_in": pin_in.reshape(rows, host.shape[1]),
-                    "pin_out": pin_out,
-                    "d_in": cupy.empty((rows, host.shape[1]), dtype=host.dtype),
-                    "d_out": cupy.empty(rows, dtype=cupy.uint16),
-                    "pending": None,
-                })
-
-        def drain(slot: dict) -> None:
-            if slot["pending"] is not None:
-                lo, hi = slot["pending"]
-                slot["stream"].synchronize()
-                out[lo:hi] = slot["pin_out"][: hi - lo]
-                slot["pending"] = None
-
-        try:
-            for i, lo in enumerate(range(0, n, rows)):
-                slot = slots[i % 2]
-                drain(slot)  # its previous chunk must be done before its buffers are reused
-                hi = min(n, lo + rows)
-                m = hi - lo
-                np.copyto(slot["pin_in"][:m], host[lo:hi])
-                stream = slot["stream"]
-                with stream:
-                    slot["d_in"].data.copy_from_host_async(
-                        slot["pin_in"].ctypes.data, m * row_bytes, stream)
-                    launch(state, slot["d_in"], slot["d_out"], m)
-                    slot["d_out"].data.copy_to_host_async(
-                        slot["pin_out"].ctypes.data, m * 2, stream)
-                slot["pending"] = (lo, hi)
-        finally:
-            for slot in slots:
-                slot["stream"].synchronize()
-        for slot in slots:
-            drain(slot)
-    return out
-

@@ -182,7 +182,11 @@ def board_strengths(boards, game: str = HOLDEM, *, backend: str = "auto"):
     lay = deck_layout(game)
     if on_device:
         from gpu_eval.solver_tables.cuda_engine import board_strengths_cuda  # CuPy only here
-        out = board_strengths_cuda(masks, lay, cupy_out=cupy_in)
+        if cupy_in:  # on the device that holds the boards
+            with boards.device:
+                out = board_strengths_cuda(masks, lay, cupy_out=True)
+        else:
+            out = board_strengths_cuda(masks, lay)
         if not cupy_in:
             out = registry.tag(out, game)
         return out[0] if scalar else out

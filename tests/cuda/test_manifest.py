@@ -174,5 +174,4 @@ def test_adding_a_kernel_needs_its_file_record_launcher_and_tests_only(
     assert (_toy_launcher(stand_in_cupy, x, 3) == 3 * x.astype(np.uint64)).all()
     assert stand_in_cupy.launches[-1][0] == "ge_toy_scale"
     assert "toy" in resources.module_sources()
-    kernel_build.build.cache_clear()
-    kernel_build.load.cache_clear()
+    kernel_build.forget()

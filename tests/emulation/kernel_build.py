@@ -28,8 +28,8 @@ from gpu_eval.cuda import manifest
 
 from emulation import hostbuild
 
-__all__ = ["wrapper", "build", "load", "KernelLibrary", "launch", "table_pointers",
-           "SANITIZE_FLAGS"]
+__all__ = ["wrapper", "build", "load", "forget", "KernelLibrary", "launch", "table_pointers",
+           "SANITIZE_FLAGS", "SANITIZE", "Host"]
 
 _EMULATOR = (Path(__file__).with_name("block_emulator.h")).read_text()
 # No _FORTIFY_SOURCE: its checked longjmp refuses the emulator's jumps between fiber stacks.
@@ -172,16 +172,31 @@ class KernelLibrary:
             self._fns[name](grid[0], grid[1], block[0], self.threads, *c_args)
 
 
-@cache
-def load(name: str, sanitize: bool = False) -> KernelLibrary:
-    """Build if needed and load manifest module ``name``'s library (once per process).
+#: Whether :func:`load` gives the sanitized builds (the sanitizer job sets it).
+SANITIZE = False
+
+
+def load(name: str, sanitize: bool | None = None) -> KernelLibrary:
+    """Build if needed and load manifest module ``name``'s library (once per process): the
+    sanitized build with ``sanitize`` (default: :data:`SANITIZE`).
 
     Raises
     ------
     emulation.hostbuild.HostBuildUnavailableError
         If there is no working C++ compiler.
     """
+    return _load(name, SANITIZE if sanitize is None else bool(sanitize))
+
+
+@cache
+def _load(name: str, sanitize: bool) -> KernelLibrary:
     return KernelLibrary(name, sanitize)
+
+
+def forget() -> None:
+    """Forget every built and loaded library (a test that changed the manifest or sources)."""
+    build.cache_clear()
+    _load.cache_clear()
 
 
 def launch(name: str, grid: tuple, block: tuple, args: tuple,

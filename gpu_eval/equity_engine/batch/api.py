@@ -239,6 +239,13 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
     >>> r.wins.tolist(), r.ties.tolist()
     ([[787966, 917606]], [[6732, 6732]])
     """
+    if _is_cupy(hands):  # work runs on the device that holds the input, results stay there
+        with hands.device:
+            return _equity_batch(hands, boards, dead, game, backend)
+    return _equity_batch(hands, boards, dead, game, backend)
+
+
+def _equity_batch(hands, boards, dead, game: str, backend: str) -> BatchResult:
     if registry.get(game, where="equity_batch()").family != HOLDEM:  # one spot at a time
         from gpu_eval.equity_engine.batch import other_games  # noqa: PLC0415
         return BatchResult(*other_games.spot_counts(hands, boards, dead, game=game,

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from gpu_eval import cards
+from gpu_eval.cuda import streaming
 from gpu_eval.cuda.availability import require_cuda
 from gpu_eval.cuda.games_module import get_module
 from gpu_eval.equity_engine import board_orbits
@@ -62,11 +63,10 @@ def exact_task(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
     known = np.array(job.board, dtype=np.uint8)
     d_pool = cupy.asarray(np.ascontiguousarray(job.pool_ids, dtype=np.uint8))
     d_mu = cupy.asarray(np.ascontiguousarray(job.pool_idx, dtype=np.int32))
-    chunk = max(1, MAX_CELLS // n_pool)
     null = np.uint64(0)
     for comp, mult in parts:
-        for s in range(0, len(comp), chunk):
-            c = min(chunk, len(comp) - s)
+        def work(s: int, stop: int, comp=comp, mult=mult) -> None:
+            c = stop - s
             boards = np.concatenate([np.broadcast_to(known, (c, len(known))),
                                      comp[s:s + c]], axis=1)
             d_boards = cupy.asarray(np.ascontiguousarray(boards, dtype=np.uint8))
@@ -86,6 +86,11 @@ def exact_task(job: Any, start: int, stop: int) -> tuple[np.ndarray, ...]:
                           *acc))
             for a, d in zip(out, acc):
                 a += mult * d.get().astype(np.int64)
+
+        # Boards a chunk: as many as free device memory allows for their strengths (and
+        # lows), at most MAX_CELLS cells; a chunk that runs out of memory runs smaller.
+        streaming.for_chunks(cupy, len(comp), 3 * n_pool, work,
+                             max_rows=max(1, MAX_CELLS // n_pool))
     return tuple(out)
 
 

@@ -39,7 +39,7 @@ import numpy as np
 
 from gpu_eval import ranges
 from gpu_eval.combinatorics import BINOM
-from gpu_eval.cuda import availability, manifest, modules
+from gpu_eval.cuda import availability, manifest, modules, streaming
 from gpu_eval.cuda.waves import whole_wave_splits
 from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.equity_engine.deal_check import can_deal
@@ -68,7 +68,8 @@ MAX_TRIES = 1 << 22
 THREADS = modules.THREADS_PER_BLOCK  # block size of the launches (occupancy is sized for it)
 PAIR_THREADS = 256  # ge_eq_pairs: a 16 x 16 grid of threads, 4 x 4 pairs each
 WARP = 32
-#: Bytes of the strength table per chunk of boards.
+#: Bytes of the strength table per chunk of boards at most (less where free device memory
+#: says so).
 STRENGTH_BYTES = 1 << 29
 #: Monte Carlo samples per launch (progress and Ctrl-C are handled between launches).
 SAMPLES_PER_LAUNCH = 1 << 27
@@ -233,7 +234,6 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
     name = f"ge_eq_showdown_{n}"
     n_pool = len(pool)
     ld = n_pool + (n_pool & 1)
-    chunk = int(max(1, min(n_boards, STRENGTH_BYTES // (2 * ld), 1 << 30)))
     with cupy.cuda.Device(state.device_id):
         d_pool = cupy.asarray(pool)
         d_mu = cupy.asarray(mu)
@@ -241,7 +241,12 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
         out = cupy.zeros(3 * m_count * n + m_count, dtype=cupy.uint64)
         d_w, d_t = out[:m_count * n], out[m_count * n:2 * m_count * n]
         d_u, d_v = out[2 * m_count * n:3 * m_count * n], out[3 * m_count * n:]
-        d_s = cupy.empty(chunk * ld, dtype=cupy.uint16)
+        # Boards a chunk: as many strength rows as free device memory allows (at most
+        # STRENGTH_BYTES), fewer if the table cannot be had.
+        chunk, d_s = streaming.allocate_rows(
+            cupy, streaming.rows_per_chunk(cupy, 2 * ld, n_boards,
+                                           max_rows=min(STRENGTH_BYTES // (2 * ld), 1 << 30)),
+            lambda rows: cupy.empty(rows * ld, dtype=cupy.uint16))
         for lo in range(0, n_boards, chunk):
             nb = min(chunk, n_boards - lo)
             _launch_strengths(state, d_pool, n_pool, d_boards[lo:lo + nb], None, 0, 0,
@@ -629,7 +634,6 @@ def pair_matrix_cuda(hands: np.ndarray, deck_mask: int = enumerate_boards.FULL_D
     n_tiles = -(-n_hands // PAIR_TILE)
     ld = n_tiles * PAIR_TILE
     tile_pairs = n_tiles * (n_tiles + 1) // 2
-    chunk = int(min(total, max(PAIR_BOARDS, 2 * STRENGTH_BYTES // (2 * ld))))
     cupy = availability.require_cuda()
     state = get_state()
     wave = _full_grid(state, "ge_eq_pairs")
@@ -638,7 +642,10 @@ def pair_matrix_cuda(hands: np.ndarray, deck_mask: int = enumerate_boards.FULL_D
     with cupy.cuda.Device(state.device_id):
         d_hands = cupy.asarray(hands)
         d_deck = cupy.asarray(deck_ids)
-        d_s = cupy.zeros(chunk * ld, dtype=cupy.uint16)  # columns >= n_hands stay 0
+        chunk, d_s = streaming.allocate_rows(  # columns >= n_hands stay 0
+            cupy, streaming.rows_per_chunk(cupy, 2 * ld, total, max_rows=max(
+                PAIR_BOARDS, 2 * STRENGTH_BYTES // (2 * ld))),
+            lambda rows: cupy.zeros(rows * ld, dtype=cupy.uint16))
         d_w = cupy.zeros(n_hands * n_hands, dtype=cupy.uint32)
         d_t = cupy.zeros(n_hands * n_hands, dtype=cupy.uint32)
         for lo in range(0, total, chunk):

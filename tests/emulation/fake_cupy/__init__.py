@@ -40,6 +40,7 @@ from emulation.fake_cupy.arrays import (
     full,
     log2,
     maximum,
+    minimum,
     moveaxis,
     ndarray,
     ones,
@@ -54,7 +55,7 @@ from emulation.fake_cupy.memory import get_default_memory_pool, set_device_memor
 from emulation.fake_cupy.streams import POISON, races, writer
 
 __all__ = ["ndarray", "asarray", "ascontiguousarray", "asnumpy", "bincount", "broadcast_to",
-           "concatenate", "empty", "flatnonzero", "from_dlpack", "full", "log2", "maximum",
+           "concatenate", "empty", "flatnonzero", "from_dlpack", "full", "log2", "maximum", "minimum",
            "moveaxis", "ones", "rint", "sort", "stack", "where", "zeros", "RawModule",
            "RawKernel", "launches", "races", "writer", "POISON", "cuda", "get_default_memory_pool",
            "set_device_memory", "reset", "uint8", "uint16", "uint32", "uint64", "int32",

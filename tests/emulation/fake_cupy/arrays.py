@@ -18,7 +18,7 @@ from emulation.fake_cupy import devices, memory, streams
 
 __all__ = ["ndarray", "MemoryPointer", "asarray", "ascontiguousarray", "empty", "zeros", "ones",
            "full", "where", "flatnonzero", "asnumpy", "from_dlpack", "broadcast_to", "moveaxis",
-           "stack", "maximum", "sort", "bincount", "log2", "rint", "concatenate"]
+           "stack", "maximum", "minimum", "sort", "bincount", "log2", "rint", "concatenate"]
 
 
 class MemoryPointer:
@@ -322,6 +322,10 @@ def concatenate(arrays, axis=0):
 
 def maximum(a, b):
     return _op(np.maximum, a, b)
+
+
+def minimum(a, b):
+    return _op(np.minimum, a, b)
 
 
 def sort(a, axis=-1):
