@@ -152,8 +152,8 @@ def test_adding_a_kernel_needs_its_file_record_launcher_and_tests_only(
         tmp_path, monkeypatch, stand_in_cupy, defined):
     """A new kernel in a copy of kernels/: with its .cu, its manifest record and a launcher
     (both written here), the host build, the stand-in, the launch checks, the resource
-    report's module list take it, unedited."""
-    from emulation import kernel_build
+    report's module list and the sanitizer job's list of kernels to cover take it, unedited."""
+    from emulation import kernel_build, sanitize
 
     kdir = tmp_path / "kernels"
     shutil.copytree(nvrtc.kernel_dir(), kdir)
@@ -174,4 +174,5 @@ def test_adding_a_kernel_needs_its_file_record_launcher_and_tests_only(
     assert (_toy_launcher(stand_in_cupy, x, 3) == 3 * x.astype(np.uint64)).all()
     assert stand_in_cupy.launches[-1][0] == "ge_toy_scale"
     assert "toy" in resources.module_sources()
+    assert "ge_toy_scale" in sanitize.required_kernels()  # the sanitizer job demands a case
     kernel_build.forget()
