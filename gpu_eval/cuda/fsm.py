@@ -48,9 +48,10 @@ def launch(device_table: Any, ids8: Any, k: int, out: Any) -> None:
     >>> launch  # doctest: +ELLIPSIS
     <function launch at ...>
     """
-    cupy = require_cuda()
+    require_cuda()
     n = int(ids8.shape[0])
-    kernel, full = fsm_kernel(cupy.cuda.runtime.getDevice())
-    threads = THREADS_PER_BLOCK
-    blocks = max(1, min(full, -(-n // threads)))
-    kernel((blocks,), (threads,), (device_table, ids8, np.int32(k), np.int64(n), out))
+    with ids8.device:  # the device that holds the ids (and the table and out with them)
+        kernel, full = fsm_kernel(ids8.device.id)
+        threads = THREADS_PER_BLOCK
+        blocks = max(1, min(full, -(-n // threads)))
+        kernel((blocks,), (threads,), (device_table, ids8, np.int32(k), np.int64(n), out))

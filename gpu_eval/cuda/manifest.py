@@ -37,7 +37,8 @@ import numpy as np
 from gpu_eval.cuda.nvrtc import module_code
 
 __all__ = ["Arg", "Launch", "Kernel", "Module", "LaunchError", "KERNELS", "MODULES", "kernel",
-           "module", "module_source", "module_of_code", "check_launch", "THREADS"]
+           "module", "module_source", "module_of_code", "check_launch", "kernel_record",
+           "THREADS", "STRIDE", "WARP_ITEMS", "BLOCK_ITEMS", "RUNS", "TILES"]
 
 #: Threads per block of every launch (occupancy and grids are sized for it).
 THREADS = 256
@@ -126,8 +127,29 @@ class Kernel:
         return ", ".join(f"{a.ctype} {a.name}" for a in self.args)
 
 
-def _kernel(name: str, source: str, signature: str, launch: Launch,
-            nullable: tuple[str, ...] = ()) -> Kernel:
+def kernel_record(name: str, source: str, signature: str, launch: Launch,
+                  nullable: tuple[str, ...] = ()) -> Kernel:
+    """The record of a kernel from its parameter list as written in its ``.cu``.
+
+    Parameters
+    ----------
+    name : str
+        The kernel's ``extern "C"`` name.
+    source : str
+        The ``kernels/`` file whose text defines it (or expands the macro that does).
+    signature : str
+        Its parameters, ``"const ge_u64* masks, ge_u16* out, ge_u64 n"``.
+    launch : Launch
+        How the launchers launch it.
+    nullable : tuple of str
+        Pointer parameters that may be null (``numpy.uint64(0)``).
+
+    Examples
+    --------
+    >>> k = kernel_record("ge_x", "x.cu", "const ge_u32* a, ge_u64* b, int n", STRIDE)
+    >>> [(a.name, a.dtype.name, a.written) for a in k.args]
+    [('a', 'uint32', False), ('b', 'uint64', True), ('n', 'int32', False)]
+    """
     args = []
     for param in signature.split(","):
         m = _PARAM.match(" ".join(param.split()))
@@ -170,88 +192,88 @@ def _evaluators() -> list[Kernel]:
     out = []
     for prefix, src in (("ge_", "evaluate.cu"), ("ge_phash_", "evaluate_phash.cu")):
         out += [
-            _kernel(f"{prefix}eval_masks", src, f"const ge_u64* masks, {_EVAL_ROWS}", STRIDE),
-            _kernel(f"{prefix}eval_ids", src, f"const ge_u8* ids, int k, {_EVAL_ROWS}", STRIDE),
-            _kernel(f"{prefix}eval_deadhorse", src, f"const ge_i32* cards, int k, {_EVAL_ROWS}",
+            kernel_record(f"{prefix}eval_masks", src, f"const ge_u64* masks, {_EVAL_ROWS}", STRIDE),
+            kernel_record(f"{prefix}eval_ids", src, f"const ge_u8* ids, int k, {_EVAL_ROWS}", STRIDE),
+            kernel_record(f"{prefix}eval_deadhorse", src, f"const ge_i32* cards, int k, {_EVAL_ROWS}",
                     STRIDE)]
     for prefix, src in (("ge_", "check_eval.cu"), ("ge_phash_", "check_eval.cu"),
                         ("ge_shortdeck_", "variants.cu")):
         out += [
-            _kernel(f"{prefix}check_eval_masks", src,
+            kernel_record(f"{prefix}check_eval_masks", src,
                     f"const ge_u64* masks, ge_u64 n, {_CHECK_TAIL}", STRIDE),
-            _kernel(f"{prefix}check_eval_ids", src,
+            kernel_record(f"{prefix}check_eval_ids", src,
                     f"const ge_u8* ids, int k, ge_u64 n, {_CHECK_TAIL}", STRIDE)]
     return out
 
 
 _RECORDS: list[Kernel] = [
     *_evaluators(),
-    _kernel("ge_ids_to_masks", "convert.cu",
+    kernel_record("ge_ids_to_masks", "convert.cu",
             "const ge_u8* ids, int k, ge_u64* masks, ge_u8* counts, ge_u64 n", STRIDE),
-    _kernel("ge_deadhorse_to_masks", "convert.cu",
+    kernel_record("ge_deadhorse_to_masks", "convert.cu",
             "const ge_i32* cards, int k, ge_u64* masks, ge_u8* counts, ge_u64 n", STRIDE),
-    _kernel("ge_mask_counts", "convert.cu", "const ge_u64* masks, ge_u8* counts, ge_u64 n",
+    kernel_record("ge_mask_counts", "convert.cu", "const ge_u64* masks, ge_u8* counts, ge_u64 n",
             STRIDE),
-    _kernel("ge_enumerate_counts", "enumerate.cu",
+    kernel_record("ge_enumerate_counts", "enumerate.cu",
             "int k, ge_u64 start, ge_u64 stop, ge_u32 run, const ge_u64* binom, "
             "unsigned long long* hist", RUNS),
     # kernels/equity.cu: hold'em equity.
-    _kernel("ge_eq_strengths", "equity.cu",
+    kernel_record("ge_eq_strengths", "equity.cu",
             "const ge_u64* pool, ge_u32 n_pool, const ge_u64* boards, const ge_u8* deck_ids, "
             "int k, ge_u64 first, const ge_u64* binom, ge_u64 base, ge_u32 n_boards, ge_u16* S, "
             "ge_u32 ld", BLOCK_ITEMS, nullable=("boards", "deck_ids")),
-    *(_kernel(f"ge_eq_showdown_{n}", "equity.cu",
+    *(kernel_record(f"ge_eq_showdown_{n}", "equity.cu",
               f"const ge_u16* S, ge_u32 ld, ge_u32 n_boards, const ge_i32* matchups, "
               f"ge_u32 n_matchups, ge_u32 per_task, {_COUNTS}", WARP_ITEMS)
       for n in range(2, 11)),
-    *(_kernel(f"ge_eq_sample_{n}", "equity.cu", _SAMPLE, STRIDE) for n in range(2, 11)),
-    _kernel("ge_eq_mc_draws", "equity.cu",
+    *(kernel_record(f"ge_eq_sample_{n}", "equity.cu", _SAMPLE, STRIDE) for n in range(2, 11)),
+    kernel_record("ge_eq_mc_draws", "equity.cu",
             "int n, const ge_u64* combos, const ge_u32* offsets, const double* cum, "
             "const ge_u8* modes, const ge_u64* deck, ge_u32 n_deck, int k, ge_u32 key0, "
             "ge_u32 key1, ge_u64 start, ge_u64 count, ge_u32 max_tries, ge_u64* holes, "
             "ge_u64* boards, ge_u8* ok", STRIDE),
-    _kernel("ge_eq_philox", "equity.cu",
+    kernel_record("ge_eq_philox", "equity.cu",
             "const ge_u32* ctr, const ge_u32* key, ge_u32* out, ge_u64 n", STRIDE),
-    _kernel("ge_eq_pairs", "equity.cu",
+    kernel_record("ge_eq_pairs", "equity.cu",
             "const ge_u16* S, ge_u32 ld, ge_u32 n_boards, ge_u32 n_hands, ge_u32* wins, "
             "ge_u32* ties", TILES),
     # kernels/equity_batch.cu: equity_batch's spots.
-    *(_kernel(f"ge_batch_{n}", "equity_batch.cu",
+    *(kernel_record(f"ge_batch_{n}", "equity_batch.cu",
               "const ge_u64* hole, const ge_u64* board, const ge_u64* free_cards, "
               "ge_u32 n_spots, int k, ge_u32* wins, ge_u32* ties, ge_u32* units", WARP_ITEMS)
       for n in range(2, 11)),
     # kernels/equity_deals.cu: stud, razz and the draw games.
-    _kernel("ge_deals_strengths", "equity_deals.cu",
+    kernel_record("ge_deals_strengths", "equity_deals.cu",
             "const ge_u64* masks, ge_u32 n, ge_u64 known, int eval, const ge_u8* best5, "
             "ge_u16* S, ge_u8* L", STRIDE, nullable=("L",)),
-    *(_kernel(f"ge_deals_grid_{n}", "equity_deals.cu",
+    *(kernel_record(f"ge_deals_grid_{n}", "equity_deals.cu",
               "const ge_i32* rows, const ge_u64* unions, ge_u32 n_rows, const ge_u16* S, "
               "const ge_u8* L, const ge_u32* offsets, const ge_u64* last, ge_u32 n_last, "
               "ge_u32 scale, unsigned long long* wins, unsigned long long* ties, "
               "unsigned long long* units, unsigned long long* high, unsigned long long* low, "
               "unsigned long long* n_valid", BLOCK_ITEMS, nullable=("L",))
       for n in range(2, 9)),
-    *(_kernel(f"ge_deals_sample_{n}", "equity_deals.cu",
+    *(kernel_record(f"ge_deals_sample_{n}", "equity_deals.cu",
               "const ge_u64* known, const ge_u8* need, const ge_u64* deck, ge_u32 n_deck, "
               "int eval, const ge_u8* best5, ge_u32 scale, ge_u32 key0, ge_u32 key1, "
               "ge_u64 start, ge_u64 stop, unsigned long long* totals", STRIDE,
               nullable=("best5",))
       for n in range(2, 9)),
     # kernels/equity_games.cu: Omaha, short deck, Courchevel and the hi/lo games.
-    _kernel("ge_games_strengths", "equity_games.cu",
+    kernel_record("ge_games_strengths", "equity_games.cu",
             "const ge_u8* pool_ids, int h, ge_u32 n_pool, const ge_u8* boards, ge_u32 n_boards, "
             "int variant, const ge_u8* low_table, ge_u16* S, ge_u8* L, ge_u32 ld", STRIDE,
             nullable=("L",)),
-    *(_kernel(f"ge_games_showdown_{n}", "equity_games.cu",
+    *(kernel_record(f"ge_games_showdown_{n}", "equity_games.cu",
               f"const ge_u16* S, const ge_u8* L, ge_u32 ld, ge_u32 n_boards, "
               f"const ge_i32* matchups, ge_u32 n_matchups, ge_u32 per_task, ge_u32 scale, "
               f"{_COUNTS}, unsigned long long* high, unsigned long long* low", STRIDE,
               nullable=("L",))
       for n in range(2, 11)),
-    _kernel("ge_games_low", "equity_games.cu",
+    kernel_record("ge_games_low", "equity_games.cu",
             "const ge_u64* hole, const ge_u64* board, int shared_board, const ge_u8* table, "
             "ge_u8* out, ge_u64 n", STRIDE, nullable=("board",)),
-    _kernel("ge_games_sample", "equity_games.cu",
+    kernel_record("ge_games_sample", "equity_games.cu",
             "const ge_u64* combos, const ge_u32* offsets, const double* cum, "
             "const ge_u8* modes, int n, const ge_u64* deck, ge_u32 n_deck, ge_u64 base, int k, "
             "int h, int variant, const ge_u8* low_table, ge_u32 scale, ge_u32 key0, "
@@ -259,31 +281,31 @@ _RECORDS: list[Kernel] = [
             "unsigned long long* totals, unsigned long long* failures", STRIDE,
             nullable=("low_table",)),
     # kernels/variants.cu: short deck, Omaha and wild cards (the fused checks are above).
-    _kernel("ge_shortdeck_eval_masks", "variants.cu",
+    kernel_record("ge_shortdeck_eval_masks", "variants.cu",
             f"const ge_u64* masks, int variant, {_EVAL_ROWS}", STRIDE),
-    _kernel("ge_shortdeck_eval_ids", "variants.cu",
+    kernel_record("ge_shortdeck_eval_ids", "variants.cu",
             f"const ge_u8* ids, int k, int variant, {_EVAL_ROWS}", STRIDE),
-    _kernel("ge_omaha_eval_ids", "variants.cu",
+    kernel_record("ge_omaha_eval_ids", "variants.cu",
             f"const ge_u8* hole, int h, const ge_u8* board, int b, int shared_board, "
             f"{_EVAL_ROWS}", STRIDE),
-    _kernel("ge_wild_eval_masks", "variants.cu",
+    kernel_record("ge_wild_eval_masks", "variants.cu",
             f"const ge_u64* masks, const ge_u8* jokers, ge_u32 wild_ranks, int bug, "
             f"{_EVAL_ROWS}", STRIDE),
     # The other evaluators and the solver tables.
-    _kernel("ge_low_eval_masks", "lowball.cu", f"const ge_u64* masks, int game, {_EVAL_ROWS}",
+    kernel_record("ge_low_eval_masks", "lowball.cu", f"const ge_u64* masks, int game, {_EVAL_ROWS}",
             STRIDE),
-    _kernel("ge_fsm_eval_ids", "fsm.cu",
+    kernel_record("ge_fsm_eval_ids", "fsm.cu",
             "const unsigned int* table, const unsigned char* ids, int k, long long n, "
             "unsigned short* out", STRIDE),
-    _kernel("ge_hand_index", "hand_index.cu",
+    kernel_record("ge_hand_index", "hand_index.cu",
             "const ge_u8* ids, ge_u64 n, int k, int n_rounds, ge_u32 cpr, int lowest, "
             "int nranks, int all_rounds, const long long* rinfo, const long long* lookup, "
             "const long long* cfgdata, const ge_u64* binom, long long* out, "
             "ge_u64* first_bad", STRIDE),
-    _kernel("ge_tables_board_strengths", "solver_tables.cu",
+    kernel_record("ge_tables_board_strengths", "solver_tables.cu",
             "const ge_u64* boards, ge_u32 n_boards, const ge_u64* pair_masks, ge_u32 n_cols, "
             "ge_u16* out", STRIDE),
-    _kernel("ge_tables_river_counts", "solver_tables.cu",
+    kernel_record("ge_tables_river_counts", "solver_tables.cu",
             "const ge_u64* boards, ge_u32 n_boards, const ge_u64* pair_masks, "
             "const ge_u16* pair_cards, ge_u32 n_cols, ge_u32 deck, ge_u32 n_strengths, "
             "ge_u16* wins, ge_u16* ties", BLOCK_ITEMS),

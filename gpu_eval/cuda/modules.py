@@ -1,5 +1,5 @@
-"""What every CUDA launcher module shares: the per-device module cache, table upload, launch
-geometry and streaming host arrays through the device.
+"""What every CUDA launcher module shares: the per-device module cache, kernels checked against
+their manifest records, table upload and launch geometry.
 
 Each launcher module (:mod:`gpu_eval.cuda.holdem`, :mod:`gpu_eval.cuda.variants`,
 :mod:`gpu_eval.equity_engine.holdem.cuda_engine`, :mod:`gpu_eval.cuda.games_module` and the state-machine

@@ -159,7 +159,7 @@ def test_adding_a_kernel_needs_its_file_record_launcher_and_tests_only(
     shutil.copytree(nvrtc.kernel_dir(), kdir)
     (kdir / "toy.cu").write_text(_TOY)
     monkeypatch.setattr(nvrtc, "kernel_dir", lambda: kdir)
-    record = manifest._kernel("ge_toy_scale", "toy.cu",
+    record = manifest.kernel_record("ge_toy_scale", "toy.cu",
                               "const ge_u32* x, ge_u32 factor, ge_u64* out, ge_u64 n",
                               manifest.STRIDE)
     monkeypatch.setitem(manifest.KERNELS, record.name, record)

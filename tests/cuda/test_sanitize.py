@@ -34,7 +34,7 @@ _CHILD = textwrap.dedent("""
     from gpu_eval.cuda import manifest, nvrtc
     kdir = Path(sys.argv[1])
     nvrtc.kernel_dir = lambda: kdir
-    k = manifest._kernel("ge_toy_sum", "toy_sum.cu",
+    k = manifest.kernel_record("ge_toy_sum", "toy_sum.cu",
                          "const ge_u32* x, ge_u64 n, ge_u64 reach, ge_u64* out", manifest.STRIDE)
     manifest.KERNELS[k.name] = k
     manifest.MODULES["toy_sum"] = manifest.Module("toy_sum", "toy", ("toy_sum.cu",), (),

@@ -117,3 +117,4 @@ def test_real_cupy_has_the_memory_and_device_calls_used():
     for name in ("memGetInfo", "setDevice", "getDevice", "getDeviceCount"):
         assert hasattr(cupy.cuda.runtime, name), name
     assert hasattr(cupy.ndarray, "device") and hasattr(cupy.cuda.MemoryPointer, "device_id")
+    assert hasattr(cupy, "minimum") and hasattr(cupy.ndarray, "flags")

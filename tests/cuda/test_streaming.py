@@ -253,6 +253,10 @@ def test_input_on_the_second_device_is_computed_there(gpu):
                          count_columns(ge.board_strengths(boards, backend="numpy"),
                                        deck_layout(), 5)[0]),
     }
+    from gpu_eval.evaluator import statemachine
+
+    outs["fsm"] = (statemachine.evaluate_fsm(d_ids[:, :5], statemachine.build_table(5)),
+                   ge.evaluate(ids[:, :5], backend="numpy"))
     hands = ge.cards.parse(["AhKh", "QsQd", "7c7d", "AsKs"]).reshape(2, 2, 2)
     spots = ge.cards.parse(["2c7d9h", "Ah Kd 3c"])
     batch = ge.equity_batch(_on(cp, 1, hands), _on(cp, 1, spots))
