@@ -3,9 +3,10 @@
 Row ``index``: :class:`gpu_eval.HandIndexer` on random hands, NumPy (wall clock and the
 process's CPU time, medians of several repeats), beside a naive per-hand Python canonicaliser
 (the least of a hand's 24 suit relabellings, each round's cards sorted) timed on a sample and
-scaled, in the same run; and ``unindex``. With ``--gpu`` (a CUDA device), the kernel on
-device-resident hands (CUDA events around the call) and NumPy input through the device
-(wall clock, in -> out).
+scaled, in the same run; and ``unindex``. With ``--gpu`` (a CUDA device), the call on
+device-resident hands (CUDA events around it; each launch reads an 8-byte flag of the first
+bad row back to the host, a synchronisation inside the timed span) and NumPy input through the
+device (wall clock, in -> out).
 
 Row ``strengths``: ``board_strengths`` in M hand strengths a second on random river and flop
 boards, beside ``ge.evaluate`` of the same (board, pair) 7-card masks (the package's bulk
@@ -21,8 +22,10 @@ timed and scaled to the whole table (``--full``: the whole tables, timed once), 
 hand's EHS; its histogram would take one river call per runout on top); and the whole preflop
 table with AA's EHS.
 
-With ``--gpu``, also ``board_strengths`` on device-resident boards and the whole river table
-with ``backend="cuda"``.
+With ``--gpu --gpu-tables``, also ``ge_tables_board_strengths`` on device-resident board masks
+(CUDA events around the kernel's launches alone, no validation), the public ``board_strengths``
+on CuPy boards (wall clock: it validates the boards on the host, a copy each way) and the whole
+river table with ``backend="cuda"``.
 
 Usage: python benchmarks/bench_tables.py [--rows index,unindex,strengths,river,streets]
        [--n 4000000] [--naive-n 20000] [--repeats 5] [--gpu] [--gpu-n 67108864]
@@ -204,15 +207,26 @@ def bench_streets(chunks: int, naive_spots: int, full: bool) -> None:
 
 def bench_gpu_tables(n_boards: int, repeats: int) -> None:
     import cupy
+    from gpu_figures import board_strengths_launches  # benchmarks/, beside this script
 
     from gpu_eval.cards import ID_TO_MASK
 
-    print("\nsolver tables on the GPU: board_strengths (device-resident boards, CUDA events), "
-          "the whole river table (backend='cuda')")
-    d = cupy.asarray(np.bitwise_or.reduce(ID_TO_MASK[_random_boards(n_boards, 5, 5)], axis=1))
-    sec = median_event_seconds(lambda: ge.board_strengths(d), repeats)
-    row("gpu_eval cuda board_strengths, device-resident", n_boards * 1326 / sec,
+    print("\nsolver tables on the GPU: ge_tables_board_strengths on device-resident board masks "
+          "(CUDA events around its launches), the public call on CuPy boards (wall clock: "
+          "validated on the host), the whole river table (backend='cuda')")
+    boards = _random_boards(n_boards, 5, 5)
+    d = cupy.asarray(np.bitwise_or.reduce(ID_TO_MASK[boards], axis=1))
+    sec = median_event_seconds(board_strengths_launches(d), repeats)
+    row("cuda ge_tables_board_strengths kernel, device masks", n_boards * 1326 / sec,
         n_boards * 1326, unit="strengths")
+    d_ids = cupy.asarray(boards)
+
+    def public():
+        ge.board_strengths(d_ids)
+        cupy.cuda.runtime.deviceSynchronize()
+
+    row("cuda board_strengths(CuPy), host-validated", median_rate(
+        public, n_boards * 1326, repeats), n_boards * 1326, unit="strengths")
     bench_river(0, "cuda")
 
 
@@ -225,13 +239,14 @@ def bench_gpu(n: int, repeats: int) -> None:
         return
     import cupy
 
-    print("\nindex on the GPU: kernel ge_hand_index (CUDA events), and NumPy in -> out")
+    print("\nindex on the GPU: index(CuPy hands) (CUDA events; an 8-byte flag read back per "
+          "launch), and NumPy in -> out")
     for layout in LAYOUTS:
         idx = ge.HandIndexer(layout)
         hands = random_hands(n, sum(layout), seed=sum(layout))
         d = cupy.asarray(hands)
         sec = median_event_seconds(lambda: idx.index(d), repeats)
-        row(f"gpu_eval cuda index {layout}, device-resident", n / sec, n)
+        row(f"gpu_eval cuda index {layout}, CuPy in, flag read", n / sec, n)
         m = min(n, 1 << 24)
         row(f"gpu_eval cuda index {layout}, NumPy in -> out", median_rate(
             lambda: idx.index(hands[:m], backend="cuda"), m, repeats), m)

@@ -1,187 +1,283 @@
 #!/usr/bin/env bash
-# One-shot check on a GPU machine (an H200 with CuPy already installed, no network), all in
-# one call of under 5 minutes (a 290 s budget; every step's timeout is capped by what is left):
-#   1. install the package from this checkout (no network: --no-deps --no-build-isolation);
-#   2. the GPU tests (tests/*_gpu.py) first;
-#   3. the GPU benchmarks (bench_cuda, bench_equity --gpu-only, bench_variants --gpu-only, bench_games --gpu,
-#      gpu_interop: torch / JAX / Numba arrays in and out;
-#      bench_tables --gpu, and --gpu-tables: board strengths and the whole river table);
-#   4. compute-sanitizer (memcheck, racecheck, synccheck) on one small launch of every kernel
-#      (benchmarks/gpu_small_launches.py), and Nsight Compute (ncu --clock-control none) on the
-#      evaluation, enumeration and all-pairs kernels; each skipped with a message where the
-#      tool is missing or refuses (no permission for the counters, ...);
-#   5. ptxas figures of every kernel (registers, spills: python -m gpu_eval.cuda.resources);
-#   6. the rest of the test suite, with the time left.
-# Output goes to the terminal and, when $OUT is set, to $OUT/*.log.
+# The one call that checks gpu_eval on a GPU machine (an H200 with CuPy, NumPy and pytest, no
+# network), and whose account of itself can be trusted:
 #
-#   bash benchmarks/gpu_check.sh            # PYTHON=python3.12 to choose the interpreter
+#   * it fits its budget by construction: every step has a cap, and the caps (plus each
+#     step's kill grace and the report's own cap) add up to no more than the budget, checked
+#     before anything runs;
+#   * every step is recorded -- exit status, timed out or not, seconds -- with the figures, in
+#     ONE file, $OUT/gpu_check.json (its full output goes to $OUT/gpu_check.log);
+#   * any failed or timed-out step makes the script exit 1; a step that could not run for a
+#     reason outside the package (a profiler this machine lacks or refuses) is "skipped" with
+#     the reason and makes the run "incomplete", exit 2; exit 0 means every step ran and passed.
+#
+# Plans (each fits the budget alone; two device calls run both):
+#   check (default): warm every module in parallel (gpu-eval compile), the newest kernels' GPU
+#         tests, the other GPU tests, compute-sanitizer memcheck and racecheck over the manifest
+#         of every kernel (benchmarks/gpu_small_launches.py, newest modules first), Nsight
+#         Compute over the main kernels, the figures (benchmarks/gpu_figures.py: CUDA events
+#         around device-resident launches, wall clock around public calls, medians of >= 3).
+#   bench: the benchmark scripts' GPU rows and synccheck.
+#
+#   bash benchmarks/gpu_check.sh [--plan check|bench] [--dry-run]
+#
+# --dry-run runs the same steps on the stand-in device (tests/emulation/fake_cupy/ as `cupy`,
+# through benchmarks/dry_run/site), with compute-sanitizer, ncu and nvidia-smi replaced by
+# stubs that record their calls, at small sizes; tests/package/test_gpu_check.py runs it in CI.
+# The stand-in is slow per launch, so a dry run multiplies every cap and the budget by the same
+# factor (4: the arithmetic is the device run's, recorded as cap_scale).
+# Environment: OUT (where the JSON and log go; default ./gpu_check_out), PYTHON (default
+# python3), GPU_CHECK_BUDGET (seconds, default 290), GPU_CHECK_ONLY=NAME,NAME (run only these
+# steps of the plan; the others are recorded as not run). For the tests only:
+# GPU_CHECK_FAIL_STEP=NAME makes that step fail; GPU_CHECK_STALL_STEP=NAME:SECONDS makes it
+# hang past a cap of SECONDS.
 set -uo pipefail
-cd "$(dirname "$0")/.."
-PY="${PYTHON:-python}"
-LOGDIR="${OUT:-}"
-[ -n "$LOGDIR" ] && mkdir -p "$LOGDIR"
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+cd "$ROOT" || exit 2
 
-DEADLINE=$((SECONDS + ${GPU_CHECK_BUDGET:-290}))  # GPU_CHECK_BUDGET: for dry runs
-budget() {  # budget N: N seconds, or what is left before the deadline if that is less
-    local left=$((DEADLINE - SECONDS))
-    [ "$left" -lt 1 ] && left=1
-    [ "$1" -lt "$left" ] && echo "$1" || echo "$left"
-}
-left() { echo $((DEADLINE - SECONDS)); }
+# ---- the GPU tests: the pytest arguments that select them (every test body's real-device
+# instance, the `device` marker: tests/conftest.py's gpu fixture) ----
+GPU_TESTS="-m device tests"
+# The files of the newest kernels' tests, whose device instances run first (the likeliest to
+# fail on a first device).
+NEWEST_GPU_TESTS="tests/equity_engine/deals/test_cuda_deals_emulated.py
+tests/equity_engine/board_games/test_cuda_games_emulated.py
+tests/equity_engine/batch/test_batch_cuda.py
+tests/solver_tables/test_solver_tables_cuda.py
+tests/solver_tables/test_hand_indexer_cuda.py
+tests/games/test_lows.py
+tests/cuda/test_small_launches.py"
 
-log() {  # log NAME: tee stdin into $OUT/NAME.log when OUT is set
-    if [ -n "$LOGDIR" ]; then tee -a "$LOGDIR/$1.log"; else cat; fi
-}
+PLAN=check
+DRY_RUN=0
+while [ "$#" -gt 0 ]; do
+    case "$1" in
+        --dry-run) DRY_RUN=1 ;;
+        --plan) PLAN=${2:-}; shift ;;
+        --plan=*) PLAN=${1#--plan=} ;;
+        *) echo "gpu_check.sh: unknown argument $1 (--plan check|bench, --dry-run)" >&2; exit 2 ;;
+    esac
+    shift
+done
 
-status=0
-note_rc() {  # note_rc RC WHAT: remember the first failure (a timeout, 124, is reported too)
-    if [ "$1" -eq 124 ]; then
-        echo "== $2: stopped by its time budget" | log gpu_check
-    elif [ "$1" -ne 0 ]; then
-        echo "== $2: exit status $1" | log gpu_check
-        [ "$status" -eq 0 ] && status=$1
-    fi
-}
+BUDGET=${GPU_CHECK_BUDGET:-290}
+KILL_GRACE=2     # seconds a step gets after SIGTERM before SIGKILL (counted in the budget)
+REPORT_CAP=5     # the report's own cap (counted in the budget)
+SCALE=1          # caps and budget multiplied by this (a dry run: 4)
+[ "$DRY_RUN" = 1 ] && SCALE=4
+ONLY=",${GPU_CHECK_ONLY:-},"
+OUT=${OUT:-$ROOT/gpu_check_out}
+mkdir -p "$OUT"
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/gpu_check.XXXXXX")
+LOG="$OUT/gpu_check.log"
+: >"$LOG"
+STEPS_TSV="$WORK/steps.tsv"
+: >"$STEPS_TSV"
+mkdir -p "$WORK/figures"
+export ROOT WORK DRY_RUN GPU_TESTS NEWEST_GPU_TESTS
+export REFUSALS="Device not supported|LibraryNotLoaded|Failed to initialize the profiler|ERR_NVGPUCTRPERM"
+export PY=${PYTHON:-python3}
+export GPU_CHECK_PY=$PY
+export PYTHONPATH="$ROOT${PYTHONPATH:+:$PYTHONPATH}"
+export PYTHONUNBUFFERED=1
 
-{
-    echo "== $(date -u +%FT%TZ) gpu_check on $(hostname)"
-    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>&1 || true
-    "$PY" -c "import sys, numpy, cupy; print('python', sys.version.split()[0], '| numpy',
-numpy.__version__, '| cupy', cupy.__version__, '| devices', cupy.cuda.runtime.getDeviceCount())"
-} 2>&1 | log gpu_check
-
-# No network and no build isolation: setuptools must already be installed.
-"$PY" -m pip install --no-deps --no-build-isolation -q -e . 2>&1 | tail -5 | log gpu_check
-"$PY" -c "import gpu_eval.cuda.availability as c; print('cuda_available:', c.cuda_available())" 2>&1 \
-    | log gpu_check
-
-# --- 2. GPU tests first ---------------------------------------------------------------------
-GPU_TESTS="-m device tests"  # every test body's real-device instance (tests/conftest.py: gpu)
-echo "== pytest (GPU tests): $GPU_TESTS" | log pytest
-timeout "$(budget 90)" "$PY" -m pytest -q -ra -p no:cacheprovider $GPU_TESTS 2>&1 | log pytest
-note_rc "${PIPESTATUS[0]}" "GPU tests"
-
-# --- 3. GPU benchmarks ----------------------------------------------------------------------
-echo "== benchmarks/bench_cuda.py" | log bench
-timeout "$(budget 45)" "$PY" benchmarks/bench_cuda.py --n 67108864 --host-n 16777216 --repeats 3 2>&1 | log bench
-note_rc "${PIPESTATUS[0]}" "bench_cuda"
-
-echo "== benchmarks/bench_equity.py --gpu-only" | log bench
-timeout "$(budget 35)" "$PY" benchmarks/bench_equity.py --gpu-only --repeat 3 2>&1 | log bench
-note_rc "${PIPESTATUS[0]}" "bench_equity"
-
-if [ -f benchmarks/bench_variants.py ]; then
-    echo "== benchmarks/bench_variants.py --gpu-only" | log bench
-    timeout "$(budget 15)" "$PY" benchmarks/bench_variants.py --gpu-only --gpu-n 16777216 \
-        --repeats 3 2>&1 | log bench
-    note_rc "${PIPESTATUS[0]}" "bench_variants"
-fi
-
-if [ -f benchmarks/bench_games.py ]; then
-    echo "== benchmarks/bench_games.py --gpu" | log bench
-    timeout "$(budget 40)" "$PY" benchmarks/bench_games.py --gpu --repeat 3 --samples 200000 \
-        2>&1 | log bench
-fi
-
-# DLPack / CUDA array interface: CuPy, and torch / JAX / Numba where installed: the same
-# pointer in and out, the result's kind and device, no host round trip, the adoption's cost.
-echo "== benchmarks/gpu_interop.py" | log bench
-timeout "$(budget 25)" "$PY" benchmarks/gpu_interop.py --n 16777216 --repeats 5 2>&1 | log bench
-note_rc "${PIPESTATUS[0]}" "gpu_interop"
-if [ -f benchmarks/bench_tables.py ]; then
-    echo "== benchmarks/bench_tables.py --rows none --gpu (hand indexer kernel)" | log bench
-    timeout "$(budget 25)" "$PY" benchmarks/bench_tables.py --rows none --gpu --gpu-n 67108864 \
-        --repeats 3 2>&1 | log bench
-    note_rc "${PIPESTATUS[0]}" "bench_tables"
-    echo "== benchmarks/bench_tables.py --rows none --gpu --gpu-tables (board strengths, river" \
-         "table)" | log bench
-    timeout "$(budget 45)" "$PY" benchmarks/bench_tables.py --rows none --gpu --gpu-tables \
-        --gpu-n 1048576 --boards 20000 --repeats 3 2>&1 | log bench
-    note_rc "${PIPESTATUS[0]}" "bench_tables (solver tables)"
-fi
-# Heads-up third-street stud, exact (18,265,297,050 deals, 2.7e10 deal pairs) on the device
-# (kernels/equity_deals.cu's grid): stud, stud hi/lo (sampled on NumPy) and razz, against the
-# paper estimate (deals.CUDA_RATE, 2e10 pairs/s: about 1.3 s each; the issue's bound is 60 s),
-# and the NumPy inclusion-exclusion of the same stud spot for the ratio.
-echo "== stud third street AhKh3c vs QsQd7h, exact on cuda" | log bench
-timeout "$(budget 40)" "$PY" - <<'PYEOF' 2>&1 | log bench
-import time
-import gpu_eval as ge
-from gpu_eval.equity_engine.deals import numpy_engine as deals
-players = ["AhKh3c", "QsQd7h"]
-ge.equity(["Ah2h3h4h5h", "Kh2d3d4d5d"], game="razz", backend="cuda")  # compile, upload
-for game in ("stud", "stud-hilo", "razz"):
-    job = deals.plan(players, game=game, backend="cuda")
-    t = time.perf_counter(); r = ge.equity(players, game=game, backend="cuda"); dt = time.perf_counter() - t
-    print(f"{game} 3rd street exact on cuda: {r.boards:,} deals, {job.work:.3g} pairs in {dt:.3f} s "
-          f"({job.work / dt:.3g} pairs/s; paper {job.seconds:.2f} s; {r.method}, backend {r.backend})",
-          r.equity.round(9).tolist())
-t = time.perf_counter(); r = ge.equity(players, game="stud", backend="numpy"); dt = time.perf_counter() - t
-print(f"stud 3rd street exact on numpy: {dt:.3f} s ({r.method})", r.equity.round(9).tolist())
-PYEOF
-
-# --- 4. compute-sanitizer and Nsight Compute -------------------------------------------------
-SANITIZER=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
-if [ -z "$SANITIZER" ]; then
-    echo "== compute-sanitizer: not found on this machine, skipped" | log sanitizer
-else
-    for tool in memcheck racecheck synccheck; do
-        if [ "$(left)" -lt 15 ]; then
-            echo "== compute-sanitizer --tool $tool: skipped, under 15 s left" | log sanitizer
-            continue
-        fi
-        echo "== compute-sanitizer --tool $tool (every kernel, one small launch each)" \
-            | log sanitizer
-        timeout "$(budget 20)" "$SANITIZER" --tool "$tool" --error-exitcode 9 \
-            --print-limit 20 "$PY" benchmarks/gpu_small_launches.py 2>&1 | log sanitizer
-        rc=${PIPESTATUS[0]}
-        if [ "$rc" -eq 9 ]; then
-            note_rc 9 "compute-sanitizer $tool found errors"
-        elif [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]; then
-            echo "== compute-sanitizer --tool $tool refused or failed (exit $rc), see above" \
-                | log sanitizer
-        else
-            note_rc "$rc" "compute-sanitizer $tool"
-        fi
+if [ "$DRY_RUN" = 1 ]; then  # the stand-in device and stub tools
+    mkdir -p "$WORK/bin"
+    for tool in compute-sanitizer ncu nvidia-smi; do
+        printf '#!/usr/bin/env bash\nexec bash %q %s "$@"\n' \
+            "$ROOT/benchmarks/dry_run/stub_tool.sh" "$tool" >"$WORK/bin/$tool"
+        chmod +x "$WORK/bin/$tool"
     done
+    export PATH="$WORK/bin:$PATH"
+    export GPU_CHECK_STUB_CALLS="$WORK/stub_calls.jsonl"
+    : >"$GPU_CHECK_STUB_CALLS"
+    export PYTHONPATH="$ROOT/benchmarks/dry_run/site:$PYTHONPATH"
+    export GPU_EVAL_STAND_IN_DEVICE=1
 fi
 
-NCU=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
-if [ -z "$NCU" ]; then
-    echo "== ncu: Nsight Compute not found on this machine, skipped" | log ncu
-elif [ "$(left)" -lt 20 ]; then
-    echo "== ncu: skipped, under 20 s left" | log ncu
-else
-    echo "== ncu --clock-control none (evaluation, enumeration, all-pairs)" | log ncu
-    timeout "$(budget 30)" "$NCU" --clock-control none \
-        --kernel-name 'regex:^ge_(check_)?eval_(masks|ids)$|^ge_enumerate_counts$|^ge_eq_pairs$' \
-        --launch-count 6 --section SpeedOfLight --section Occupancy --section LaunchStats \
-        "$PY" benchmarks/gpu_small_launches.py --profile 2>&1 | log ncu
-    rc=${PIPESTATUS[0]}
-    if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ]; then
-        echo "== ncu refused or failed (exit $rc; ERR_NVGPUCTRPERM means no permission" \
-             "for the performance counters), see above" | log ncu
+# ---- the steps: each a function; its output goes to the log; it may write figures to
+# $STEP_FIGURES (JSON) and, to be recorded as skipped, a reason to $STEP_SKIP ----
+skip() { echo "$*" >"$STEP_SKIP"; echo "skipped: $*"; exit 0; }
+
+step_env() {
+    date -u +%FT%TZ
+    nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+    "$PY" - <<'EOF'
+import json, os, sys
+import numpy, cupy
+from gpu_eval.cuda import availability, kernel_cache
+ok, why = availability.cuda_available()
+info = {"python": sys.version.split()[0], "numpy": numpy.__version__,
+        "cupy": getattr(cupy, "__version__", "stand-in"), "cuda_available": ok, "devices": why,
+        "kernel_cache": str(kernel_cache.cache_dir())}
+print(json.dumps(info))
+json.dump(info, open(os.environ["STEP_FIGURES"], "w"))
+sys.exit(0 if ok else 1)
+EOF
+}
+
+step_compile() {  # every module, in parallel processes, for the device (dry run: two small
+    # modules for sm_90 into a scratch cache: NVRTC is real, the device is not)
+    if [ "$DRY_RUN" = 1 ]; then
+        GPU_EVAL_STAND_IN_DEVICE=0 GPU_EVAL_CACHE_DIR="$WORK/cache" \
+            "$PY" -m gpu_eval.cli compile --arch sm_90 --module lows --module fsm --no-progress
+    else
+        "$PY" -m gpu_eval.cli compile --no-progress
     fi
-fi
+}
 
-# --- 5. ptxas figures (CPU only: NVRTC) ------------------------------------------------------
-echo "== ptxas figures (python -m gpu_eval.cuda.resources)" | log ptxas
-timeout "$(budget 30)" "$PY" -m gpu_eval.cuda.resources sm_90 2>&1 | log ptxas
-note_rc "${PIPESTATUS[0]}" "ptxas report (exit 1: a kernel spills)"
+pytest_step() {  # pytest_step ARGS...: the GPU tests (dry run: collected, not run)
+    local collect=()
+    [ "$DRY_RUN" = 1 ] && collect=(--collect-only)
+    # shellcheck disable=SC2068
+    "$PY" -m pytest -q -ra -p no:cacheprovider "${collect[@]}" $@
+}
 
-# --- 6. the rest of the suite, with the time left -------------------------------------------
-IGNORE=""
-for f in $GPU_TESTS; do IGNORE="$IGNORE --ignore=$f"; done
-if [ "$(left)" -lt 10 ]; then
-    echo "== pytest (rest of the suite): skipped, under 10 s left" | log pytest
-else
-    echo "== pytest (rest of the suite, $(left) s left)" | log pytest
+step_tests_newest() {
     # shellcheck disable=SC2086
-    timeout "$(budget 290)" "$PY" -m pytest -q -ra -p no:cacheprovider tests/ $IGNORE 2>&1 \
-        | log pytest
-    note_rc "${PIPESTATUS[0]}" "rest of the suite"
+    pytest_step -m device $NEWEST_GPU_TESTS
+}
+
+step_tests_gpu() {  # the other GPU tests
+    local ignore="" f
+    for f in $NEWEST_GPU_TESTS; do ignore="$ignore --ignore=$f"; done
+    # shellcheck disable=SC2086
+    pytest_step $GPU_TESTS $ignore
+}
+
+# A tool that cannot work on this machine (REFUSALS: gVisor's "Device not supported", no
+# counters) is a skip with its words as the reason; anything else it says is the step's result.
+sanitizer() {  # sanitizer TOOL: the manifest of every kernel, newest modules first
+    local tool=$1 exe only=() rc
+    exe=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
+    [ -n "$exe" ] || skip "compute-sanitizer not found on this machine"
+    [ "$DRY_RUN" = 1 ] && only=(--only "exact, 2 players")
+    "$exe" --tool "$tool" --error-exitcode 9 --print-limit 20 \
+        "$PY" benchmarks/gpu_small_launches.py --newest-first "${only[@]}" 2>&1 \
+        | tee "$WORK/$tool.out"
+    rc=${PIPESTATUS[0]}
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 9 ] && grep -qE "$REFUSALS" "$WORK/$tool.out"; then
+        skip "compute-sanitizer refused: $(grep -m1 -E "$REFUSALS" "$WORK/$tool.out")"
+    fi
+    return "$rc"
+}
+step_memcheck() { sanitizer memcheck; }
+step_racecheck() { sanitizer racecheck; }
+step_synccheck() { sanitizer synccheck; }
+
+step_ncu() {  # Nsight Compute over the main kernels, one launch each
+    local exe small=() filter rc
+    exe=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
+    [ -n "$exe" ] || skip "ncu (Nsight Compute) not found on this machine"
+    [ "$DRY_RUN" = 1 ] && small=(--small)
+    filter=$("$PY" benchmarks/gpu_small_launches.py --ncu-filter) || return 1
+    "$exe" --clock-control none --kernel-name "$filter" --launch-count 60 --csv --page raw \
+        --metrics gpu__time_duration.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,gpu__compute_memory_throughput.avg.pct_of_peak_sustained_elapsed,launch__registers_per_thread \
+        --log-file "$WORK/ncu.csv" \
+        "$PY" benchmarks/gpu_small_launches.py --profile "${small[@]}" 2>&1 | tee "$WORK/ncu.out"
+    rc=${PIPESTATUS[0]}
+    [ -f "$WORK/ncu.csv" ] && cat "$WORK/ncu.csv"
+    if [ "$rc" -ne 0 ] && cat "$WORK/ncu.out" "$WORK/ncu.csv" 2>/dev/null | grep -qE "$REFUSALS"
+    then
+        skip "ncu refused: $(cat "$WORK/ncu.out" "$WORK/ncu.csv" 2>/dev/null | grep -m1 -E "$REFUSALS")"
+    fi
+    return "$rc"
+}
+
+step_figures() {
+    local small=()
+    [ "$DRY_RUN" = 1 ] && small=(--small)
+    "$PY" benchmarks/gpu_figures.py --repeats 3 --json "$STEP_FIGURES" "${small[@]}"
+}
+
+bench() {  # bench SCRIPT ARGS...: a benchmark script's GPU rows (dry run: --help only)
+    if [ "$DRY_RUN" = 1 ]; then "$PY" "$1" --help >/dev/null; else "$PY" "$@"; fi
+}
+step_bench_cuda() { bench benchmarks/bench_cuda.py --n 67108864 --host-n 16777216 --repeats 3; }
+step_bench_equity() { bench benchmarks/bench_equity.py --gpu-only --repeat 3; }
+step_bench_variants() { bench benchmarks/bench_variants.py --gpu-only --gpu-n 16777216 --repeats 3; }
+step_bench_games() { bench benchmarks/bench_games.py --gpu --repeat 3 --samples 200000; }
+step_bench_tables() {
+    bench benchmarks/bench_tables.py --rows none --gpu --gpu-tables --gpu-n 16777216 \
+        --boards 20000 --repeats 3
+}
+step_interop() { bench benchmarks/gpu_interop.py --n 16777216 --repeats 5; }
+
+# ---- the plans: NAME CAP lines (seconds); the caps, each step's kill grace and the report's
+# cap add up to no more than the budget, or nothing runs ----
+case "$PLAN" in
+    check) STEPS="env 10
+compile 33
+tests_newest 38
+tests_gpu 23
+memcheck 60
+racecheck 60
+ncu 22
+figures 23" ;;
+    bench) STEPS="env 10
+compile 36
+synccheck 45
+bench_cuda 40
+bench_equity 35
+bench_variants 20
+bench_games 30
+bench_tables 35
+interop 15" ;;
+    *) echo "gpu_check.sh: unknown plan $PLAN (check, bench)" >&2; exit 2 ;;
+esac
+export -f skip pytest_step sanitizer bench $(compgen -A function step_)
+
+worst=$REPORT_CAP
+while read -r name cap; do worst=$((worst + cap + KILL_GRACE)); done <<<"$STEPS"
+echo "== gpu_check plan $PLAN$([ "$DRY_RUN" = 1 ] && echo " (dry run, caps x$SCALE)"): worst" \
+     "case ${worst}s of a ${BUDGET}s budget; log $LOG" | tee -a "$LOG"
+
+run_step() {  # run_step NAME CAP: run step_NAME under its cap (x SCALE); one line in steps.tsv
+    local name=$1 cap=$(($2 * SCALE)) cmd="step_$1" start end rc timed_out status reason=""
+    if [ "$ONLY" != ",," ] && [[ "$ONLY" != *",$name,"* ]]; then
+        printf '%s\t%s\t-1\tfalse\t0\t0\tnot_run\tnot in GPU_CHECK_ONLY\n' "$name" "$cap" \
+            >>"$STEPS_TSV"
+        return
+    fi
+    if [ "${GPU_CHECK_FAIL_STEP:-}" = "$name" ]; then
+        cmd='echo "failing on purpose (GPU_CHECK_FAIL_STEP)"; exit 1'
+    elif [ "${GPU_CHECK_STALL_STEP:-}" != "" ] && [ "${GPU_CHECK_STALL_STEP%%:*}" = "$name" ]; then
+        cap=${GPU_CHECK_STALL_STEP#*:}
+        cmd='echo "hanging on purpose (GPU_CHECK_STALL_STEP)"; exec sleep 3600'
+    fi
+    export STEP_FIGURES="$WORK/figures/$name.json" STEP_SKIP="$WORK/skip.$name"
+    echo "== step $name (cap ${cap}s) $(date -u +%T)" >>"$LOG"
+    start=$(date +%s.%N)
+    timeout --kill-after="$KILL_GRACE" "$cap" bash -c "$cmd" >>"$LOG" 2>&1 </dev/null
+    rc=$?
+    end=$(date +%s.%N)
+    timed_out=false  # 124: timeout's TERM; 137: its KILL after the grace, or another kill
+    if [ "$rc" -eq 124 ] || { [ "$rc" -eq 137 ] && awk "BEGIN { exit !($end - $start >= $cap) }"; }
+    then timed_out=true; fi
+    if [ "$timed_out" = true ]; then status=timed_out
+    elif [ "$rc" -ne 0 ]; then status=failed
+    elif [ -s "$STEP_SKIP" ]; then status=skipped; reason=$(head -c 300 "$STEP_SKIP" | tr '\t\n' '  ')
+    else status=ok
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$cap" "$rc" "$timed_out" "$start" "$end" \
+        "$status${reason:+	$reason}" >>"$STEPS_TSV"
+    printf '%-13s %-9s rc %-3s %6.1f s (cap %s s)%s\n' "$name" "$status" "$rc" \
+        "$(awk "BEGIN { print $end - $start }")" "$cap" "${reason:+: $reason}"
+}
+
+if [ "$worst" -gt "$BUDGET" ]; then
+    echo "gpu_check.sh: the $PLAN plan's caps need ${worst}s, over the ${BUDGET}s budget: nothing run" \
+        | tee -a "$LOG" >&2
+    over=1
+else
+    over=0
+    while read -r name cap; do run_step "$name" "$cap"; done <<<"$STEPS"
 fi
 
-
-echo "== gpu_check exit status $status ($SECONDS s)" | log gpu_check
+timeout $((REPORT_CAP * SCALE)) "$PY" benchmarks/gpu_check_report.py --steps "$STEPS_TSV" \
+    --plan-steps "$STEPS" --work "$WORK" --out "$OUT/gpu_check.json" --plan "$PLAN" \
+    --dry-run "$DRY_RUN" --budget "$BUDGET" --kill-grace "$KILL_GRACE" \
+    --report-cap "$REPORT_CAP" --over-budget "$over" --cap-scale "$SCALE"
+status=$?
+rm -rf "$WORK"
 exit "$status"

@@ -3,7 +3,8 @@
 Build it with ``python -m sphinx -W -b html docs docs/_build/html`` (``.ci/run`` does, with
 warnings as errors). The API reference is generated here from ``gpu_eval.__all__`` at every
 build, so a public name added to the package gets its page without an edit to the docs; every
-``docs/*.md`` page is in the table of contents by glob, and the notebooks are rendered with
+``docs/*.md`` page is in the table of contents of ``index.md`` (user pages, then the
+contributors' under their own heading), and the notebooks are rendered with
 the outputs they are committed with (never re-executed).
 """
 
@@ -57,6 +58,11 @@ numpydoc_validation_checks = {"GL08"}
 API_DIR = HERE / "api"
 NOTEBOOKS_SRC = ROOT / "notebooks"
 NOTEBOOKS_DIR = HERE / "_notebooks"
+#: What each public data name of ``gpu_eval.__all__`` is (data has no docstring of its own).
+DATA_DOCS = {
+    "__version__": "The version of this gpu_eval, as in ``pyproject.toml``; ``gpu-eval info`` "
+                   "prints it, and the documentation is of this version.",
+}
 #: Public modules documented besides ``gpu_eval.__all__`` (scale-out has its own namespace).
 EXTRA_MODULES = ["gpu_eval.distributed"]
 
@@ -86,8 +92,11 @@ def _api_page() -> str:
     if data:
         out += ["## Data", ""]
         for n in data:
+            if n not in DATA_DOCS:
+                raise ValueError(f"gpu_eval.{n} is public data without a description: add it to "
+                                 f"DATA_DOCS in docs/conf.py")
             out += ["```{eval-rst}", f".. py:data:: gpu_eval.{n}", f"   :value: {getattr(gpu_eval, n)!r}",
-                    "", f"   ``gpu_eval.{n}``.", "```", ""]
+                    "", f"   {DATA_DOCS[n]}", "```", ""]
     return "\n".join(out)
 
 

@@ -61,7 +61,7 @@ _HOST_TYPES = (1, 3, 11)  # CPU, CUDA pinned host memory, ROCm pinned host memor
 _NATIVE = (str, bytes, list, tuple, int, float, np.ndarray, np.generic)
 
 CUPY_NEEDED = ("an array on a CUDA device needs CuPy to be read without a copy: "
-               "pip install gpu-eval[cuda13]")
+               "pip install cupy-cuda13x (cupy-cuda12x for a CUDA 12 driver)")
 
 
 def _library(x) -> str:

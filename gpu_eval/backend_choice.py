@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpu_eval.cuda.availability import cuda_available, is_cupy_array
 
-__all__ = ["BACKENDS", "resolve", "cuda_status", "is_cupy_array"]
+__all__ = ["BACKENDS", "check", "resolve", "cuda_status", "is_cupy_array"]
 
 BACKENDS = ("auto", "numpy", "cuda")
 
@@ -23,6 +23,24 @@ def cuda_status() -> tuple[bool, str]:
     return cuda_available()
 
 
+def check(backend: str) -> str:
+    """``backend`` itself when it names a backend; ``ValueError`` otherwise (before any work,
+    also where the work would not look at it).
+
+    Examples
+    --------
+    >>> check("cuda")
+    'cuda'
+    >>> check("x")
+    Traceback (most recent call last):
+    ...
+    ValueError: backend='x': expected one of auto, numpy, cuda
+    """
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise ValueError(f"backend={backend!r}: expected one of {', '.join(BACKENDS)}")
+    return backend
+
+
 def resolve(backend: str, *inputs) -> str:
     """The backend to run on: ``"numpy"`` or ``"cuda"``.
 
@@ -34,9 +52,7 @@ def resolve(backend: str, *inputs) -> str:
     >>> resolve("numpy")
     'numpy'
     """
-    if backend not in BACKENDS:
-        raise ValueError(f"backend={backend!r}: expected one of {', '.join(BACKENDS)}")
-    if backend == "numpy":
+    if check(backend) == "numpy":
         return "numpy"
     if backend == "auto" and any(is_cupy_array(x) for x in inputs):
         return "cuda"

@@ -16,6 +16,11 @@ import numpy as np
 
 from gpu_eval import cards
 from gpu_eval.evaluator.api import evaluate
+from gpu_eval.progress import Progress, wanted
+
+#: A low guess of NumPy's hands per second (dealing plus evaluating, on a loaded two-core
+#: machine), only to decide whether a run is long enough for a progress bar.
+EXPECTED_RATE = 5e6
 
 
 @dataclass
@@ -35,23 +40,53 @@ class Figure:
 
 
 def random_hands(n: int, k: int, seed: int = 0) -> np.ndarray:
-    """``n`` random ``k``-card hands as ``(n, k)`` uint8 ids, cards distinct within a row."""
+    """``n`` random ``k``-card hands as ``(n, k)`` uint8 ids, cards distinct within a row.
+
+    Each row is the first ``k`` cards of a deck shuffled by Fisher-Yates (``k`` swaps, for
+    a block of rows at once), so every ordered ``k``-card hand is equally likely.
+
+    Examples
+    --------
+    >>> h = random_hands(1000, 7, seed=1)
+    >>> h.shape, h.dtype.name, bool((np.diff(np.sort(h, axis=1), axis=1) > 0).all())
+    ((1000, 7), 'uint8', True)
+    """
     rng = np.random.default_rng(seed)
     out = np.empty((n, k), dtype=np.uint8)
     step = 1 << 18
     for s in range(0, n, step):
-        e = min(n, s + step)
-        out[s:e] = np.argpartition(rng.random((e - s, 52)), k, axis=1)[:, :k]
+        m = min(n, s + step) - s
+        deck = np.tile(np.arange(52, dtype=np.uint8), (m, 1))
+        rows = np.arange(m)
+        for i in range(k):  # swap card i with a card from i..51, in every row
+            j = rng.integers(i, 52, size=m)
+            held = deck[rows, i].copy()
+            deck[rows, i] = deck[rows, j]
+            deck[rows, j] = held
+        out[s:s + m] = deck[:, :k]
     return out
 
 
-def median_rate(fn: Callable[[], object], n: int, repeats: int) -> float:
+def median_rate(fn: Callable[[], object], n: int, repeats: int,
+                bar: Progress | None = None) -> float:
+    """Hands per second of ``fn`` (``n`` hands a call): the median of ``repeats`` timed calls
+    after one warm-up; ``bar`` advances by one per call.
+
+    Examples
+    --------
+    >>> median_rate(lambda: sum(range(1000)), 1000, 3) > 0
+    True
+    """
     fn()  # warm-up: tables, thread pool, caches
+    if bar is not None:
+        bar.update(1)
     times = []
     for _ in range(repeats):
         t0 = time.perf_counter()
         fn()
         times.append(time.perf_counter() - t0)
+        if bar is not None:
+            bar.update(1)
     return n / statistics.median(times)
 
 
@@ -93,7 +128,7 @@ def _peer_phevaluator(hands: np.ndarray) -> Callable[[], object] | None:
 
 
 def run(n: int = 10_000_000, peer_n: int = 200_000, repeats: int = 5, card_counts=(5, 7),
-        backends=("numpy",), print_fn=print) -> list[Figure]:
+        backends=("numpy",), print_fn=print, progress: bool | None = False) -> list[Figure]:
     """Measure and print evaluator throughput; returns the figures.
 
     Parameters
@@ -108,6 +143,12 @@ def run(n: int = 10_000_000, peer_n: int = 200_000, repeats: int = 5, card_count
         Hand sizes to measure.
     backends : tuple of str
         gpu_eval backends to measure ("numpy", "cuda").
+    print_fn : callable
+        Where each line of the report goes (default ``print``).
+    progress : bool or None
+        A progress bar on stderr, one step per timed call (and per dealing of the hands):
+        ``True`` always, ``False`` never (the default), ``None`` when the run looks longer
+        than a few seconds.
 
     Examples
     --------
@@ -117,28 +158,38 @@ def run(n: int = 10_000_000, peer_n: int = 200_000, repeats: int = 5, card_count
     """
     figures: list[Figure] = []
     peer_n = min(peer_n, n)  # the peers measure a prefix of the same hands
-    for k in card_counts:
-        hands = random_hands(n, k, seed=k)
-        masks = cards.to_mask(hands)
-        peers = {}
-        for label, make in (("eval7.evaluate", _peer_eval7),
-                            ("phevaluator.evaluate_cards", _peer_phevaluator)):
-            fn = make(hands[:peer_n]) if peer_n > 0 else None
-            if fn is not None:
-                rate = median_rate(fn, peer_n, repeats)
-                peers[label] = rate
-                figures.append(Figure(f"peer: {label}", k, rate, peer_n, repeats))
-        best_peer = max(peers.values()) if peers else None
-        for backend in backends:
-            for algorithm in ("bitmask", "perfect-hash"):
-                for enc, data in (("ids", hands), ("masks", masks)):
-                    rate = median_rate(
-                        lambda: evaluate(data, backend=backend, algorithm=algorithm), n, repeats)
-                    figures.append(Figure(f"gpu_eval {backend} {algorithm} ({enc})", k, rate,
-                                          n, repeats))
-        print_fn(f"\n{k}-card hands (ratio vs fastest peer"
-                 f"{': ' + max(peers, key=peers.get) if peers else ': none installed'})")
-        for f in figures:
-            if f.cards == k:
-                print_fn(f.row(None if f.name.startswith("peer") else best_peer))
+    makers = (("eval7.evaluate", _peer_eval7), ("phevaluator.evaluate_cards", _peer_phevaluator))
+    # Steps: per hand size, dealing the hands, then every timed call (warm-up included).
+    per_k = 1 + (repeats + 1) * (4 * len(backends) + (len(makers) if peer_n > 0 else 0))
+    expected = n * len(card_counts) * (1 + 4 * len(backends) * (repeats + 1)) / EXPECTED_RATE
+    with Progress(per_k * len(card_counts), "bench", unit="steps",
+                  enabled=wanted(progress, expected)) as bar:
+        say = bar.write if print_fn is print else print_fn  # report lines above the bar
+        for k in card_counts:
+            hands = random_hands(n, k, seed=k)
+            masks = cards.to_mask(hands)
+            bar.update(1)
+            peers = {}
+            for label, make in makers:
+                fn = make(hands[:peer_n]) if peer_n > 0 else None
+                if fn is not None:
+                    rate = median_rate(fn, peer_n, repeats, bar)
+                    peers[label] = rate
+                    figures.append(Figure(f"peer: {label}", k, rate, peer_n, repeats))
+                elif peer_n > 0:  # not installed: its steps are skipped
+                    bar.update(repeats + 1)
+            best_peer = max(peers.values()) if peers else None
+            for backend in backends:
+                for algorithm in ("bitmask", "perfect-hash"):
+                    for enc, data in (("ids", hands), ("masks", masks)):
+                        rate = median_rate(
+                            lambda: evaluate(data, backend=backend, algorithm=algorithm), n,
+                            repeats, bar)
+                        figures.append(Figure(f"gpu_eval {backend} {algorithm} ({enc})", k,
+                                              rate, n, repeats))
+            say(f"\n{k}-card hands (ratio vs fastest peer"
+                f"{': ' + max(peers, key=peers.get) if peers else ': none installed'})")
+            for f in figures:
+                if f.cards == k:
+                    say(f.row(None if f.name.startswith("peer") else best_peer))
     return figures

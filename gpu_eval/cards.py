@@ -5,7 +5,7 @@ One encoding is canonical, the card id ``4 * rank + suit`` (``2c = 0``, ``As = 5
 
 * **hand mask** -- a ``uint64`` with bit ``16 * suit + rank`` set for every card. Four 13-bit
   suit lanes, order-free and OR-combinable (``hole | board``).
-* **DeadHorse int** -- seed 000's 17-bit card: bit ``rank`` plus one suit bit (diamonds 13,
+* **DeadHorse int** -- DeadHorseEval's 17-bit card: bit ``rank`` plus one suit bit (diamonds 13,
   clubs 14, hearts 15, spades 16), so ``2s = 65537`` and ``Ad = 12288``.
 * **text** -- ``"As"``, ``"10h"``, ``"q♠"``; hands as ``"AsKd"``, ``"As Kd"`` or ``"As,Kd"``.
 
@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from gpu_eval import card_input
 from gpu_eval.array_interop import accepts_arrays
 
 __all__ = [
@@ -48,7 +49,7 @@ from gpu_eval.card_spelling import (
     parse_hand_text,
 )
 
-_DEADHORSE_SUIT_BIT = (14, 13, 15, 16)  # c, d, h, s -> seed 000's S H C D bit layout
+_DEADHORSE_SUIT_BIT = (14, 13, 15, 16)  # c, d, h, s -> DeadHorseEval's S H C D bit layout
 _ID_TO_DEADHORSE = np.array(
     [(1 << _DEADHORSE_SUIT_BIT[i % 4]) | (1 << (i // 4)) for i in range(52)], dtype=np.int32
 )
@@ -92,6 +93,9 @@ def parse(text: str | Iterable[str], *, allow_joker: bool = False) -> np.ndarray
     if isinstance(text, np.ndarray) and text.dtype.kind not in "UO":
         raise TypeError(f"parse() takes card text, got a {text.dtype} array; "
                         f"ids need no parsing")
+    if not isinstance(text, Iterable) or isinstance(text, bytes):
+        raise TypeError(f"parse() takes card text or a list of card text, got "
+                        f"{type(text).__name__}: {text!r}")
     from gpu_eval import card_text  # the vectorised parser
 
     rows = text if isinstance(text, list) else list(text)
@@ -153,12 +157,12 @@ def format(cards: np.ndarray | int | Sequence[int], *, sep: str = "") -> str | l
     >>> format(to_mask(parse(["2c3d", "AhKh"])), sep=" ")
     ['2c 3d', 'Kh Ah']
     """
-    arr = np.asarray(cards)
+    arr = card_input.integer_array(cards, "cards", noun="integer card ids or uint64 masks")
     if arr.dtype == np.uint64 and arr.ndim == 1:
         from gpu_eval import card_text  # vectorised: masks grouped by card count
 
         return card_text.format_masks(arr, sep)
-    if arr.ndim == 2 and arr.dtype.kind in "iu":
+    if arr.ndim == 2:
         from gpu_eval import card_text  # vectorised: one byte buffer for all rows
 
         return card_text.format_ids(_as_ids(arr, allow_joker=True), sep)
@@ -180,18 +184,10 @@ def _mask_to_list(mask: int) -> list[int]:
     return out
 
 
-def _as_ids(arr: np.ndarray, *, allow_joker: bool = False) -> np.ndarray:
-    """Validate an integer id array (any int dtype) and return it as ``uint8``."""
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"card ids must be integers, got dtype {arr.dtype}")
-    top = JOKER if allow_joker else 51
-    if arr.size:
-        bad = (arr < 0) | (arr > top)
-        if bad.any():
-            where = np.argwhere(bad)[0]
-            raise ValueError(f"card id {arr[tuple(where)]} out of range 0..{top} "
-                             f"at index {tuple(int(w) for w in where)}")
-    return arr.astype(np.uint8, copy=False)
+def _as_ids(cards, *, allow_joker: bool = False) -> np.ndarray:
+    """Card ids of any integer width, checked as given (:mod:`gpu_eval.card_input`), as
+    ``uint8``."""
+    return card_input.card_ids(cards, "cards", top=JOKER if allow_joker else 51)
 
 
 @accepts_arrays("cards", host_only=True)
@@ -229,10 +225,7 @@ def to_mask(cards: HandsLike) -> np.ndarray:
         if p.stop < len(cards):
             raise p.errors[p.stop]
         return p.masks
-    arr = np.asarray(cards)
-    if arr.size == 0 and arr.dtype.kind == "f":
-        arr = arr.astype(np.uint8)  # an empty list is an empty hand, not a float array
-    ids = _as_ids(arr)
+    ids = _as_ids(cards)
     if ids.ndim not in (1, 2):
         raise ValueError(f"card ids must have shape (k,) or (N, k), got {ids.shape}")
     rows = ids.reshape(1, -1) if ids.ndim == 1 else ids
@@ -250,12 +243,22 @@ def to_mask(cards: HandsLike) -> np.ndarray:
 def mask_popcount(masks: np.ndarray) -> np.ndarray:
     """Number of cards in each ``uint64`` hand mask.
 
+    Parameters
+    ----------
+    masks : array_like of uint64
+        Hand masks, any shape.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8`` card counts, the same shape.
+
     Examples
     --------
     >>> int(mask_popcount(to_mask("AsKsQs")))
     3
     """
-    return np.bitwise_count(np.asarray(masks, dtype=np.uint64)).astype(np.uint8)
+    return np.bitwise_count(card_input.card_masks(masks, "masks")).astype(np.uint8)
 
 
 @accepts_arrays("masks", host_only=True)
@@ -283,15 +286,8 @@ def from_mask(masks: np.ndarray) -> np.ndarray:
     >>> from_mask(to_mask("AsKd")).tolist()
     [45, 51]
     """
-    arr = np.asarray(masks)
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"hand masks must be unsigned 64-bit integers, got dtype {arr.dtype}")
-    if arr.dtype != np.uint64:
-        if (arr < 0).any():
-            raise ValueError("hand masks must not be negative")
-        arr = arr.astype(np.uint64)
+    arr = card_input.card_masks(masks, "masks")
     flat = arr.reshape(-1)
-    check_mask_bits(flat)
     counts = mask_popcount(flat)
     if flat.size and (counts != counts[0]).any():
         r = int(np.flatnonzero(counts != counts[0])[0])
@@ -304,7 +300,21 @@ def from_mask(masks: np.ndarray) -> np.ndarray:
 
 
 def check_mask_bits(masks: np.ndarray) -> None:
-    """Raise ``ValueError`` naming the first mask with bits outside the 52 card positions."""
+    """Raise ``ValueError`` naming the first mask with bits outside the 52 card positions.
+
+    Parameters
+    ----------
+    masks : numpy.ndarray of uint64
+        Hand masks, one dimension (the message names the row).
+
+    Examples
+    --------
+    >>> check_mask_bits(to_mask(["AsKs", "2c"]))
+    >>> check_mask_bits(np.array([1 << 13], dtype=np.uint64))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: hand mask 0x2000 (row 0) has bits set outside the 52 card positions ...
+    """
     bad = (masks & ~VALID_MASK_BITS) != 0
     if bad.any():
         r = int(np.flatnonzero(bad)[0])
@@ -314,7 +324,18 @@ def check_mask_bits(masks: np.ndarray) -> None:
 
 @accepts_arrays("cards", host_only=True)
 def to_deadhorse(cards: HandsLike) -> np.ndarray:
-    """Convert card ids (or text) to seed 000's 17-bit DeadHorse card ints.
+    """Convert card ids (or text) to DeadHorseEval's 17-bit card ints.
+
+    Parameters
+    ----------
+    cards : str, list of str or array_like of int
+        Card text or card ids (``4 * rank + suit``), any shape.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int32`` card ints, the shape of the ids: bit ``rank`` (2 = bit 0 up to A = bit 12)
+        plus one suit bit, diamonds 13, clubs 14, hearts 15, spades 16.
 
     Examples
     --------
@@ -324,8 +345,7 @@ def to_deadhorse(cards: HandsLike) -> np.ndarray:
     if isinstance(cards, str) or (isinstance(cards, (list, tuple)) and cards
                                   and isinstance(cards[0], str)):
         cards = parse(cards)
-    ids = _as_ids(np.asarray(cards))
-    return _ID_TO_DEADHORSE[ids]
+    return _ID_TO_DEADHORSE[_as_ids(cards)]
 
 
 _DEADHORSE_SUIT_TO_SUIT = {1 << 13: 1, 1 << 14: 0, 1 << 15: 2, 1 << 16: 3}
@@ -333,7 +353,18 @@ _DEADHORSE_SUIT_TO_SUIT = {1 << 13: 1, 1 << 14: 0, 1 << 15: 2, 1 << 16: 3}
 
 @accepts_arrays("ints", host_only=True)
 def from_deadhorse(ints: np.ndarray) -> np.ndarray:
-    """Convert seed 000's 17-bit DeadHorse card ints to card ids.
+    """Convert DeadHorseEval's 17-bit card ints to card ids.
+
+    Parameters
+    ----------
+    ints : array_like of int
+        Card ints: bit ``rank`` plus one suit bit (diamonds 13, clubs 14, hearts 15, spades
+        16), any shape.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint8`` card ids, the same shape.
 
     Raises
     ------
@@ -345,17 +376,19 @@ def from_deadhorse(ints: np.ndarray) -> np.ndarray:
     >>> from_deadhorse([65537, 12288]).tolist()
     [3, 49]
     """
-    arr = np.asarray(ints)
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"DeadHorse cards must be integers, got dtype {arr.dtype}")
-    a = arr.astype(np.int64)
+    arr = card_input.integer_array(ints, "DeadHorse cards", noun="integer DeadHorse cards")
+    # No DeadHorse card needs more than 17 bits: wider or negative values read -1 (no card)
+    # before the cast could wrap them; the message names the value as given.
+    a = np.where((arr < 0) | (arr >= 1 << 17), -1, arr).astype(np.int64) if arr.size \
+        else arr.astype(np.int64)
     rank_bits = a & 0x1FFF
     suit_bits = a & ~0x1FFF
     ok = ((np.bitwise_count(rank_bits) == 1) & (np.bitwise_count(suit_bits) == 1)
           & (suit_bits >= (1 << 13)) & (suit_bits <= (1 << 16)) & (a >= 0))
     if not ok.all():
         where = tuple(int(w) for w in np.argwhere(~ok)[0])
-        raise ValueError(f"{int(a[where])} at index {where} is not a DeadHorse card "
+        at = f" at index {where}" if arr.ndim else ""
+        raise ValueError(f"{int(arr[where])}{at} is not a DeadHorse card "
                          f"(one rank bit 0..12 plus one suit bit 13..16)")
     rank = np.log2(rank_bits.clip(1)).astype(np.int64) if a.size else rank_bits
     suit = np.select([suit_bits == 1 << 14, suit_bits == 1 << 13, suit_bits == 1 << 15],

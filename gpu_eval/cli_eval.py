@@ -16,12 +16,17 @@ Bad hands: by default the first one stops the run with an error naming its line 
 chunks wrote stays written). With ``--invalid mask`` every bad line is reported on stderr with
 its line number and the reason, and is written with strength 0 (category ``null`` in JSON,
 "no valid hand" as description).
+
+A file expected to take more than a few seconds (:data:`BYTES_PER_SECOND`) draws a progress
+bar over its bytes on stderr (``--no-progress``: never); standard input has no known size and
+no bar.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import os
 import sys
 from collections.abc import Iterator
 from itertools import chain, islice, repeat
@@ -29,10 +34,15 @@ from operator import add
 
 import numpy as np
 
+from gpu_eval.cli_words import cli_words
 from gpu_eval.games import registry
+from gpu_eval.progress import Progress, wanted
 
 #: Lines read, parsed, evaluated and written at a time (``--chunk-lines``).
 CHUNK_LINES = 1 << 18
+#: A low guess of the bytes of a file of hands read, evaluated and written per second (about
+#: 1,000,000 lines of 16 bytes in 1.5 s), only to decide whether to draw a progress bar.
+BYTES_PER_SECOND = 1e7
 
 
 def _open(path: str):
@@ -46,12 +56,12 @@ def _open(path: str):
         raise ValueError(f"cannot read --file {path!r}: {exc.strerror or exc}") from None
 
 
-def file_chunks(path: str, chunk_lines: int = CHUNK_LINES
+def file_chunks(path: str, chunk_lines: int = CHUNK_LINES, bar: Progress | None = None
                 ) -> Iterator[tuple[list[str], np.ndarray | range, str]]:
     """``(hands, line numbers, source name)`` per chunk of a file of hands (``-``: stdin).
 
     Hands are the stripped lines that are neither blank nor ``#`` comments; line numbers
-    start at 1.
+    start at 1. ``bar`` advances by the bytes of each chunk read.
 
     Examples
     --------
@@ -76,8 +86,11 @@ def file_chunks(path: str, chunk_lines: int = CHUNK_LINES
                     from None
             if not block:
                 return
+            text = "".join(block)
+            if bar is not None:
+                bar.update(len(text) if text.isascii() else len(text.encode("utf-8")))
             # splitlines, as a whole-file read would split (\x0b, \x1c, \u2028, ... too)
-            lines = list(map(str.strip, "".join(block).splitlines()))
+            lines = list(map(str.strip, text.splitlines()))
             if "" in lines or any(map(str.startswith, lines, repeat("#"))):
                 keep = [i for i, ln in enumerate(lines) if ln and ln[0] != "#"]
                 hands = [lines[i] for i in keep]
@@ -161,35 +174,42 @@ def run(args, out=None) -> int:
         try:
             evaluate([hand], "raise")
         except ValueError as exc:
-            msg = str(exc)
+            msg = cli_words(str(exc))
             return msg.replace("(row 0)", f"({where})") if "(row 0)" in msg \
                 else f"{where}: {msg}"
         return f"{where}: not a valid hand"  # pragma: no cover - masked yet fine alone
 
+    # A bar over the file's bytes, for a file (stdin has no size) that looks long.
+    size = os.path.getsize(args.file) if args.file and args.file != "-" and \
+        os.path.isfile(args.file) else 0
+    show = size > 0 and wanted(False if getattr(args, "no_progress", False) else None,
+                               size / BYTES_PER_SECOND)
     # The hands given as arguments, then the file's chunks; the first chunk of the file is
     # read before anything is written, so the table's hand column fits both.
-    file_iter = file_chunks(args.file, args.chunk_lines) if args.file else iter(())
-    first = [([*args.hands], None, None)] if args.hands else []
-    first += [c for c in [next(file_iter, None)] if c is not None]
-    width = max((len(h) for hands, _, _ in first for h in hands), default=0)
-    rows = _Rows(ge, scale, args.json)
-    total = 0
-    for hands, numbers, name in chain(first, file_iter):
-        strength = np.atleast_1d(np.asarray(evaluate(hands, "mask")))
-        bad = np.flatnonzero(strength == 0).tolist()
-        for r in bad:
-            where = f"row {r}" if numbers is None else f"line {numbers[r]} of {name}"
-            msg = reason(hands[r], where)
-            if args.invalid == "raise":
-                raise ValueError(msg)
-            print(f"gpu-eval eval: warning: {' '.join(msg.split())}", file=sys.stderr)
-        suffix = rows.suffixes(strength)
-        if args.json:
-            lines = map(add, _quoted(hands), suffix)
-        else:
-            lines = map(add, map(str.ljust, hands, repeat(width)), suffix)
-        out.write("".join(lines))
-        total += len(hands)
+    with Progress(size, "eval", unit="B", enabled=show) as bar:
+        file_iter = file_chunks(args.file, args.chunk_lines, bar if show else None) \
+            if args.file else iter(())
+        first = [([*args.hands], None, None)] if args.hands else []
+        first += [c for c in [next(file_iter, None)] if c is not None]
+        width = max((len(h) for hands, _, _ in first for h in hands), default=0)
+        rows = _Rows(ge, scale, args.json)
+        total = 0
+        for hands, numbers, name in chain(first, file_iter):
+            strength = np.atleast_1d(np.asarray(evaluate(hands, "mask")))
+            bad = np.flatnonzero(strength == 0).tolist()
+            for r in bad:
+                where = f"row {r}" if numbers is None else f"line {numbers[r]} of {name}"
+                msg = reason(hands[r], where)
+                if args.invalid == "raise":
+                    raise ValueError(msg)
+                bar.write(f"gpu-eval eval: warning: {' '.join(msg.split())}", sys.stderr)
+            suffix = rows.suffixes(strength)
+            if args.json:
+                lines = map(add, _quoted(hands), suffix)
+            else:
+                lines = map(add, map(str.ljust, hands, repeat(width)), suffix)
+            out.write("".join(lines))
+            total += len(hands)
     if not total:
         raise ValueError("no hands given: pass hands as arguments or --file")
     return 0

@@ -94,9 +94,9 @@ _BASE_K = 4
 
 
 def colex_masks(values: np.ndarray, k: int, start: int, stop: int) -> np.ndarray:
-    """OR of ``values`` over the k-subsets number ``start .. stop - 1`` in colex order.
+    """OR of ``values`` over the k-subsets number ``start`` to ``stop - 1`` in colex order.
 
-    The same numbering as :func:`gpu_eval.subset_masks` (whose result this is
+    The same numbering as ``subset_masks`` (whose result this is
     a slice of) and ``unrank``, built without the whole list: subsets with top element ``t``
     are numbers ``C(t, k) .. C(t + 1, k) - 1``, each a (k-1)-subset of ``{0..t-1}`` plus
     ``t``, so a slice splits into a few slices one size smaller.

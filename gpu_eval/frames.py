@@ -3,7 +3,7 @@
 The result classes call these from their ``to_frame()`` and ``plot()`` methods
 (:class:`gpu_eval.EquityResult`, :class:`gpu_eval.MatrixResult`,
 :class:`gpu_eval.PreflopTable`, :class:`gpu_eval.distributed.FlopSweep`). pandas and
-matplotlib are an optional extra, ``pip install "gpu-eval[frames]"``; they are imported
+matplotlib are an optional extra, ``pip install -e ".[frames]"`` in a clone; they are imported
 here on first use only, so ``import gpu_eval`` never needs them.
 
 Every ``plot`` draws on ``ax`` when given (else on a new figure) and returns the matplotlib
@@ -30,7 +30,7 @@ def _pandas():
         import pandas  # noqa: PLC0415 -- optional, imported on first use
     except ImportError as e:
         raise ImportError(f"to_frame() needs pandas, which is not installed: "
-                          f"pip install \"gpu-eval[{EXTRA}]\" (or pip install pandas)") from e
+                          f"pip install pandas (part of the extra gpu-eval[{EXTRA}])") from e
     return pandas
 
 
@@ -40,7 +40,7 @@ def _axes(ax, figsize: tuple[float, float]):
         import matplotlib  # noqa: PLC0415, F401 -- optional, imported on first use
     except ImportError as e:
         raise ImportError(f"plot() needs matplotlib, which is not installed: "
-                          f"pip install \"gpu-eval[{EXTRA}]\" (or pip install matplotlib)") from e
+                          f"pip install matplotlib (part of the extra gpu-eval[{EXTRA}])") from e
     if ax is not None:
         return ax
     import matplotlib.pyplot as plt  # noqa: PLC0415

@@ -39,7 +39,7 @@ from typing import NoReturn
 
 import numpy as np
 
-from gpu_eval import cards
+from gpu_eval import card_input, cards
 from gpu_eval.card_spelling import ID_TO_MASK
 from gpu_eval.games import registry
 from gpu_eval.games.registry import OMAHA
@@ -313,12 +313,7 @@ class OmahaRange:
         >>> len(OmahaRange("AA").without("As"))   # two or three of the other aces
         3432
         """
-        if isinstance(dead, str):
-            mask = int(cards.to_mask(dead)) if dead.strip() else 0
-        else:
-            arr = np.asarray(dead)
-            mask = int(np.bitwise_or.reduce(arr.reshape(-1))) if arr.dtype == np.uint64 \
-                else int(cards.to_mask(arr.reshape(-1))) if arr.size else 0
+        mask = card_input.cards_mask(dead, "dead cards")
         keep = (self.masks & np.uint64(mask)) == 0
         if not allow_empty and not keep.any():
             raise ValueError(f"Omaha range {self._spec!r} is empty after removing "

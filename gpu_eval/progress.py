@@ -10,6 +10,7 @@ stays light.
 
 from __future__ import annotations
 
+import sys
 import threading
 import warnings
 from typing import TextIO
@@ -55,6 +56,11 @@ class Progress:
     stream : file, optional
         Where to draw a text bar. Default: ``tqdm.auto``'s choice, a widget in Jupyter and
         ``sys.stderr`` elsewhere.
+    shown : int, optional
+        The count the bar shows instead of ``total``: the work is counted in units of
+        ``total`` (what the engine does, e.g. one board per suit orbit) and shown as the same
+        fraction of ``shown`` (what the result reports, e.g. every board), so the bar ends at
+        the count the result then prints.
 
     Examples
     --------
@@ -64,16 +70,23 @@ class Progress:
     ...     bar.update(10)
     >>> out.getvalue().rstrip().endswith("done")
     True
+    >>> out = io.StringIO()
+    >>> with Progress(4, "demo", unit="boards", stream=out, shown=10) as bar:
+    ...     bar.update(4)
+    >>> "10/10 boards" in out.getvalue()
+    True
     """
 
     def __init__(self, total: int, desc: str, *, unit: str = "", enabled: bool = True,
-                 stream: TextIO | None = None) -> None:
+                 stream: TextIO | None = None, shown: int | None = None) -> None:
         self.total = max(int(total), 1)
+        self.shown = self.total if shown is None else max(int(shown), 1)
         self.desc = desc
         self.unit = unit
         self.enabled = enabled
         self.stream = stream
         self.done = 0
+        self._drawn = 0  # units of ``shown`` passed to the bar so far
         self._lock = threading.Lock()
         self._closed = False
         self._bar = self._open() if enabled else None
@@ -88,8 +101,8 @@ class Progress:
         else:
             from tqdm import tqdm  # noqa: PLC0415 -- a text bar on the given stream
         try:
-            return tqdm(total=self.total, desc=self.desc, unit=f" {self.unit}" if self.unit else "",
-                        unit_scale=self.total >= 10_000, file=self.stream, mininterval=MIN_INTERVAL,
+            return tqdm(total=self.shown, desc=self.desc, unit=f" {self.unit}" if self.unit else "",
+                        unit_scale=self.shown >= 10_000, file=self.stream, mininterval=MIN_INTERVAL,
                         bar_format=_FORMAT, dynamic_ncols=True, leave=True)
         except (OSError, ValueError):  # a closed or broken stream never stops the computation
             self.enabled = False
@@ -101,10 +114,33 @@ class Progress:
             return
         with self._lock:
             self.done += n
+            # The same fraction of ``shown`` (whole units, never past the end).
+            drawn = n if self.shown == self.total else \
+                min(self.done * self.shown // self.total, self.shown) - self._drawn
+            self._drawn += drawn
             try:
-                self._bar.update(n)
+                if drawn:
+                    self._bar.update(drawn)
             except (OSError, ValueError):
                 self.enabled = False
+
+    def write(self, line: str, file: TextIO | None = None) -> None:
+        """Print ``line`` (on ``file``, default stdout) without breaking the bar: the bar is
+        cleared, the line printed and the bar redrawn.
+
+        Examples
+        --------
+        >>> Progress(10, "demo", enabled=False).write("a report line")
+        a report line
+        """
+        file = sys.stdout if file is None else file
+        if self.enabled and not self._closed:
+            try:
+                self._bar.write(line, file=file)
+                return
+            except (OSError, ValueError):
+                self.enabled = False
+        print(line, file=file)
 
     def close(self, interrupted: bool = False) -> None:
         """Finish the bar, saying ``done`` or ``interrupted``."""

@@ -44,7 +44,7 @@ from typing import NoReturn
 
 import numpy as np
 
-from gpu_eval import cards
+from gpu_eval import card_input, cards
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
 
@@ -451,32 +451,7 @@ DeadLike = str | int | np.integer | np.ndarray | Sequence[int] | Sequence[str]
 
 def _dead_mask(dead: DeadLike) -> int:
     """OR of the cards in `dead` (card text, ids, or uint64 masks) as a Python int mask."""
-    if isinstance(dead, str):
-        return int(cards.to_mask(dead))
-    if isinstance(dead, (list, tuple)) and dead and all(isinstance(d, str) for d in dead):
-        return int(np.bitwise_or.reduce(np.atleast_1d(cards.to_mask(list(dead)))))
-    if isinstance(dead, bool) or dead is None:
-        raise TypeError(f"dead cards must be card text, ids or uint64 masks, got {dead!r}")
-    arr = np.asarray(dead)
-    if arr.dtype == np.uint64:  # uint64 is the hand-mask encoding, never ids
-        flat = arr.reshape(-1)
-        bad = (flat & ~cards.VALID_MASK_BITS) != 0
-        if bad.any():
-            raise ValueError(f"dead-card mask {int(flat[bad][0]):#x} has bits set outside "
-                             f"the 52 card positions")
-        return int(np.bitwise_or.reduce(flat)) if flat.size else 0
-    if arr.size == 0:
-        return 0
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"dead cards must be card text, integer ids or uint64 masks, got "
-                        f"{type(dead).__name__} of dtype {arr.dtype}")
-    flat = arr.reshape(-1).astype(np.int64)
-    bad = (flat < 0) | (flat > 51)
-    if bad.any():
-        raise ValueError(f"dead card id {int(flat[bad][0])} is out of range 0..51 (pass a "
-                         f"hand mask as numpy.uint64)")
-    # A card listed twice is still one dead card: removal is a set operation.
-    return int(np.bitwise_or.reduce(cards.to_mask(flat.reshape(-1, 1))))
+    return card_input.cards_mask(dead, "dead cards")
 
 
 def _mask_text(mask: int) -> str:
@@ -493,13 +468,18 @@ class Range:
     Parameters
     ----------
     spec : str, Range, or list of str
-        Range text (see the module docstring for the syntax), another Range (copied), or a
-        list of range texts such as ``["AhKh", "QQ+"]`` whose union is taken in order.
-        A later mention of a combo replaces the weight of an earlier one.
+        Range text (the syntax is below, under Notes), another Range (copied), or a list of
+        range texts such as ``["AhKh", "QQ+"]`` whose union is taken in order. A later
+        mention of a combo replaces the weight of an earlier one.
     game : str
-        ``"holdem"`` (default); ``"shortdeck"`` / ``"shortdeck-triton"`` (the same syntax,
-        combos with a card below 6 left out); ``"omaha"``, ``"omaha5"``, ``"omaha6"`` (and
-        the hi/lo names) return a :class:`gpu_eval.omaha_ranges.OmahaRange` instead.
+        ``"holdem"`` (default), and every game with two-card hands of the 52-card deck
+        (``"stud"``, ``"stud-hilo"``, ``"razz"``, ``"deuce-seven"``, ``"ace-five"``,
+        ``"badugi"``, ``"deuce-seven-draw"``, ``"badugi-draw"``, ``"five-card-draw"``: the
+        same combos); ``"shortdeck"`` / ``"shortdeck-triton"`` (the same syntax, combos with
+        a card below 6 left out); ``"omaha"``, ``"omaha5"``, ``"omaha6"``, ``"omaha-hilo"``,
+        ``"omaha5-hilo"``, ``"courchevel"``, ``"courchevel-hilo"`` give an Omaha range of 4,
+        5 or 6-card hands instead, in the Omaha syntax below (same methods: ``len``,
+        ``hands()``, ``weights``, ``masks``, ``without``).
 
     Raises
     ------
@@ -507,6 +487,44 @@ class Range:
         On bad range text, naming the token, its 0-based character position and the spec.
     TypeError
         If `spec` is not text, a Range or a list of text.
+
+    Notes
+    -----
+    Hold'em range text: tokens separated by ``,``, ``;`` or whitespace, case-insensitive,
+    ``10`` accepted for ``T``.
+
+    ============================  ==============================================================
+    ``QQ``, ``QQ+``, ``88-JJ``    a pair; that pair and every higher one; pairs from 88 to JJ
+    ``AKs``, ``AKo``, ``AK``      suited (4 combos), offsuit (12), both (16)
+    ``A2s+``, ``KTo+``            the kicker rises up to one below the top card (A2s to AKs)
+    ``A5s-A2s``                   same top card, kickers A5s down to A2s (either order)
+    ``JTs-76s``                   same gap, both cards shift: JTs, T9s, 98s, 87s, 76s
+    ``AhKh``, ``2c7d``            one exact combo
+    ``random``, ``any``           all 1326 combos (also ``100%``)
+    ``top 15%``                   the best 15% of combos in the preflop order (also ``top15%``)
+    ``0.6(AA)``, ``40%(AK, QQ)``  a weight for every hand inside the parentheses
+    ``AA:0.5``, ``AKs:40%``       a weight for one hand
+    ============================  ==============================================================
+
+    A hand without a weight has weight 1; a weight is a number or a percentage in ``(0, 1]``;
+    groups do not nest, and a hand inside one cannot carry its own ``:weight``. ``top X%``
+    takes whole hand classes, best first by the Chen formula's score (pairs, then suited,
+    then higher cards breaking ties), until they hold at least ``floor(X / 100 * 1326 +
+    0.5)`` combos.
+
+    Omaha range text (``game="omaha"`` and the other Omaha games): the same separators,
+    weights and groups, and
+
+    ==========================  ================================================================
+    ``AsKs``                    every hand holding all these cards (a whole 4/5/6-card hand is
+                                that one hand)
+    ``AA``, ``AAKK``, ``KQJT``  ranks the hand holds, at least that many of each; ``x`` is any
+                                rank (``AAxx`` is ``AA``)
+    ``$ds`` ``$ss`` ``$r``      double-suited, single-suited, rainbow
+    ``$np`` ``$1p`` ``$2p``     no pair, exactly one pair, exactly two pairs
+    ``AAKK$ds``, ``$ds$np``     qualifiers follow ranks or cards, or stand alone, and combine
+    ``random``, ``any``         every hand
+    ==========================  ================================================================
 
     Examples
     --------
@@ -606,18 +624,13 @@ class Range:
         >>> r.hands(), r.weights.tolist()
         (['As2c', 'AhAd'], [1.0, 0.25])
         """
-        arr = np.asarray(ids)
+        arr = card_input.integer_array(ids, "combos")
         if arr.size == 0 and arr.shape in ((0,), (0, 2)):
             arr = np.zeros((0, 2), dtype=np.int64)
         if arr.ndim != 2 or arr.shape[1] != 2:
             raise ValueError(f"combos must have shape (M, 2), got {arr.shape}")
-        if arr.dtype.kind not in "iu":
-            raise TypeError(f"combo card ids must be integers, got dtype {arr.dtype}")
+        card_input.check_range(arr, "combos", 0, 51, axes=("combo row",))
         a = arr.astype(np.int64)
-        bad = np.flatnonzero(((a < 0) | (a > 51)).any(axis=1))
-        if bad.size:
-            r = int(bad[0])
-            raise ValueError(f"combo row {r} {a[r].tolist()} has a card id out of range 0..51")
         same = np.flatnonzero(a[:, 0] == a[:, 1])
         if same.size:
             r = int(same[0])
@@ -805,9 +818,7 @@ class Range:
                 raise ValueError(f"{hand!r} is not a two-card hand such as 'AhKh' ({exc}); "
                                  f"use Range.classes() to look up a hand class") from None
         else:
-            ids = np.asarray(hand)
-            if ids.dtype.kind not in "iu":
-                raise TypeError(f"expected a hand such as 'AhKh' or two card ids, got {hand!r}")
+            ids = card_input.integer_array(hand, "the hand")
         if ids.shape != (2,) or not ((ids >= 0) & (ids <= 51)).all() or ids[0] == ids[1]:
             raise ValueError(f"{hand!r} is not a two-card hand such as 'AhKh'")
         return bool(self._w[COMBO_INDEX[int(ids[0]), int(ids[1])]] > 0)

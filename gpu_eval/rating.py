@@ -1,7 +1,7 @@
-"""Seed 004's 16-bit ``HandRating``: an interchange format for hold'em, Omaha and short deck.
+"""The 16-bit ``HandRating``: an interchange format for hold'em, Omaha and short deck.
 
-Every hand class becomes one ``uint16`` laid out exactly as seed 004 draws it (bit 15 left;
-``r`` are rank bits, 2 = bit 0 .. A = bit 12; a rank is its index 0..12):
+Every hand class becomes one ``uint16`` laid out exactly as the HandRating format draws it
+(bit 15 left; ``r`` are rank bits, 2 = bit 0 .. A = bit 12; a rank is its index 0..12):
 
 ==============  =====================  ==================================================
 hand type       bits [15..0]           fields
@@ -17,17 +17,17 @@ pair            ``001ppppk kkkkkkkk``  ``p``: the pair; ``k``: index of the 3 ki
 high card       ``000rrrrr rrrrrrrr``  the five rank bits
 ==============  =====================  ==================================================
 
-The seed's "index of combination" of ranks ``a < b (< c)`` is their rank in the combinatorial
+The format's "index of combination" of ranks ``a < b (< c)`` is their rank in the combinatorial
 number system, ``C(b, 2) + C(a, 1)`` (``C(c, 3) + C(b, 2) + C(a, 1)``), taken over all 13
 ranks: it orders sets as poker compares them (highest rank first), so on the hold'em scale
 (Omaha too) ratings compare as integers exactly as strengths do. In short deck (the 36-card
-deck 6..A, A-6-7-8-9 the lowest straight, whose highest card is the 9) the seed's flush code
+deck 6..A, A-6-7-8-9 the lowest straight, whose highest card is the 9) the format's flush code
 ``111...`` lies above its quads and straight-flush codes ``1110...``, and its full house
 below the flush only by the same code: there ratings do **not** order as integers; compare
 strengths. Both short-deck games (``"shortdeck"``, ``"shortdeck-triton"``) share one
 rating per hand class; only their strength scales differ.
 
-:func:`hand_type` decodes the type from the bits alone, as the seed's ``HandType`` does
+:func:`hand_type` decodes the type from the bits alone, as the format's ``HandType`` does
 (ten types, the royal flush apart from the other straight flushes). Wild-card strengths
 (five of a kind) have no rating.
 """
@@ -46,7 +46,7 @@ from gpu_eval.strength import game_of, strength_dtype, to_value
 
 __all__ = ["HAND_TYPES", "ROYAL_FLUSH", "from_rating", "hand_type", "to_rating"]
 
-#: The seed's ten hand types, lowest first: ``HAND_TYPES[hand_type(r)]`` names a rating.
+#: The format's ten hand types, lowest first: ``HAND_TYPES[hand_type(r)]`` names a rating.
 #: Codes 0..8 are the ``category`` numbers; 9 is the royal flush (a straight flush elsewhere).
 HAND_TYPES = ("HighCard", "Pair", "TwoPair", "Trips", "Straight", "Flush", "FullHouse",
               "Quads", "StraightFlush", "RoyalFlush")
@@ -62,7 +62,7 @@ _SIZES = registry.SCALES
 def _game(game: str) -> str:
     if game not in _SCALES:
         extra = " (wild-card strengths have no rating)" if game == WILD else ""
-        raise ValueError(f"game {game!r} has no seed 004 rating{extra}; known: "
+        raise ValueError(f"game {game!r} has no 16-bit HandRating{extra}; known: "
                          f"{', '.join(_SCALES)}")
     return game
 
@@ -124,24 +124,54 @@ def _first_bad(bad: np.ndarray) -> tuple:
     return tuple(int(w) for w in np.argwhere(bad)[0]) if bad.ndim else ()
 
 
+def _at(bad: np.ndarray) -> str:
+    """`` at index (i, ...)`` of the first bad entry; nothing for a single (0-d) rating."""
+    return f" at index {_first_bad(bad)}" if bad.ndim else ""
+
+
 @accepts_arrays("strength", host_only=True)
 def to_rating(strength, game: str | None = None) -> np.ndarray:
-    """Seed 004's 16-bit rating of each strength.
+    """The 16-bit HandRating of each strength, a self-describing interchange format.
 
     Parameters
     ----------
     strength : array_like of int
         Strengths on the game's scale (1..7462 hold'em and Omaha, 1..1404 short deck).
     game : str, optional
-        ``"holdem"``, ``"omaha"``, ``"omaha5"``, ``"omaha6"``, ``"shortdeck"`` or
-        ``"shortdeck-triton"``; default: the game in the strengths' dtype, else hold'em.
-        A game contradicting the dtype, or a strength off the scale, raises ``ValueError``.
+        ``"holdem"``, ``"omaha"``, ``"omaha5"``, ``"omaha6"``, ``"omaha-hilo"``,
+        ``"omaha5-hilo"``, ``"courchevel"``, ``"courchevel-hilo"``, ``"stud"``,
+        ``"stud-hilo"``, ``"five-card-draw"`` (the hold'em scale), ``"shortdeck"`` or
+        ``"shortdeck-triton"``; default: the game the
+        strengths carry in their dtype, else hold'em. A game contradicting the dtype, or a
+        strength off the scale, raises ``ValueError``. Wild-card and low strengths have no
+        rating.
 
     Returns
     -------
     numpy.ndarray
         ``uint16`` ratings, same shape as ``strength``. On the hold'em scale they order as
         the strengths do; in short deck they do not (compare strengths there).
+
+    Notes
+    -----
+    The 16-bit layout (bit 15 first; ``r`` are rank bits, 2 = bit 0 up to A = bit 12; a rank
+    is its index 0..12; an "index" of two or three ranks is their rank in the combinatorial
+    number system, ``C(b, 2) + C(a, 1)`` for ranks ``a < b``):
+
+    ==============  =====================  ==============================================
+    hand type       bits [15..0]           fields
+    ==============  =====================  ==============================================
+    straight flush  ``1110ssss 00000000``  ``s``: highest rank (royal flush ``0xEC00``)
+    quads           ``11100000 qqqqkkkk``  ``q``: the quads, ``k``: the kicker
+    full house      ``11011111 ttttpppp``  ``t``: trips, ``p``: pair; short deck
+                                           ``10111111``
+    flush           ``101rrrrr rrrrrrrr``  the five rank bits; short deck ``111rrrrr``
+    straight        ``10000000 0000ssss``  ``s``: highest rank (the wheel: 5)
+    trips           ``0110tttt 0kkkkkkk``  ``t``: trips, ``k``: index of the 2 kickers
+    two pair        ``01000ppp ppppkkkk``  ``p``: index of the 2 pairs, ``k``: kicker
+    pair            ``001ppppk kkkkkkkk``  ``p``: the pair, ``k``: index of the 3 kickers
+    high card       ``000rrrrr rrrrrrrr``  the five rank bits
+    ==============  =====================  ==============================================
 
     Examples
     --------
@@ -162,15 +192,18 @@ def to_rating(strength, game: str | None = None) -> np.ndarray:
 
 @accepts_arrays("rating", host_only=True)
 def from_rating(rating, game: str = HOLDEM) -> np.ndarray:
-    """Strengths from seed 004 ratings (the inverse of :func:`to_rating`).
+    """Strengths from 16-bit HandRatings (the inverse of :func:`to_rating`).
 
     Parameters
     ----------
     rating : array_like of int
-        Ratings in seed 004's layout.
+        Ratings in the 16-bit HandRating layout (see :func:`to_rating`).
     game : str
-        The game whose strengths to return (default ``"holdem"``); the short-deck games
-        share their ratings, so the same rating gives each game's own strength.
+        The game whose strengths to return (default ``"holdem"``): ``"holdem"``, ``"omaha"``,
+        ``"omaha5"``, ``"omaha6"``, ``"omaha-hilo"``, ``"omaha5-hilo"``, ``"courchevel"``,
+        ``"courchevel-hilo"``, ``"stud"``, ``"stud-hilo"``, ``"five-card-draw"`` (the hold'em
+        scale), ``"shortdeck"`` or ``"shortdeck-triton"``. The short-deck games share their
+        ratings, so the same rating gives each game's own strength.
 
     Returns
     -------
@@ -197,9 +230,8 @@ def from_rating(rating, game: str = HOLDEM) -> np.ndarray:
     bad = (arr < 0) | (arr > 0xFFFF)
     bad |= strength[np.where(bad, 0, arr)] == 0
     if bad.any():
-        where = _first_bad(bad)
-        raise ValueError(f"rating {int(arr[where]):#06x} at index {where} is not the seed 004 "
-                         f"rating of any {game!r} hand class")
+        raise ValueError(f"rating {int(arr[_first_bad(bad)]):#06x}{_at(bad)} is not the 16-bit "
+                         f"HandRating of any {game!r} hand class")
     out = np.asarray(strength[arr])
     dtype = strength_dtype(game)
     return out.view(dtype) if dtype.metadata else out[()]
@@ -218,21 +250,26 @@ def _decode(r: np.ndarray) -> np.ndarray:
 
 @accepts_arrays("rating", host_only=True)
 def hand_type(rating, game: str | None = None) -> np.ndarray:
-    """The seed's hand type of each rating, decoded from its bits: an index into
-    :data:`HAND_TYPES` (0 ``HighCard`` .. 8 ``StraightFlush``, 9 ``RoyalFlush``).
+    """The hand type of each 16-bit HandRating, decoded from its bits alone.
 
     Parameters
     ----------
     rating : array_like of int
-        Seed 004 ratings.
+        Ratings in the 16-bit HandRating layout (see :func:`to_rating`).
     game : str, optional
-        When given, every rating must be one of that game's; by default one of hold'em's or
+        When given, every rating must be one of that game's: ``"holdem"``, ``"omaha"``,
+        ``"omaha5"``, ``"omaha6"``, ``"omaha-hilo"``, ``"omaha5-hilo"``, ``"courchevel"``,
+        ``"courchevel-hilo"``, ``"stud"``, ``"stud-hilo"``, ``"five-card-draw"`` (the hold'em
+        scale), ``"shortdeck"`` or ``"shortdeck-triton"``; by default one of hold'em's or
         short deck's (the two layouts share no code that means different types).
 
     Returns
     -------
     numpy.ndarray
-        ``uint8`` codes, same shape as ``rating``; codes 0..8 equal ``category``.
+        ``uint8`` codes, same shape as ``rating``: 0 ``HighCard``, 1 ``Pair``, 2 ``TwoPair``,
+        3 ``Trips``, 4 ``Straight``, 5 ``Flush``, 6 ``FullHouse``, 7 ``Quads``,
+        8 ``StraightFlush``, 9 ``RoyalFlush`` (the names are
+        ``gpu_eval.rating.HAND_TYPES[code]``). Codes 0 to 8 equal ``category``.
 
     Examples
     --------
@@ -250,8 +287,7 @@ def hand_type(rating, game: str | None = None) -> np.ndarray:
         known |= _tables(_SCALES[g])[1][safe] != 0
     bad = out_of_range | ~known
     if bad.any():
-        where = _first_bad(bad)
         name = "hold'em or short-deck" if game is None else repr(game)
-        raise ValueError(f"rating {int(arr[where]):#06x} at index {where} is not the seed 004 "
-                         f"rating of any {name} hand class")
+        raise ValueError(f"rating {int(arr[_first_bad(bad)]):#06x}{_at(bad)} is not the 16-bit "
+                         f"HandRating of any {name} hand class")
     return _decode(arr)

@@ -1,9 +1,10 @@
-"""Reading strengths: category, description, Cactus Kev ranks and the seed's 30-bit value.
+"""Reading strengths: category, description, Cactus Kev ranks and the self-describing 30-bit
+value.
 
 Every hold'em strength 1..7462 is one hand class. The table of classes is built here from the
-definition of the scale in ``gpu_eval.scale`` (never from an evaluator), and the seed 000 value
-``category << 26 | important << 13 | kickers`` is derived for each: a bijection that orders the
-classes exactly as ``strength`` does (the tests check it).
+definition of the scale in ``gpu_eval.scale`` (never from an evaluator), and DeadHorseEval's
+30-bit value ``category << 26 | important << 13 | kickers`` is derived for each: a bijection
+that orders the classes exactly as ``strength`` does (the tests check it).
 
 ``category`` and ``describe`` also read the other games' scales, chosen by ``game=``: Omaha
 uses the hold'em scale; ``"shortdeck"`` / ``"shortdeck-triton"`` have 1..1404
@@ -98,7 +99,7 @@ def _scale_values(scale: str) -> np.ndarray:
         values.flags.writeable = False
         return values
     if scale in registry.LOW_SCALES:
-        raise ValueError(f"{scale!r} strengths have no seed value or Cactus Kev rank (low "
+        raise ValueError(f"{scale!r} strengths have no 30-bit value or Cactus Kev rank (low "
                          f"scales: use category() and describe())")
     from gpu_eval.games.shortdeck import class_values  # noqa: PLC0415 -- its tables load on demand
     return class_values(scale)
@@ -157,7 +158,8 @@ def _as_strength(strength, *, allow_zero: bool = False, scale: str = HOLDEM) -> 
     if bad.any():
         where = tuple(int(w) for w in np.argwhere(bad)[0]) if arr.ndim else ()
         name = "hold'em" if scale == HOLDEM else repr(scale)
-        raise ValueError(f"strength {int(arr[where])} at index {where} is outside the {name} "
+        at = f" at index {where}" if arr.ndim else ""  # a single strength has no index
+        raise ValueError(f"strength {int(arr[where])}{at} is outside the {name} "
                          f"scale {low}..{top} (a strength from another game?)")
     return arr.astype(np.int64)
 
@@ -173,10 +175,19 @@ def category(strength, game: str | None = None) -> np.ndarray:
         deck games, 1..7475 for ``"wild"`` (``evaluate(..., wild=...)``, where category 9 is
         five of a kind). A value outside the scale raises ``ValueError``.
     game : str, optional
-        The game whose scale the strengths belong to: ``"holdem"``, ``"omaha"``,
-        ``"omaha5"``, ``"omaha6"``, ``"shortdeck"``, ``"shortdeck-triton"`` or ``"wild"``.
-        Default: the game in the strengths' dtype (see the module docstring), else hold'em.
-        A game that contradicts the dtype's raises ``ValueError``.
+        The game whose scale the strengths belong to: any game (``"holdem"``, ``"shortdeck"``,
+        ``"shortdeck-triton"``, ``"omaha"``, ``"omaha5"``, ``"omaha6"``, ``"omaha-hilo"``,
+        ``"omaha5-hilo"``, ``"courchevel"``, ``"courchevel-hilo"``, ``"stud"``,
+        ``"stud-hilo"``, ``"razz"``, ``"deuce-seven"``, ``"ace-five"``, ``"badugi"``,
+        ``"deuce-seven-draw"``, ``"badugi-draw"``, ``"five-card-draw"``) or ``"wild"``
+        (hold'em with wild cards). Omaha, Courchevel, stud, stud hi/lo and five-card draw
+        share the hold'em scale; the short-deck games, wild cards and the low games (razz on
+        A-5, the draw lows on their own) have theirs. Default: the game the strengths carry in
+        their dtype, else hold'em. :func:`evaluate` tags the strengths of every scale but
+        hold'em's, ``np.dtype(np.uint16, metadata={"game": ...})``; a plain ``uint16`` means
+        hold'em. The tag survives slicing, fancy indexing, copies, reshaping and sorting, but
+        not taking one element (``a[0]``), ``astype``, ``np.concatenate`` or a CuPy array:
+        pass ``game=`` there. A game that contradicts the tag raises ``ValueError``.
 
     Returns
     -------
@@ -202,14 +213,31 @@ def category(strength, game: str | None = None) -> np.ndarray:
 
 @accepts_arrays("strength", host_only=True)
 def to_value(strength, game: str | None = None) -> np.ndarray:
-    """Seed 000's self-describing value ``category << 26 | important << 13 | kickers``.
+    """The self-describing 30-bit value ``category << 26 | important << 13 | kickers`` of
+    each strength (DeadHorseEval's layout).
 
     Important ranks are the pair(s), trips or quads (for a full house the trips, with the pair
     as kicker); kickers are the remaining ranks that play. Straights carry their five rank
     bits, the wheel as ``0b1111`` (ace low). On the hold'em scale higher values are better
     hands; on the short-deck scales values order classes by category number, not by the
-    game's category order (see ``gpu_eval.games.shortdeck.class_values``), and five of a kind
-    (``"wild"``) is category 9. ``game`` as for :func:`category`.
+    game's category order, and five of a kind (``"wild"``) is category 9.
+
+    Parameters
+    ----------
+    strength : int or array_like of int
+        Strengths on the game's scale.
+    game : str, optional
+        The game whose scale the strengths belong to: ``"holdem"``, ``"omaha"``, ``"omaha5"``,
+        ``"omaha6"``, ``"omaha-hilo"``, ``"omaha5-hilo"``, ``"courchevel"``,
+        ``"courchevel-hilo"``, ``"stud"``, ``"stud-hilo"``, ``"five-card-draw"`` (the hold'em
+        scale), ``"shortdeck"``, ``"shortdeck-triton"`` or ``"wild"``; the low games have no
+        such value. Default: the game the strengths carry in their dtype, else hold'em (see
+        :func:`category`).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint32`` values, the shape of ``strength``.
 
     Examples
     --------
@@ -233,8 +261,21 @@ def _value_index(scale: str) -> tuple[np.ndarray, np.ndarray]:
 def from_value(value, game: str | None = None) -> np.ndarray:
     """Inverse of :func:`to_value`; raises ``ValueError`` on a value that is no hand class.
 
-    ``game`` (default hold'em) names the scale to map onto; the strengths come back with that
-    game's dtype (:func:`strength_dtype`).
+    Parameters
+    ----------
+    value : int or array_like of int
+        30-bit values, ``category << 26 | important << 13 | kickers``.
+    game : str, optional
+        The scale to map onto (default hold'em): ``"holdem"``, ``"omaha"``, ``"omaha5"``,
+        ``"omaha6"``, ``"omaha-hilo"``, ``"omaha5-hilo"``, ``"courchevel"``,
+        ``"courchevel-hilo"``, ``"stud"``, ``"stud-hilo"``, ``"five-card-draw"`` (the hold'em
+        scale), ``"shortdeck"``, ``"shortdeck-triton"`` or ``"wild"``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint16`` strengths, tagged with the game in their dtype when its scale is not
+        hold'em's.
 
     Examples
     --------
@@ -255,8 +296,8 @@ def from_value(value, game: str | None = None) -> np.ndarray:
     if bad.any():
         where = tuple(int(w) for w in np.argwhere(bad)[0]) if a.ndim else ()
         name = "" if scale == HOLDEM else f"{game!r} "
-        raise ValueError(f"{int(a[where])} at index {where} is not the value of any {name}"
-                         f"hand class")
+        at = f" at index {where}" if a.ndim else ""
+        raise ValueError(f"{int(a[where])}{at} is not the value of any {name}hand class")
     out = np.asarray(strengths[pos], dtype=np.uint16)
     if strength_dtype(game).metadata is None:
         return out[()]  # as before: a NumPy scalar for a scalar value
@@ -267,8 +308,23 @@ def from_value(value, game: str | None = None) -> np.ndarray:
 def to_cactus_kev(strength, game: str | None = None) -> np.ndarray:
     """Cactus Kev / PokerHandEvaluator rank (1 = royal flush, 7462 = 7-5-4-3-2).
 
-    Cactus Kev ranks exist for the hold'em scale only (hold'em and Omaha): strengths of
-    another game (by ``game`` or their dtype's tag) raise ``ValueError``.
+    Cactus Kev ranks exist for the hold'em scale only: strengths of another game (by ``game``
+    or their dtype's tag) raise ``ValueError``.
+
+    Parameters
+    ----------
+    strength : int or array_like of int
+        Hold'em-scale strengths, 1..7462.
+    game : str, optional
+        A game on the hold'em scale: ``"holdem"``, ``"omaha"``, ``"omaha5"``, ``"omaha6"``,
+        ``"omaha-hilo"``, ``"omaha5-hilo"``, ``"courchevel"``, ``"courchevel-hilo"``,
+        ``"stud"``, ``"stud-hilo"`` or ``"five-card-draw"``. Default: the strengths' dtype
+        tag, else hold'em.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint16`` ranks, ``7463 - strength``.
 
     Examples
     --------
@@ -284,7 +340,25 @@ def to_cactus_kev(strength, game: str | None = None) -> np.ndarray:
 
 @accepts_arrays("rank", host_only=True)
 def from_cactus_kev(rank) -> np.ndarray:
-    """Strength from a Cactus Kev rank (1 best .. 7462 worst).
+    """Strength from a Cactus Kev rank (1 best, up to 7462 worst): ``7463 - rank``.
+
+    Parameters
+    ----------
+    rank : int or array_like of int
+        Cactus Kev / PokerHandEvaluator ranks, 1 (a royal flush) to 7462 (7-5-4-3-2
+        unsuited).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``uint16`` hold'em strengths (higher is better), the shape of ``rank``.
+
+    Raises
+    ------
+    ValueError
+        A rank outside 1..7462 (naming it and, in an array, its index).
+    TypeError
+        Ranks that are not integers.
 
     Examples
     --------
@@ -297,8 +371,8 @@ def from_cactus_kev(rank) -> np.ndarray:
     bad = (arr < 1) | (arr > S.NUM_CLASSES)
     if bad.any():
         where = tuple(int(w) for w in np.argwhere(bad)[0]) if arr.ndim else ()
-        raise ValueError(f"Cactus Kev rank {int(arr[where])} at index {where} is outside "
-                         f"1..{S.NUM_CLASSES}")
+        at = f" at index {where}" if arr.ndim else ""
+        raise ValueError(f"Cactus Kev rank {int(arr[where])}{at} is outside 1..{S.NUM_CLASSES}")
     return (S.NUM_CLASSES + 1 - arr.astype(np.int64)).astype(np.uint16)
 
 
@@ -347,8 +421,13 @@ def describe(strength, game: str | None = None):
     strength : int or array_like of int
         Strengths on the game's scale; 0 (a masked invalid row) reads "no valid hand".
     game : str, optional
-        The game whose scale the strengths belong to; default: the game in the strengths'
-        dtype, else hold'em (as for :func:`category`).
+        The game whose scale the strengths belong to: any game (``"holdem"``, ``"shortdeck"``,
+        ``"shortdeck-triton"``, ``"omaha"``, ``"omaha5"``, ``"omaha6"``, ``"omaha-hilo"``,
+        ``"omaha5-hilo"``, ``"courchevel"``, ``"courchevel-hilo"``, ``"stud"``,
+        ``"stud-hilo"``, ``"razz"``, ``"deuce-seven"``, ``"ace-five"``, ``"badugi"``,
+        ``"deuce-seven-draw"``, ``"badugi-draw"``, ``"five-card-draw"``) or ``"wild"``;
+        default: the game the strengths carry in their dtype, else hold'em (the tag is
+        explained under :func:`category`).
 
     Returns
     -------

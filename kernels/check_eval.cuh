@@ -90,13 +90,19 @@ GE_DEVICE void ge_check_eval_ids_k(const ge_u8* __restrict__ ids, ge_u64 n, int 
     }
 }
 
-// k = 5..9 (the caller takes another path for other k).
-template <class Eval>
+// k = KMIN..9, KMIN 4 or 5 (the caller takes another path for other k).
+template <class Eval, int KMIN>
 GE_DEVICE void ge_check_eval_ids_loop(const ge_u8* __restrict__ ids, int k, ge_u64 n, int lo,
                                       int hi, ge_u64 fb, int mi, ge_u16* __restrict__ out,
                                       unsigned long long* __restrict__ first_bad,
                                       const Eval& ev) {
     __shared__ ge_u8 tile[GE_CHECK_MAX_BLOCK * 9];  // one block's rows (k <= 9 ids each)
+    if constexpr (KMIN <= 4) {  // badugi: four cards
+        if (k == 4) {
+            ge_check_eval_ids_k<Eval, 4>(ids, n, lo, hi, fb, mi, out, first_bad, ev, tile);
+            return;
+        }
+    }
     switch (k) {
         case 5: ge_check_eval_ids_k<Eval, 5>(ids, n, lo, hi, fb, mi, out, first_bad, ev, tile); break;
         case 6: ge_check_eval_ids_k<Eval, 6>(ids, n, lo, hi, fb, mi, out, first_bad, ev, tile); break;
@@ -114,8 +120,8 @@ GE_DEVICE void ge_check_eval_ids_loop(const ge_u8* __restrict__ ids, int k, ge_u
 #endif
 
 // The two kernels of one evaluator, with one signature for every game: `param` is handed to
-// MAKE_EVAL (e.g. short deck's variant; unused by hold'em).
-#define GE_CHECK_KERNELS(PREFIX, EVAL, MAKE_EVAL)                                                \
+// MAKE_EVAL (e.g. short deck's variant; unused by hold'em). Ids rows hold KMIN..9 cards.
+#define GE_CHECK_KERNELS_FROM(PREFIX, EVAL, MAKE_EVAL, KMIN)                                     \
     GE_GLOBAL void GE_CHECK_BOUNDS PREFIX##check_eval_masks(                                     \
             const ge_u64* __restrict__ masks, ge_u64 n, int lo, int hi, ge_u64 forbidden,       \
             int param, int mask_invalid, ge_u16* __restrict__ out,                               \
@@ -127,8 +133,10 @@ GE_DEVICE void ge_check_eval_ids_loop(const ge_u8* __restrict__ ids, int k, ge_u
             const ge_u8* __restrict__ ids, int k, ge_u64 n, int lo, int hi, ge_u64 forbidden,   \
             int param, int mask_invalid, ge_u16* __restrict__ out,                               \
             unsigned long long* __restrict__ first_bad) {                                        \
-        ge_check_eval_ids_loop<EVAL>(ids, k, n, lo, hi, forbidden, mask_invalid, out,            \
-                                     first_bad, MAKE_EVAL(param));                               \
+        ge_check_eval_ids_loop<EVAL, KMIN>(ids, k, n, lo, hi, forbidden, mask_invalid, out,      \
+                                           first_bad, MAKE_EVAL(param));                         \
     }
+// Hands of five to nine cards (hold'em, short deck).
+#define GE_CHECK_KERNELS(PREFIX, EVAL, MAKE_EVAL) GE_CHECK_KERNELS_FROM(PREFIX, EVAL, MAKE_EVAL, 5)
 
 #endif  // GE_CHECK_EVAL_CUH

@@ -201,15 +201,7 @@ GE_DEVICE void ge_showdown(const ge_u16* __restrict__ S, ge_u32 ld, ge_u32 n_boa
         ge_showdown<N>(S, ld, n_boards, matchups, n_matchups, per_task, wins, ties, units,    \
                        valid);                                                                \
     }
-GE_EQ_SHOWDOWN_KERNEL(2)
-GE_EQ_SHOWDOWN_KERNEL(3)
-GE_EQ_SHOWDOWN_KERNEL(4)
-GE_EQ_SHOWDOWN_KERNEL(5)
-GE_EQ_SHOWDOWN_KERNEL(6)
-GE_EQ_SHOWDOWN_KERNEL(7)
-GE_EQ_SHOWDOWN_KERNEL(8)
-GE_EQ_SHOWDOWN_KERNEL(9)
-GE_EQ_SHOWDOWN_KERNEL(10)
+GE_FOR_PLAYERS_2_TO_10(GE_EQ_SHOWDOWN_KERNEL)
 
 // ---------------------------------------------------------------------------------------------
 // Monte Carlo.
@@ -319,15 +311,7 @@ GE_DEVICE void ge_sample(const ge_u64* __restrict__ combos, const ge_u32* __rest
         ge_sample<N>(combos, offsets, cum, modes, deck, n_deck, base, k, key0, key1, start,   \
                      stop, max_tries, totals, failures);                                      \
     }
-GE_EQ_SAMPLE_KERNEL(2)
-GE_EQ_SAMPLE_KERNEL(3)
-GE_EQ_SAMPLE_KERNEL(4)
-GE_EQ_SAMPLE_KERNEL(5)
-GE_EQ_SAMPLE_KERNEL(6)
-GE_EQ_SAMPLE_KERNEL(7)
-GE_EQ_SAMPLE_KERNEL(8)
-GE_EQ_SAMPLE_KERNEL(9)
-GE_EQ_SAMPLE_KERNEL(10)
+GE_FOR_PLAYERS_2_TO_10(GE_EQ_SAMPLE_KERNEL)
 
 // The draws of samples [start, start + count) of n players (for tests against the NumPy
 // twin): holes (count, n), boards (count; without base), ok (count).

@@ -126,25 +126,27 @@ GE_DEVICE ge_u32 ge_rng_next(GeRng& r) {
 }
 
 // Uniform integer in [0, n), n >= 1: Lemire's multiply-shift; the rare low products below
-// 2^32 mod n are redrawn, which makes it exactly uniform.
+// 2^32 mod n are redrawn, which makes it exactly uniform. One call of ge_rng_next (whose
+// refill, a whole Philox block, is inlined at every call site): the threshold is computed on
+// the first draw, and only when its low product is below n (rare).
 GE_DEVICE ge_u32 ge_rng_below(GeRng& r, ge_u32 n) {
-    ge_u64 m = (ge_u64)ge_rng_next(r) * n;
-    ge_u32 low = (ge_u32)m;
-    if (low < n) {
-        const ge_u32 t = (0u - n) % n;
-        while (low < t) {
-            m = (ge_u64)ge_rng_next(r) * n;
-            low = (ge_u32)m;
-        }
+    ge_u32 t = 0;
+    for (bool first = true;; first = false) {
+        const ge_u64 m = (ge_u64)ge_rng_next(r) * n;
+        const ge_u32 low = (ge_u32)m;
+        if (first && low < n) t = (0u - n) % n;
+        if (low >= t) return (ge_u32)(m >> 32);
     }
-    return (ge_u32)(m >> 32);
 }
 
 // Uniform double in [0, 1) from 53 random bits (two words: 27 + 26 bits); every step is exact,
-// so the host twin computes the same double.
+// so the host twin computes the same double. The two words come from one call site.
 GE_DEVICE double ge_rng_unit(GeRng& r) {
-    const ge_u32 a = ge_rng_next(r) >> 5;
-    const ge_u32 b = ge_rng_next(r) >> 6;
+    ge_u64 two = 0;
+    GE_EQ_NO_UNROLL
+    for (int i = 0; i < 2; ++i) two = (two << 32) | ge_rng_next(r);
+    const ge_u32 a = (ge_u32)(two >> 32) >> 5;
+    const ge_u32 b = (ge_u32)two >> 6;
     return ((double)a * 67108864.0 + (double)b) * (1.0 / 9007199254740992.0);
 }
 

@@ -148,14 +148,6 @@ GE_DEVICE void ge_batch(const ge_u64* __restrict__ hole, const ge_u64* __restric
                                 ge_u32* __restrict__ units) {                                 \
         ge_batch<N>(hole, board, free_cards, n_spots, k, wins, ties, units);                  \
     }
-GE_BATCH_KERNEL(2)
-GE_BATCH_KERNEL(3)
-GE_BATCH_KERNEL(4)
-GE_BATCH_KERNEL(5)
-GE_BATCH_KERNEL(6)
-GE_BATCH_KERNEL(7)
-GE_BATCH_KERNEL(8)
-GE_BATCH_KERNEL(9)
-GE_BATCH_KERNEL(10)
+GE_FOR_PLAYERS_2_TO_10(GE_BATCH_KERNEL)
 
 #endif  // GE_EQUITY_BATCH_CU

@@ -59,4 +59,61 @@ GE_DEVICE ge_u64 ge_thread_index() {
 }
 GE_DEVICE ge_u64 ge_thread_count() { return (ge_u64)gridDim.x * blockDim.x; }
 
+// Per-player-count kernels (ge_eq_showdown_N, ge_batch_N, ...). A launcher may compile a
+// module for one count only, -DGE_PLAYERS=n (0: none), so that a first call compiles just
+// the kernels it launches; without GE_PLAYERS every count is compiled (the whole module, as
+// `gpu-eval compile` and the host builds have it). GE_FOR_PLAYERS_2_TO_8(K) and
+// GE_FOR_PLAYERS_2_TO_10(K) expand K(N) for each count of their range that is compiled.
+#if defined(GE_PLAYERS) && (GE_PLAYERS < 0 || GE_PLAYERS > 10)
+#error "GE_PLAYERS must be 0..10"
+#endif
+#if !defined(GE_PLAYERS) || GE_PLAYERS == 2
+#define GE_PLAYERS_2_(K) K(2)
+#else
+#define GE_PLAYERS_2_(K)
+#endif
+#if !defined(GE_PLAYERS) || GE_PLAYERS == 3
+#define GE_PLAYERS_3_(K) K(3)
+#else
+#define GE_PLAYERS_3_(K)
+#endif
+#if !defined(GE_PLAYERS) || GE_PLAYERS == 4
+#define GE_PLAYERS_4_(K) K(4)
+#else
+#define GE_PLAYERS_4_(K)
+#endif
+#if !defined(GE_PLAYERS) || GE_PLAYERS == 5
+#define GE_PLAYERS_5_(K) K(5)
+#else
+#define GE_PLAYERS_5_(K)
+#endif
+#if !defined(GE_PLAYERS) || GE_PLAYERS == 6
+#define GE_PLAYERS_6_(K) K(6)
+#else
+#define GE_PLAYERS_6_(K)
+#endif
+#if !defined(GE_PLAYERS) || GE_PLAYERS == 7
+#define GE_PLAYERS_7_(K) K(7)
+#else
+#define GE_PLAYERS_7_(K)
+#endif
+#if !defined(GE_PLAYERS) || GE_PLAYERS == 8
+#define GE_PLAYERS_8_(K) K(8)
+#else
+#define GE_PLAYERS_8_(K)
+#endif
+#if !defined(GE_PLAYERS) || GE_PLAYERS == 9
+#define GE_PLAYERS_9_(K) K(9)
+#else
+#define GE_PLAYERS_9_(K)
+#endif
+#if !defined(GE_PLAYERS) || GE_PLAYERS == 10
+#define GE_PLAYERS_10_(K) K(10)
+#else
+#define GE_PLAYERS_10_(K)
+#endif
+#define GE_FOR_PLAYERS_2_TO_8(K) GE_PLAYERS_2_(K) GE_PLAYERS_3_(K) GE_PLAYERS_4_(K) \
+    GE_PLAYERS_5_(K) GE_PLAYERS_6_(K) GE_PLAYERS_7_(K) GE_PLAYERS_8_(K)
+#define GE_FOR_PLAYERS_2_TO_10(K) GE_FOR_PLAYERS_2_TO_8(K) GE_PLAYERS_9_(K) GE_PLAYERS_10_(K)
+
 #endif  // GE_COMMON_CUH

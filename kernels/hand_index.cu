@@ -20,7 +20,8 @@
 //   binom[17 * n + k] C(n, k) for n, k <= 16
 // Invalid rows (a card id out of the deck, a card twice) get index -1 on every round they
 // would write, and the lowest such row is kept in *first_bad (atomicMin) for the host to
-// name.
+// name. The kernel checks every id itself (a bad one never reaches a shift or a table), so
+// any uint8 input is safe.
 #ifndef GE_HAND_INDEX_CU
 #define GE_HAND_INDEX_CU
 
@@ -86,8 +87,15 @@ GE_DEVICE bool ge_hand_index_one(const ge_u8* cards, int n_rounds, ge_u32 cpr, i
         ge_u32 lane[GE_HI_SUITS] = {0, 0, 0, 0};
         for (int j = 0; j < c; ++j) {
             const int id = cards[at + j];
-            if (id >= 52 || id < 4 * lowest || ((seen >> id) & 1ull)) ok = false;
-            seen |= 1ull << (id & 63);
+            // An id outside the deck (any uint8 reaches here from a CuPy array) only marks
+            // the hand bad: its rank would index past the binomial table, or shift by a
+            // negative amount below the short deck.
+            if (id >= 52 || id < 4 * lowest) {
+                ok = false;
+                continue;
+            }
+            if ((seen >> id) & 1ull) ok = false;
+            seen |= 1ull << id;
             lane[id & 3] |= 1u << ((id >> 2) - lowest);
         }
         at += c;

@@ -35,9 +35,12 @@ struct GeOmahaTables {
 
 GE_CONSTANT GeOmahaTables ge_omaha_tables;
 
-// Strength (1..7462, the hold'em scale) of H hole cards and B board cards (ids, validated).
-template <int H, int B>
-GE_DEVICE ge_u32 ge_omaha_eval(const GeOmahaTables& t, const ge_u8* hole, const ge_u8* board) {
+// Strength (1..7462, the hold'em scale) of h <= HMAX hole cards and B board cards (ids,
+// validated; hole[i] is read for i < h only). One copy of the code serves every h up to HMAX
+// (the pairs of absent cards are skipped); with h a constant the checks fold away.
+template <int HMAX, int B>
+GE_DEVICE ge_u32 ge_omaha_eval_upto(const GeOmahaTables& t, const ge_u8* hole, int h,
+                                    const ge_u8* board) {
     ge_u32 key = 0;
     ge_u64 bm = 0, hm = 0;
     GE_UNROLL
@@ -50,19 +53,22 @@ GE_DEVICE ge_u32 ge_omaha_eval(const GeOmahaTables& t, const ge_u8* hole, const 
                          GE_LDG(t.board_lo + (key & ((1u << GE_OMAHA_LO_BITS) - 1u)));
     const ge_u32 base = GE_LDG(t.noflush_offset + B) + block * 169u;
 
-    ge_u32 rank[H];
+    ge_u32 rank[HMAX];
     GE_UNROLL
-    for (int i = 0; i < H; ++i) {
-        rank[i] = hole[i] >> 2;
-        hm |= ge_card_bit(hole[i]);
+    for (int i = 0; i < HMAX; ++i) {
+        rank[i] = 0;
+        if (i < h) {
+            rank[i] = hole[i] >> 2;
+            hm |= ge_card_bit(hole[i]);
+        }
     }
     ge_u32 best = 0;
     GE_UNROLL
-    for (int i = 0; i < H - 1; ++i) {
+    for (int i = 0; i < HMAX - 1; ++i) {
         const ge_u32 row = base + 13u * rank[i];
         GE_UNROLL
-        for (int j = i + 1; j < H; ++j) {
-            best = ge_max_u32(best, GE_LDG(t.noflush + (row + rank[j])));
+        for (int j = i + 1; j < HMAX; ++j) {
+            if (j < h) best = ge_max_u32(best, GE_LDG(t.noflush + (row + rank[j])));
         }
     }
 
@@ -79,6 +85,12 @@ GE_DEVICE ge_u32 ge_omaha_eval(const GeOmahaTables& t, const ge_u8* hole, const 
         }
     }
     return best;
+}
+
+// Strength of H hole cards and B board cards (ids, validated).
+template <int H, int B>
+GE_DEVICE ge_u32 ge_omaha_eval(const GeOmahaTables& t, const ge_u8* hole, const ge_u8* board) {
+    return ge_omaha_eval_upto<H, B>(t, hole, H, board);
 }
 
 #endif  // GE_OMAHA_CUH

@@ -15,7 +15,8 @@ from gpu_eval.cuda import driver
 __all__ = ["CudaUnavailableError", "cuda_available", "require_cuda", "import_cupy",
            "is_cupy_array", "CUPY_MISSING", "NO_DEVICE"]
 
-CUPY_MISSING = "backend='cuda' needs CuPy: pip install gpu-eval[cuda13]"
+CUPY_MISSING = ("backend='cuda' needs CuPy: pip install cupy-cuda13x (cupy-cuda12x for a "
+                "CUDA 12 driver), the cuda13 / cuda12 extra of gpu-eval")
 NO_DEVICE = "CuPy is installed but no CUDA device is visible: {}"
 
 

@@ -8,9 +8,10 @@ very arrays the NumPy path reads) are uploaded into ``ge_low_tables``.
 
 Validation is the NumPy path's, with the same messages: host inputs go through
 ``gpu_eval.games.lowball.evaluate_rows``, which hands the cleaned masks to the kernel (streamed,
-NumPy out, tagged with the game); CuPy inputs are checked on their device
-(:func:`gpu_eval.cuda.device_inputs.device_hands`) and the result stays there, a plain
-``uint16`` CuPy array (CuPy cannot carry the game tag: name the game when reading it).
+NumPy out, tagged with the game); CuPy masks and ids are checked and evaluated on their device
+in one launch (``ge_low_check_eval_*``, :func:`gpu_eval.cuda.device_inputs.evaluate_device_fused`;
+DeadHorse ints step by step) and the result stays there, a plain ``uint16`` CuPy array (CuPy
+cannot carry the game tag: name the game when reading it).
 CuPy is imported lazily, inside the functions.
 """
 
@@ -21,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval.cuda import manifest, modules
+from gpu_eval.cuda import device_inputs, manifest, modules
 from gpu_eval.cuda.availability import is_cupy_array, require_cuda
 from gpu_eval.cuda.device_inputs import device_hands, finish_device_rows, first_flagged
 from gpu_eval.cuda.streaming import STRENGTHS, stream_host
@@ -148,6 +149,13 @@ def evaluate(hands: Any, *, game: str = DEUCE_SEVEN, invalid: str = "raise",
     lo, hi = record.hand_cards
     with hands.device:
         state = get_module(hands.device.id)
+        # Masks and ids: checked and evaluated in one launch, one small read back.
+        fused = device_inputs.evaluate_device_fused(
+            cupy, state, hands, lo, hi, invalid, encoding,
+            kernels=("ge_low_check_eval_masks", "ge_low_check_eval_ids"),
+            param=GAME_CODES[record.name])
+        if fused is not None:
+            return fused
         d = device_hands(cupy, state, hands, invalid, encoding)
         out = cupy.zeros(d.n, dtype=cupy.uint16)
         if d.n:

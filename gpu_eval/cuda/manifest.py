@@ -3,7 +3,8 @@ each kernel is called, where it is defined, what it takes and writes, and how it
 
 Everything else about a kernel is derived from these records:
 
-* the launchers' modules (:func:`module_source`, the kernel names a module exports) and the
+* the launchers' modules (:func:`module_source`, the kernel names a module exports, whole or
+  the part of one player count: :attr:`Module.players`) and the
   checks every launch goes through (:func:`check_launch`, applied by
   :func:`gpu_eval.cuda.modules.compile_module` to each kernel it hands out): the argument
   count, each scalar's exact type (CuPy packs a scalar by its dtype, so a wrong one shifts
@@ -36,9 +37,10 @@ import numpy as np
 
 from gpu_eval.cuda.nvrtc import module_code
 
-__all__ = ["Arg", "Launch", "Kernel", "Module", "LaunchError", "KERNELS", "MODULES", "kernel",
-           "module", "module_source", "module_of_code", "check_launch", "kernel_record",
-           "THREADS", "STRIDE", "WARP_ITEMS", "BLOCK_ITEMS", "RUNS", "TILES"]
+__all__ = ["Arg", "Launch", "Kernel", "Module", "PlayerKernels", "LaunchError", "KERNELS",
+           "MODULES", "kernel", "module", "module_source", "module_of_code", "players_of_code",
+           "check_launch", "kernel_record", "every_kernel_name", "THREADS", "STRIDE",
+           "WARP_ITEMS", "BLOCK_ITEMS", "ROW_TILES", "RUNS", "TILES"]
 
 #: Threads per block of every launch (occupancy and grids are sized for it).
 THREADS = 256
@@ -97,6 +99,8 @@ WARP_ITEMS = Launch("a warp per item (32 items a warp for the showdowns), stridi
                     "rest")
 BLOCK_ITEMS = Launch("a block per item (a board, a tile of boards, a row of deals), striding "
                      "over the rest")
+ROW_TILES = Launch("a block per run of rows, staged in shared memory 256 rows at a time; each "
+                   "thread one column in registers, striding over the columns")
 RUNS = Launch("each thread a run of consecutive subsets into a per-block shared histogram")
 TILES = Launch("a 2-D grid: 64 x 64 tiles of combo pairs by slices of boards; 16 x 16 threads "
                "of 4 x 4 pairs each", dims=2, fixed=True)
@@ -104,12 +108,14 @@ TILES = Launch("a 2-D grid: 64 x 64 tiles of combo pairs by slices of boards; 16
 
 @dataclass(frozen=True)
 class Kernel:
-    """One ``extern "C"`` kernel: its name, the file defining it, its parameters, its launch."""
+    """One ``extern "C"`` kernel: its name, the file defining it, its parameters, its launch,
+    and for a kernel compiled once per player count (``ge_eq_showdown_3``), that count."""
 
     name: str
     source: str
     args: tuple[Arg, ...]
     launch: Launch
+    players: int | None = None
 
     @property
     def outputs(self) -> tuple[Arg, ...]:
@@ -128,7 +134,7 @@ class Kernel:
 
 
 def kernel_record(name: str, source: str, signature: str, launch: Launch,
-                  nullable: tuple[str, ...] = ()) -> Kernel:
+                  nullable: tuple[str, ...] = (), players: int | None = None) -> Kernel:
     """The record of a kernel from its parameter list as written in its ``.cu``.
 
     Parameters
@@ -143,6 +149,10 @@ def kernel_record(name: str, source: str, signature: str, launch: Launch,
         How the launchers launch it.
     nullable : tuple of str
         Pointer parameters that may be null (``numpy.uint64(0)``).
+    players : int, optional
+        For one of a family of kernels instantiated once per player count through
+        ``GE_FOR_PLAYERS_2_TO_*`` (``kernels/ge_common.cuh``), its count; its name ends in
+        ``_<count>``.
 
     Examples
     --------
@@ -161,7 +171,57 @@ def kernel_record(name: str, source: str, signature: str, launch: Launch,
     unknown = set(nullable) - {a.name for a in args}
     if unknown:
         raise AssertionError(f"{name}: no parameter {sorted(unknown)} to be nullable")
-    return Kernel(name, source, tuple(args), launch)
+    if players is not None and not name.endswith(f"_{players}"):
+        raise AssertionError(f"{name}: a kernel of {players} players is named ..._{players}")
+    return Kernel(name, source, tuple(args), launch, players)
+
+
+@dataclass(frozen=True)
+class PlayerKernels:
+    """A module's kernels: the ``base`` ones, and those compiled once per player count
+    (``per_count`` patterns such as ``"ge_eq_showdown_{n}"``, for each of ``counts``), which
+    ``GE_PLAYERS`` lets a call compile for its own count alone (``kernels/ge_common.cuh``).
+    Every module has one (:attr:`Module.players`), derived from its kernels' records.
+
+    Examples
+    --------
+    >>> k = PlayerKernels(("ge_x",), ("ge_y_{n}",), (2, 3))
+    >>> k.names(), k.names(0), k.names(3)
+    (('ge_x', 'ge_y_2', 'ge_y_3'), ('ge_x',), ('ge_x', 'ge_y_3'))
+    >>> module("batch").players.counts
+    (2, 3, 4, 5, 6, 7, 8, 9, 10)
+    """
+
+    base: tuple[str, ...]
+    per_count: tuple[str, ...]
+    counts: tuple[int, ...]
+
+    def names(self, players: int | None = None) -> tuple[str, ...]:
+        """Every kernel (``players=None``: the whole module), the base ones alone (0), or the
+        base ones and those of ``players``."""
+        if players is None:
+            counts = self.counts
+        elif players == 0:
+            counts = ()
+        elif players in self.counts:
+            counts = (players,)
+        else:
+            raise ValueError(f"no kernels for {players} players (counts {self.counts})")
+        return self.base + tuple(p.format(n=n) for p in self.per_count for n in counts)
+
+    @classmethod
+    def of(cls, records: list[Kernel]) -> PlayerKernels:
+        """The base kernels and per-count families of ``records`` (one module's)."""
+        base = tuple(k.name for k in records if k.players is None)
+        families: dict[str, list[int]] = {}
+        for k in records:
+            if k.players is not None:
+                families.setdefault(k.name[:-len(str(k.players))] + "{n}", []).append(k.players)
+        counts = {tuple(sorted(c)) for c in families.values()}
+        if len(counts) > 1:
+            raise AssertionError(f"per-count kernels of one module over different counts: "
+                                 f"{families}")
+        return cls(base, tuple(families), counts.pop() if counts else ())
 
 
 @dataclass(frozen=True)
@@ -175,6 +235,11 @@ class Module:
     files: tuple[str, ...]
     symbols: tuple[str, ...] = ()
     kernels: tuple[str, ...] = field(default=(), compare=False)
+    players: PlayerKernels = field(default=PlayerKernels((), (), ()), compare=False)
+
+    def __post_init__(self) -> None:
+        if not (self.players.base or self.players.per_count):  # a module made by hand
+            object.__setattr__(self, "players", PlayerKernels(self.kernels, (), ()))
 
 
 _EVAL_ROWS = "ge_u16* out, ge_u64 n"
@@ -197,7 +262,7 @@ def _evaluators() -> list[Kernel]:
             kernel_record(f"{prefix}eval_deadhorse", src, f"const ge_i32* cards, int k, {_EVAL_ROWS}",
                     STRIDE)]
     for prefix, src in (("ge_", "check_eval.cu"), ("ge_phash_", "check_eval.cu"),
-                        ("ge_shortdeck_", "variants.cu")):
+                        ("ge_shortdeck_", "variants.cu"), ("ge_low_", "lowball.cu")):
         out += [
             kernel_record(f"{prefix}check_eval_masks", src,
                     f"const ge_u64* masks, ge_u64 n, {_CHECK_TAIL}", STRIDE),
@@ -224,9 +289,10 @@ _RECORDS: list[Kernel] = [
             "ge_u32 ld", BLOCK_ITEMS, nullable=("boards", "deck_ids")),
     *(kernel_record(f"ge_eq_showdown_{n}", "equity.cu",
               f"const ge_u16* S, ge_u32 ld, ge_u32 n_boards, const ge_i32* matchups, "
-              f"ge_u32 n_matchups, ge_u32 per_task, {_COUNTS}", WARP_ITEMS)
+              f"ge_u32 n_matchups, ge_u32 per_task, {_COUNTS}", WARP_ITEMS, players=n)
       for n in range(2, 11)),
-    *(kernel_record(f"ge_eq_sample_{n}", "equity.cu", _SAMPLE, STRIDE) for n in range(2, 11)),
+    *(kernel_record(f"ge_eq_sample_{n}", "equity.cu", _SAMPLE, STRIDE, players=n)
+      for n in range(2, 11)),
     kernel_record("ge_eq_mc_draws", "equity.cu",
             "int n, const ge_u64* combos, const ge_u32* offsets, const double* cum, "
             "const ge_u8* modes, const ge_u64* deck, ge_u32 n_deck, int k, ge_u32 key0, "
@@ -240,7 +306,8 @@ _RECORDS: list[Kernel] = [
     # kernels/equity_batch.cu: equity_batch's spots.
     *(kernel_record(f"ge_batch_{n}", "equity_batch.cu",
               "const ge_u64* hole, const ge_u64* board, const ge_u64* free_cards, "
-              "ge_u32 n_spots, int k, ge_u32* wins, ge_u32* ties, ge_u32* units", WARP_ITEMS)
+              "ge_u32 n_spots, int k, ge_u32* wins, ge_u32* ties, ge_u32* units", WARP_ITEMS,
+              players=n)
       for n in range(2, 11)),
     # kernels/equity_deals.cu: stud, razz and the draw games.
     kernel_record("ge_deals_strengths", "equity_deals.cu",
@@ -251,13 +318,14 @@ _RECORDS: list[Kernel] = [
               "const ge_u8* L, const ge_u32* offsets, const ge_u64* last, ge_u32 n_last, "
               "ge_u32 scale, unsigned long long* wins, unsigned long long* ties, "
               "unsigned long long* units, unsigned long long* high, unsigned long long* low, "
-              "unsigned long long* n_valid", BLOCK_ITEMS, nullable=("L",))
+              "unsigned long long* n_valid", ROW_TILES if n == 2 else BLOCK_ITEMS,
+              nullable=("L",), players=n)
       for n in range(2, 9)),
     *(kernel_record(f"ge_deals_sample_{n}", "equity_deals.cu",
               "const ge_u64* known, const ge_u8* need, const ge_u64* deck, ge_u32 n_deck, "
               "int eval, const ge_u8* best5, ge_u32 scale, ge_u32 key0, ge_u32 key1, "
               "ge_u64 start, ge_u64 stop, unsigned long long* totals", STRIDE,
-              nullable=("best5",))
+              nullable=("best5",), players=n)
       for n in range(2, 9)),
     # kernels/equity_games.cu: Omaha, short deck, Courchevel and the hi/lo games.
     kernel_record("ge_games_strengths", "equity_games.cu",
@@ -268,18 +336,21 @@ _RECORDS: list[Kernel] = [
               f"const ge_u16* S, const ge_u8* L, ge_u32 ld, ge_u32 n_boards, "
               f"const ge_i32* matchups, ge_u32 n_matchups, ge_u32 per_task, ge_u32 scale, "
               f"{_COUNTS}, unsigned long long* high, unsigned long long* low", STRIDE,
-              nullable=("L",))
+              nullable=("L",), players=n)
       for n in range(2, 11)),
+    # shared: bit 0 one board for every row, bit 1 one hand for every board.
     kernel_record("ge_games_low", "equity_games.cu",
-            "const ge_u64* hole, const ge_u64* board, int shared_board, const ge_u8* table, "
+            "const ge_u64* hole, const ge_u64* board, int shared, const ge_u8* table, "
             "ge_u8* out, ge_u64 n", STRIDE, nullable=("board",)),
-    kernel_record("ge_games_sample", "equity_games.cu",
-            "const ge_u64* combos, const ge_u32* offsets, const double* cum, "
-            "const ge_u8* modes, int n, const ge_u64* deck, ge_u32 n_deck, ge_u64 base, int k, "
-            "int h, int variant, const ge_u8* low_table, ge_u32 scale, ge_u32 key0, "
-            "ge_u32 key1, ge_u64 start, ge_u64 stop, ge_u32 max_tries, "
-            "unsigned long long* totals, unsigned long long* failures", STRIDE,
-            nullable=("low_table",)),
+    # failures doubles as the device's stop flag (read by every thread).
+    *(kernel_record(f"ge_games_sample_{n}", "equity_games.cu",
+              "const ge_u64* combos, const ge_u32* offsets, const double* cum, "
+              "const ge_u8* modes, const ge_u64* deck, ge_u32 n_deck, ge_u64 base, int k, "
+              "int h, int variant, const ge_u8* low_table, ge_u32 scale, ge_u32 key0, "
+              "ge_u32 key1, ge_u64 start, ge_u64 stop, ge_u32 max_tries, "
+              "unsigned long long* totals, unsigned long long* failures", STRIDE,
+              nullable=("low_table",), players=n)
+      for n in range(2, 11)),
     # kernels/variants.cu: short deck, Omaha and wild cards (the fused checks are above).
     kernel_record("ge_shortdeck_eval_masks", "variants.cu",
             f"const ge_u64* masks, int variant, {_EVAL_ROWS}", STRIDE),
@@ -321,8 +392,8 @@ for _k in _RECORDS:
 
 def _module(name: str, title: str, files: tuple[str, ...], symbols: tuple[str, ...] = ()
             ) -> Module:
-    kernels = tuple(k.name for k in KERNELS.values() if k.source in files)
-    return Module(name, title, files, symbols, kernels)
+    players = PlayerKernels.of([k for k in KERNELS.values() if k.source in files])
+    return Module(name, title, files, symbols, players.names(), players)
 
 
 _BITMASK = "ge_bitmask_tables"
@@ -379,18 +450,26 @@ def module(name: str) -> Module:
         raise KeyError(f"no module record named {name!r} in gpu_eval.cuda.manifest") from None
 
 
-def module_source(name: str) -> str:
-    """The code handed to ``cupy.RawModule`` for module ``name``: its files, included by name,
-    after a first line carrying the kernel sources' hash (CuPy's on-disk cache keys on this
-    text, which would otherwise not change when only an included header does).
+def module_source(name: str, players: int | None = None) -> str:
+    """The code compiled for module ``name``: its files, included by name, after a first line
+    carrying the kernel sources' hash (the kernel cache and CuPy's key on this text, which
+    would otherwise not change when only an included header does).
+
+    ``players`` compiles the per-player-count kernels for that count alone (0: none of them;
+    ``GE_PLAYERS`` in ``kernels/ge_common.cuh``, :attr:`Module.players`); None, the default,
+    the whole module.
 
     Examples
     --------
     >>> module_source("indexer").splitlines()[1]
     '#include "hand_index.cu"'
+    >>> module_source("batch", players=3).splitlines()[1]
+    '#define GE_PLAYERS 3'
     """
     m = module(name)
-    return module_code(m.title, m.files)
+    if players is not None:
+        m.players.names(players)  # a count the module has
+    return module_code(m.title, m.files, players)
 
 
 def module_of_code(code: str) -> Module:
@@ -411,6 +490,30 @@ def module_of_code(code: str) -> Module:
         if m.files == files:
             return m
     raise KeyError(f"no module record includes {files}")
+
+
+def players_of_code(code: str) -> int | None:
+    """The player count a module's code is compiled for (``#define GE_PLAYERS``), None for the
+    whole module.
+
+    Examples
+    --------
+    >>> players_of_code(module_source("games", 4)), players_of_code(module_source("games"))
+    (4, None)
+    """
+    found = re.search(r"^#define GE_PLAYERS (\d+)$", code, re.M)
+    return None if found is None else int(found.group(1))
+
+
+def every_kernel_name() -> set[str]:
+    """Every kernel of every module the package compiles.
+
+    Examples
+    --------
+    >>> len(every_kernel_name()) == len(KERNELS)
+    True
+    """
+    return {k for m in MODULES.values() for k in m.kernels}
 
 
 def _device_of(a: Any) -> int | None:

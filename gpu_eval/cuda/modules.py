@@ -5,8 +5,10 @@ Each launcher module (:mod:`gpu_eval.cuda.holdem`, :mod:`gpu_eval.cuda.variants`
 :mod:`gpu_eval.equity_engine.holdem.cuda_engine`, :mod:`gpu_eval.cuda.games_module` and the state-machine
 kernel of
 :mod:`gpu_eval.cuda.fsm`) compiles its own kernels once per device with NVRTC
-through ``cupy.RawModule`` (:func:`module_options`), keeps them in its own dictionary through
-:func:`cached_device_state` (keyed by device and the kernel sources' hash, so no cache serves a
+(:func:`compile_module`: its manifest record's code, loaded from the kernel cache of
+:mod:`gpu_eval.cuda.kernel_cache` where an earlier process compiled it), keeps them in its own
+dictionary through :func:`cached_device_state` or, for a module with per-player-count kernels,
+:func:`cached_part_state` (keyed by device and the kernel sources' hash, so no cache serves a
 binary built from older headers), uploads its tables with :func:`upload_tables` and sizes its
 grids with :func:`resident_blocks_per_sm` (:class:`DeviceState` holds the result). NumPy inputs
 go through the device with :func:`gpu_eval.cuda.streaming.stream_host`.
@@ -24,9 +26,9 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval.cuda import manifest
+from gpu_eval.cuda import kernel_cache, manifest
 from gpu_eval.cuda.availability import CudaUnavailableError, import_cupy, require_cuda
-from gpu_eval.cuda.nvrtc import BASE_OPTIONS, kernel_dir, source_hash
+from gpu_eval.cuda.nvrtc import source_hash
 
 __all__ = [
     "compile_module",
@@ -37,6 +39,8 @@ __all__ = [
     "module_options",
     "DeviceState",
     "cached_device_state",
+    "cached_part_state",
+    "PlayerKernels",
     "device_cache",
     "clear_device_caches",
     "upload_tables",
@@ -71,7 +75,7 @@ def module_options() -> tuple[str, ...]:
     >>> module_options()[-1].startswith("-I") and module_options()[-1].endswith("kernels")
     True
     """
-    return (*BASE_OPTIONS, f"-I{kernel_dir()}")
+    return kernel_cache.source_options()
 
 
 @dataclass
@@ -120,12 +124,18 @@ class CheckedKernel:
         return getattr(self.raw, name)
 
 
-def compile_module(cupy, name: str, dev: int) -> tuple[Any, dict[str, CheckedKernel]]:
-    """``(module, {kernel name: kernel})`` of manifest module ``name`` on device ``dev``: its
-    code compiled by NVRTC through ``cupy.RawModule`` with :func:`module_options`, each of its
-    kernels fetched (CuPy compiles on the first fetch) and wrapped in a
+def compile_module(cupy, name: str, dev: int, players: int | None = None
+                   ) -> tuple[Any, dict[str, CheckedKernel]]:
+    """``(module, {kernel name: kernel})`` of manifest module ``name`` on device ``dev`` (the
+    current one): its code (:func:`gpu_eval.cuda.manifest.module_source`) compiled by NVRTC,
+    or loaded from the kernel cache where an earlier process compiled it
+    (:mod:`gpu_eval.cuda.kernel_cache`), each of its kernels fetched and wrapped in a
     :class:`CheckedKernel`; a failure becomes :class:`CudaUnavailableError` naming the
     module and the device.
+
+    ``players`` compiles the part of a module with per-player-count kernels that a call of
+    that many players launches (0: the base kernels alone; see
+    :meth:`gpu_eval.cuda.manifest.PlayerKernels.names`); None, the whole module.
 
     Examples
     --------
@@ -134,15 +144,20 @@ def compile_module(cupy, name: str, dev: int) -> tuple[Any, dict[str, CheckedKer
     2
     """
     record = manifest.module(name)
-    module = cupy.RawModule(code=manifest.module_source(name), options=module_options())
+    names = record.players.names(players)
     try:
-        kernels = {k: CheckedKernel(cupy, module.get_function(k), manifest.kernel(k), dev)
-                   for k in record.kernels}
+        module, raw = kernel_cache.load_kernels(
+            cupy, manifest.module_source(name, players), names, dev)
     except Exception as exc:
         raise CudaUnavailableError(
             f"compiling gpu_eval's {record.title} for device {dev} failed "
             f"({type(exc).__name__}): {exc}") from exc
-    return module, kernels
+    return module, {k: CheckedKernel(cupy, raw[k], manifest.kernel(k), dev) for k in names}
+
+
+#: A module's kernels, the base ones and those per player count (derived from the manifest:
+#: :attr:`gpu_eval.cuda.manifest.Module.players`).
+PlayerKernels = manifest.PlayerKernels
 
 
 _DEVICE_CACHES: list[Any] = []
@@ -218,6 +233,63 @@ def cached_device_state(states: dict, lock: threading.Lock, build: Callable[[Any
             with cupy.cuda.Device(dev):
                 state = build(cupy, dev)
             states[key] = state
+    return state
+
+
+def cached_part_state(states: dict, lock: threading.Lock,
+                      build: Callable[[Any, int, int | None], Any],
+                      module: str, players: int | None = None,
+                      device_id: int | None = None) -> Any:
+    """The state of a manifest module with per-player-count kernels
+    (:attr:`gpu_eval.cuda.manifest.Module.players`) that holds ``players``' kernels, built
+    once per device and sources like :func:`cached_device_state`.
+
+    That is the whole module's state (every count) when it is built already or its binary is
+    in the kernel cache (``gpu-eval compile`` put it there), else the state of the part for
+    ``players`` alone (0: the base kernels), so that a first call compiles only what it
+    launches. ``players=None`` asks for the whole module.
+
+    Parameters
+    ----------
+    states : dict
+        The launcher's cache, ``(device, sources hash, part) -> state`` (part None: whole).
+    lock : threading.Lock
+        Guards ``states``.
+    build : callable
+        ``build(cupy, device, part) -> state``, run with that device current.
+    module : str
+        The manifest module (its whole code, :func:`gpu_eval.cuda.manifest.module_source`, is
+        looked up in the kernel cache).
+    players : int, optional
+        The player count whose kernels the caller launches; 0 for the base kernels alone.
+    device_id : int, optional
+        CUDA device; default: CuPy's current device.
+
+    Examples
+    --------
+    >>> state = cached_part_state(_STATES, _LOCK, _build_state, "equity", players=2)  # doctest: +SKIP
+    >>> "ge_eq_showdown_2" in state.kernels  # doctest: +SKIP
+    True
+    """
+    cupy = require_cuda()
+    dev = cupy.cuda.runtime.getDevice() if device_id is None else int(device_id)
+    sources = _process_source_hash()
+    for part in (None, players):
+        state = states.get((dev, sources, part))
+        if state is not None:
+            return state
+    with lock:
+        for part in (None, players):
+            state = states.get((dev, sources, part))
+            if state is not None:
+                return state
+        with cupy.cuda.Device(dev):
+            part = players
+            whole = manifest.module_source(module)
+            if part is not None and kernel_cache.whole_module_cached(cupy, whole, dev):
+                part = None  # loading every count costs less than compiling one
+            state = build(cupy, dev, part)
+        states[(dev, sources, part)] = state
     return state
 
 

@@ -23,10 +23,16 @@ __all__ = [
     "compile_ptx",
     "compile_cubin",
     "module_code",
+    "load_nvrtc",
+    "BASE_OPTIONS",
+    "CUPY_EXTRA_OPTIONS",
 ]
 
 #: Options every gpu_eval kernel is compiled with (the arch and include path are added).
 BASE_OPTIONS: tuple[str, ...] = ("-std=c++17",)
+#: What CuPy's RawModule adds to the options when it compiles for a device (so a binary built
+#: here, for the kernel cache or the ptxas report, is the one CuPy would build).
+CUPY_EXTRA_OPTIONS: tuple[str, ...] = ("-ftz=true", "--device-as-default-execution-space")
 
 _SOURCE_SUFFIXES = (".cu", ".cuh", ".h")
 
@@ -76,18 +82,26 @@ def source_hash(extra: Iterable[str] = ()) -> str:
     return _source_hash(kernel_dir(), tuple(extra), _mtimes(kernel_dir()))
 
 
-def module_code(title: str, files: Iterable[str]) -> str:
+def module_code(title: str, files: Iterable[str], players: int | None = None) -> str:
     """The code a launcher module hands to ``cupy.RawModule``: a first line carrying
     :func:`source_hash` (CuPy's on-disk cache keys on this text, which would otherwise not
     change when only an included header does), then an ``#include`` of each of ``files``.
+
+    ``players`` compiles the per-player-count kernels for that count alone (0: none of them;
+    ``GE_PLAYERS`` in ``kernels/ge_common.cuh``); None, the default, compiles every count.
 
     Examples
     --------
     >>> module_code("batch equity kernels", ["equity_batch.cu"]).splitlines()[1]
     '#include "equity_batch.cu"'
+    >>> module_code("batch equity kernels", ["equity_batch.cu"], players=3).splitlines()[1]
+    '#define GE_PLAYERS 3'
     """
     includes = "".join(f'#include "{f}"\n' for f in files)
-    return f"// gpu_eval {title}, sources sha256 {source_hash()}\n{includes}"
+    if players is None:
+        return f"// gpu_eval {title}, sources sha256 {source_hash()}\n{includes}"
+    return (f"// gpu_eval {title} ({players} players), sources sha256 {source_hash()}\n"
+            f"#define GE_PLAYERS {int(players)}\n{includes}")
 
 
 def _mtimes(d: Path) -> tuple:
@@ -104,13 +118,21 @@ def _source_hash(d: Path, extra: tuple[str, ...], _stamp: tuple) -> str:
     return h.hexdigest()
 
 
-def _nvrtc():
+def load_nvrtc():
+    """CuPy's NVRTC binding (``cupy.cuda.nvrtc``), its library checked to load.
+
+    Raises
+    ------
+    NvrtcUnavailableError
+        If CuPy or the NVRTC library cannot be loaded.
+    """
     try:
         from cupy.cuda import nvrtc  # noqa: PLC0415 -- CuPy is optional
     except Exception as exc:  # ImportError, or a CuPy that fails to initialise
         raise NvrtcUnavailableError(
             f"compiling the CUDA kernels needs CuPy with NVRTC "
-            f"(pip install gpu-eval[cuda13]); importing cupy.cuda.nvrtc failed: {exc}"
+            f"(pip install cupy-cuda13x nvidia-cuda-nvrtc, or cupy-cuda12x for a CUDA 12 "
+            f"driver); importing cupy.cuda.nvrtc failed: {exc}"
         ) from exc
     try:
         nvrtc.getVersion()
@@ -130,12 +152,12 @@ def nvrtc_version() -> tuple[int, int]:
     NvrtcUnavailableError
         If CuPy or NVRTC cannot be loaded.
     """
-    return tuple(_nvrtc().getVersion())
+    return tuple(load_nvrtc().getVersion())
 
 
 def _compile(source: str | Path, arch: str, options: Sequence[str], name: str | None,
              cubin: bool) -> bytes:
-    nvrtc = _nvrtc()
+    nvrtc = load_nvrtc()
     if isinstance(source, Path):
         name = name or source.name
         source = source.read_text()

@@ -19,8 +19,7 @@ from gpu_eval.cuda import nvrtc as _nvrtc
 
 __all__ = ["KernelResources", "module_sources", "ptxas_report", "report_all"]
 
-# What CuPy's RawModule adds to the options when it compiles for a device.
-CUPY_EXTRA_OPTIONS: tuple[str, ...] = ("-ftz=true", "--device-as-default-execution-space")
+CUPY_EXTRA_OPTIONS = _nvrtc.CUPY_EXTRA_OPTIONS  # what CuPy's RawModule adds for a device
 
 
 @dataclass(frozen=True)

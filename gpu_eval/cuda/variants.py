@@ -497,10 +497,7 @@ def _omaha_device_rows(cupy, state: _VariantState, x: Any, what: str,
     want = f"{lo}" if lo == hi else f"{lo} to {hi}"
     if what == "hole cards":
         want += f" ({game!r})"
-    if x.dtype.kind == "f":
-        raise TypeError(f"{what} must be card text, a list of card text, or an integer "
-                        f"array; got an array of dtype {x.dtype}")
-    if x.dtype.kind not in "iu":
+    if x.dtype.kind not in "iu":  # the host path's message (gpu_eval.card_input)
         raise TypeError(f"{what} must be integer card ids or uint64 masks, got dtype {x.dtype}")
     if x.dtype == cupy.uint64:
         return _omaha_device_masks(cupy, state, x, what, sizes, want, invalid)

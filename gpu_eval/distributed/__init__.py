@@ -1,7 +1,7 @@
 """Scale the big jobs out on a Dask cluster: equity, tables, flop sweeps, exhaustive counts.
 
 Every function takes a ``distributed.Client`` first and otherwise looks like its
-single-process counterpart in :mod:`gpu_eval`::
+single-process counterpart in ``gpu_eval``::
 
     from distributed import Client, LocalCluster
     import gpu_eval.distributed as ged
@@ -12,13 +12,13 @@ single-process counterpart in :mod:`gpu_eval`::
     ged.evaluation_counts(client, k=7).category_counts()
     ged.build_table(client, "river")                     # 123,156,254 canonical river hands
 
-Install with ``pip install "gpu-eval[distributed]"``; Dask is imported only inside these
+Install with ``pip install -e ".[distributed]"`` in a clone; Dask is imported only inside these
 functions, so ``import gpu_eval`` stays light. ``client=None`` runs the same tasks one after
 another in this process (no Dask needed), which is handy on a single GPU.
 
 How the work is split
 ---------------------
-Every call asks the planner (:mod:`gpu_eval.equity_engine.planner`) exactly as the
+Every call asks the planner (the part of gpu_eval that picks a strategy) exactly as the
 single-process call does, on the client and *before* anything is submitted, so bad input
 raises the same ``ValueError`` / ``TypeError``, the scheduler sees no task, and the same
 strategy runs (``result.strategy`` names it). The plan's spans become tasks:
@@ -27,7 +27,7 @@ strategy runs (``result.strategy`` names it). The plan's spans become tasks:
   shortcuts): no task at all, the single-process result;
 * board enumeration (:func:`equity`, :func:`equity_matrix`, :func:`preflop_table`): slices
   ``[start, stop)`` of the colex-ordered board completions; each task unranks its own slice
-  (:func:`gpu_eval.combinatorics.colex_masks`), so no board list crosses the network;
+  (:func:`colex_masks`), so no board list crosses the network;
 * rank classes (preflop): slices of the matchups, one per suit orbit;
 * Monte Carlo: blocks of samples aligned to the engines' random blocks (or slices of the
   sampled boards), so the tasks draw the single-process samples;
@@ -42,12 +42,8 @@ as long as the workers use the engine the single process would: NumPy and CUDA d
 differently, so pass ``backend="numpy"`` or ``"cuda"`` on a mixed cluster). Each task
 resolves ``backend="auto"`` on its own worker.
 
-Modules: :mod:`~gpu_eval.distributed.runner` (tasks on a client, cancel on interrupt,
-malloc tuning), :mod:`~gpu_eval.distributed.equity` (equity, matrices, the preflop table),
-:mod:`~gpu_eval.distributed.sweeps` (:func:`flop_sweep`),
-:mod:`~gpu_eval.distributed.counts` (:func:`evaluation_counts`); the solver tables'
-:func:`build_table` (river, turn, flop, preflop; identical bytes to one process) comes from
-:mod:`gpu_eval.solver_tables.cluster`.
+The solver tables' :func:`build_table` (river, turn, flop, preflop) cuts the chunks of
+``gpu-eval tables`` into tasks and writes the same bytes as one process.
 
 Progress and interruption
 -------------------------
@@ -62,8 +58,7 @@ Notes
 *client* resolves; a CPU-only client driving GPU workers therefore samples sooner than it
 needs to, so pass ``exact=True`` for big exact jobs there. Dask's nanny starts workers with
 ``MALLOC_TRIM_THRESHOLD_=65536``, which makes NumPy's temporaries 2-3x slower; the tasks
-set glibc's ``M_TOP_PAD`` to 64 MiB in their worker process once
-(:func:`~gpu_eval.distributed.runner.tune_malloc`).
+set glibc's ``M_TOP_PAD`` to 64 MiB in their worker process once.
 """
 
 from gpu_eval.combinatorics import colex_masks

@@ -31,7 +31,7 @@ _EVAL_CHUNK = 1 << 20
 
 @dataclass(frozen=True, eq=False)
 class EvaluationCounts:
-    """Per-strength counts of the k-card hands ``start .. stop - 1`` (:func:`evaluation_counts`).
+    """Per-strength counts of the k-card hands ``start`` to ``stop - 1`` (:func:`evaluation_counts`).
 
     Attributes
     ----------
@@ -66,7 +66,7 @@ class EvaluationCounts:
 
     @property
     def categories(self) -> np.ndarray:
-        """Hands per category, ``int64[9]``: 0 high card .. 8 straight flush."""
+        """Hands per category, ``int64[9]``: 0 high card up to 8 straight flush."""
         from gpu_eval.strength import category
 
         cat = category(np.arange(1, NUM_STRENGTHS))
@@ -104,7 +104,7 @@ def evaluation_counts(client: Client | None, k: int = 7, slices: int | None = No
                       progress: bool | None = False) -> EvaluationCounts:
     """Evaluate every k-card hand (or a slice of them) and count each strength.
 
-    The C(52, k) hands are numbered in colex order (:func:`gpu_eval.combinatorics.unrank`);
+    The C(52, k) hands are numbered in colex order (the combinatorial number system);
     each task unranks the start of its slice and walks it (on a GPU worker,
     ``gpu_eval.cuda.holdem.enumerate_counts_cuda``; on NumPy, the bitmask evaluator), and the
     integer histograms are summed, so the counts do not depend on how the work is cut.
@@ -120,7 +120,10 @@ def evaluation_counts(client: Client | None, k: int = 7, slices: int | None = No
     start, stop : int
         Count only hands ``start .. stop - 1`` (default: all).
     backend : {"auto", "numpy", "cuda"}
+        Resolved by each task on its worker: ``"auto"`` its GPU when it has one, else NumPy.
     progress : bool or None
+        Dask's progress bar (a widget in Jupyter, text in a terminal): ``True`` shows it;
+        ``False`` (the default) and ``None`` do not.
 
     Returns
     -------

@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING
 
 from gpu_eval.distributed import runner
 from gpu_eval.equity_engine import api as equity_api
-from gpu_eval.equity_engine.planner import Request, plan
+from gpu_eval.equity_engine.planner import Request
 from gpu_eval.equity_engine.problem import CardsLike, PlayerLike, check_options
 from gpu_eval.equity_engine.results import EquityResult, MatrixResult, PreflopTable
+from gpu_eval.equity_engine.strategies import plan
 from gpu_eval.games.registry import HOLDEM
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -36,9 +37,9 @@ def equity(client: Client | None, players: Sequence[PlayerLike], board: CardsLik
         game).
     block_size : int, optional
         Exact: items per task of the chosen strategy (board completions, or matchups for
-        rank classes; default: about :data:`~gpu_eval.distributed.runner.TASK_WORK` of work
+        rank classes; default: about 2e8 evaluations and comparisons (``TASK_WORK``)
         per task, at least two tasks per worker thread). Monte Carlo: showdowns per task
-        (default :data:`~gpu_eval.distributed.runner.MC_BLOCK`, rounded up to the engine's
+        (default 262,144, ``MC_BLOCK``, rounded up to the engine's
         random block); never changes the answer.
     backend : {"auto", "numpy", "cuda"}
         Resolved by each task on its worker.
@@ -94,9 +95,12 @@ def equity_matrix(client: Client | None, range_a: PlayerLike, range_b: PlayerLik
         As for :func:`gpu_eval.equity_matrix`.
     block_size : int, optional
         Exact: completions per task. Monte Carlo: sampled boards per task (default
-        :data:`~gpu_eval.distributed.runner.BOARD_BLOCK`).
+        4,096, ``BOARD_BLOCK``).
     backend : {"auto", "numpy", "cuda"}
+        Resolved by each task on its worker: ``"auto"`` its GPU when it has one, else NumPy.
     progress : bool or None
+        Dask's progress bar (a widget in Jupyter, text in a terminal): ``True`` shows it;
+        ``False`` (the default) and ``None`` do not.
 
     Returns
     -------
@@ -143,9 +147,12 @@ def preflop_table(client: Client | None, exact: bool | None = None,
         the job this is for.
     block_size : int, optional
         Exact: boards per task. Monte Carlo: sampled boards per task (default
-        :data:`~gpu_eval.distributed.runner.BOARD_BLOCK`).
+        4,096, ``BOARD_BLOCK``).
     backend : {"auto", "numpy", "cuda"}
+        Resolved by each task on its worker: ``"auto"`` its GPU when it has one, else NumPy.
     progress : bool or None
+        Dask's progress bar (a widget in Jupyter, text in a terminal): ``True`` shows it;
+        ``False`` (the default) and ``None`` do not.
 
     Returns
     -------

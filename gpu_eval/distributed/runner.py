@@ -22,7 +22,8 @@ from typing import Any
 import numpy as np
 
 from gpu_eval import backend_choice
-from gpu_eval.equity_engine.planner import BOARD_BLOCK, MC_BLOCK, Part, Plan, tag
+from gpu_eval.equity_engine.holdem.strategies import BOARD_BLOCK, MC_BLOCK
+from gpu_eval.equity_engine.planner import Part, Plan, tag
 
 __all__ = ["run_plan", "run_tasks", "block_seed", "spans", "check_client", "check_common",
            "require_dask", "threads", "tune_malloc", "MC_BLOCK", "BOARD_BLOCK", "TASK_WORK",
@@ -96,8 +97,9 @@ def require_dask():
     try:
         import distributed
     except ImportError as exc:  # pragma: no cover - exercised only without dask
-        raise ImportError("gpu_eval.distributed needs Dask: pip install "
-                          "'gpu-eval[distributed]' (or 'dask[distributed]')") from exc
+        raise ImportError("gpu_eval.distributed needs Dask: "
+                          "pip install 'dask[distributed]' (the distributed extra of gpu-eval)"
+                          ) from exc
     return distributed
 
 

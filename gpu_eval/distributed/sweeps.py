@@ -15,8 +15,9 @@ from gpu_eval.distributed import runner
 from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.equity_engine import problem as equity_problem
 from gpu_eval.equity_engine import results as equity_results
-from gpu_eval.equity_engine.holdem import numpy_engine
-from gpu_eval.equity_engine.planner import backend_name, symmetry_groups
+from gpu_eval.equity_engine.holdem.strategies import engine_for, symmetry_groups
+from gpu_eval.equity_engine.planner import backend_name
+from gpu_eval.equity_engine.pots import pot_units
 from gpu_eval.equity_engine.problem import CardsLike, PlayerLike
 from gpu_eval.equity_engine.results import read_only
 from gpu_eval.suit_symmetry import canonical_masks
@@ -86,13 +87,13 @@ def _sweep_task(plan: _SweepPlan, c0: int, c1: int) -> tuple:
     over matchups and turn-river boards (or samples), ``showdowns`` = their number; each
     times the number of flops F stands for.
     """
-    eng, name = equity_problem.engine_for(plan.backend)
+    eng, name = engine_for(plan.backend)
     nc = c1 - c0
     num, den = np.zeros(nc), np.zeros(nc)
     units, shows = np.zeros(nc, np.int64), np.zeros(nc, np.int64)
     pm = plan.mask_a[plan.pair_a] | plan.mask_b[plan.pair_b]
     pw = plan.weight_a[plan.pair_a] * plan.weight_b[plan.pair_b]
-    scale = numpy_engine.pot_units(2)
+    scale = pot_units(2)
     two = combinatorics.subset_masks(52, 2)  # all turn-river pairs; filtered per flop
     for c in range(c0, c1):
         for f in range(plan.offsets[c], plan.offsets[c + 1]):
@@ -186,7 +187,7 @@ class FlopSweep:
 
     @property
     def ranks(self) -> np.ndarray:
-        """``(1755, 3)`` ranks of each canonical flop, high to low (0 = deuce .. 12 = ace)."""
+        """``(1755, 3)`` ranks of each canonical flop, high to low (0 = deuce up to 12 = ace)."""
         return self.flop_ids // 4
 
     @property
@@ -254,7 +255,7 @@ class FlopSweep:
 
     def by_top_two(self) -> np.ndarray:
         """``(13, 13)`` matchup-weighted equity by the flop's highest rank (row) and
-        second rank (column), ranks 0 = deuce .. 12 = ace; NaN above the diagonal.
+        second rank (column), ranks 0 = deuce up to 12 = ace; NaN above the diagonal.
 
         A paired flop whose pair is on top (``KKx``) sits on the diagonal.
         """
@@ -316,7 +317,7 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
         Cards out of play (removed from both ranges and from every flop).
     exact : bool
         True (default): every turn and river. False: ``samples`` Monte Carlo showdowns per
-        played flop, from the stream :func:`~gpu_eval.distributed.runner.block_seed`
+        played flop, from the stream :func:`block_seed`
         ``(seed, colex index of the flop)``, so the answer depends on ``seed`` and ``samples`` only.
     samples : int, optional
         Monte Carlo showdowns per flop (default 10,000).
@@ -326,7 +327,10 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
         Flop classes per task (default: four tasks per worker thread, at least 1,755 / 256
         classes each); never changes the result.
     backend : {"auto", "numpy", "cuda"}
+        Resolved by each task on its worker: ``"auto"`` its GPU when it has one, else NumPy.
     progress : bool or None
+        Dask's progress bar (a widget in Jupyter, text in a terminal): ``True`` shows it;
+        ``False`` (the default) and ``None`` do not.
 
     Returns
     -------
@@ -359,7 +363,7 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
     runner.check_client(client)
     prob = equity_problem.prepare([range_a, range_b], "", dead)
     pa, pb = prob.players
-    ia, ib = np.nonzero((pa.range.masks[:, None] & pb.range.masks[None, :]) == 0)
+    ia, ib = np.nonzero((pa.masks[:, None] & pb.masks[None, :]) == 0)
     if len(ia) == 0:
         raise equity_problem.no_matchup_error(prob)
     group = symmetry_groups(prob)
@@ -377,7 +381,7 @@ def flop_sweep(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,
     if not exact:
         n_samples = samples if samples is not None else 10_000
         entropy = equity_problem.entropy_of(seed)
-    plan = _SweepPlan(pa.range.masks, pa.range.weights, pb.range.masks, pb.range.weights,
+    plan = _SweepPlan(pa.masks, pa.weights, pb.masks, pb.weights,
                       ia.astype(np.int32), ib.astype(np.int32), prob.dead_mask, played,
                       first, mult, offsets, n_samples, entropy, backend)
     n_cls = len(reps)

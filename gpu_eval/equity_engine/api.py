@@ -84,10 +84,7 @@ import numpy as np
 from gpu_eval import ranges
 from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.equity_engine import enumerate_boards
-from gpu_eval.equity_engine.planner import (
-    Request,
-    plan,
-    run_here,
+from gpu_eval.equity_engine.holdem.strategies import (
     symmetry_groups,
     table_applies,
     table_backend,
@@ -95,6 +92,7 @@ from gpu_eval.equity_engine.planner import (
     table_equity,
     table_pairs,
 )
+from gpu_eval.equity_engine.planner import Request, run_here
 from gpu_eval.equity_engine.problem import (
     CardsLike,
     PlayerLike,
@@ -111,6 +109,7 @@ from gpu_eval.equity_engine.results import (
     class_index,
     read_only,
 )
+from gpu_eval.equity_engine.strategies import plan
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.suit_symmetry import SUIT_PERMS, canonical_pairs
@@ -137,21 +136,33 @@ def equity(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLike
     dead : str, array_like or uint64, optional
         Cards known to be out of play.
     exact : bool or None
-        ``None`` enumerates when the work is small (see :data:`EXACT_WORK_LIMIT`), else
-        samples; ``True`` always enumerates; ``False`` always samples.
+        ``None`` enumerates when that takes a few seconds at most, else samples: hold'em
+        when the work (evaluations plus comparisons, divided by the number of suit
+        permutations that leave the problem unchanged) is at most 3e8 on NumPy or 4e10 on a
+        GPU, the other games by their own estimate of the same few seconds; ``result.method``
+        says which ran. ``True`` always enumerates (with a warning when that is very long);
+        ``False`` always samples.
     samples : int, optional
-        Monte Carlo showdowns (default :data:`DEFAULT_SAMPLES`).
+        Monte Carlo showdowns (default 1,000,000).
     seed : int, optional
-        Seed for Monte Carlo; the same seed gives the same result.
+        Seed for Monte Carlo; the same seed gives the same result on the same backend.
     game : str
-        ``"holdem"``, or ``"omaha"``, ``"omaha5"``, ``"omaha6"``, ``"omaha-hilo"``,
-        ``"omaha5-hilo"``, ``"shortdeck"``, ``"shortdeck-triton"`` (planned by
-        :func:`gpu_eval.equity_engine.board_games.numpy_engine.plan`; hi/lo results add ``high``,
-        ``low``, ``scoop``).
+        Every game with equity: ``"holdem"`` (default), ``"shortdeck"``, ``"shortdeck-triton"``,
+        ``"omaha"``, ``"omaha5"``, ``"omaha6"``, ``"omaha-hilo"``, ``"omaha5-hilo"``,
+        ``"courchevel"``, ``"courchevel-hilo"`` (a shared board), ``"stud"``,
+        ``"stud-hilo"``, ``"razz"`` (each player's known cards, no board),
+        ``"deuce-seven-draw"``, ``"badugi-draw"``, ``"five-card-draw"`` (the cards each
+        player keeps). Hi/lo results add ``high``, ``low`` and ``scoop``. (The low hand
+        evaluators ``"deuce-seven"``, ``"ace-five"`` and ``"badugi"`` are games of
+        :func:`evaluate`; their equity is that of the draw games.)
     backend : {"auto", "numpy", "cuda"}
-        See the module docstring.
+        ``"auto"`` (default): the GPU when CuPy imports and a CUDA device is present, else
+        NumPy on every core; ``"numpy"`` or ``"cuda"`` force one (``"cuda"`` without a device
+        raises ``RuntimeError``). Exact counts are the same integers on both; Monte Carlo
+        draws differ between them.
     progress : bool or None
-        Progress bar on stderr: ``None`` only for long runs.
+        Progress bar on stderr: ``None`` only for runs expected to take more than a few
+        seconds, ``True`` always, ``False`` never.
 
     Returns
     -------
@@ -210,12 +221,15 @@ def equity_matrix(range_a: PlayerLike, range_b: PlayerLike, board: CardsLike = "
     exact : bool or None
         As for :func:`equity`: the work is (distinct combos + compatible pairs) x boards.
     samples : int, optional
-        Monte Carlo: boards sampled (default :data:`DEFAULT_TABLE_SAMPLES`); every pair is
-        played on those that avoid its cards (about 85% preflop).
+        Monte Carlo: boards sampled (default 20,000); every pair is played on those that
+        avoid its cards (about 85% preflop).
     seed : int, optional
         Seed for Monte Carlo.
     backend : {"auto", "numpy", "cuda"}
+        As for :func:`equity`: ``"auto"`` the GPU when one is usable, else NumPy.
     progress : bool or None
+        Progress bar on stderr: ``None`` only for long runs, ``True`` always, ``False``
+        never.
 
     Returns
     -------
@@ -256,7 +270,7 @@ def pairs_request(what: str, pairs: tuple, exact: bool | None, samples: int | No
 
     Examples
     --------
-    >>> from gpu_eval.equity_engine.planner import choose
+    >>> from gpu_eval.equity_engine.strategies import choose
     >>> empty = (np.zeros(0, np.uint64), np.zeros((0, 2), int), enumerate_boards.FULL_DECK,
     ...          5, 0, 0.0)
     >>> choose(pairs_request("preflop_table", empty, None, None, None, "auto", None)).name
@@ -364,15 +378,16 @@ def preflop_table(exact: bool | None = None, samples: int | None = None,
     Parameters
     ----------
     exact : bool or None
-        ``None`` or ``True``: exact, read from the shipped table of every heads-up preflop
-        matchup (:mod:`gpu_eval.equity_engine.holdem.shipped_table`; well under a second for the whole table).
-        ``False``: Monte Carlo.
+        ``None`` or ``True``: exact, read from the table of every heads-up preflop matchup
+        shipped in the package (well under a second for the whole table). ``False``: Monte
+        Carlo.
     samples : int, optional
-        Monte Carlo: boards sampled, shared by all pairs (default
-        :data:`DEFAULT_TABLE_SAMPLES`; each pair plays the ~85% that avoid its cards).
+        Monte Carlo: boards sampled, shared by all pairs (default 20,000; each pair plays the
+        ~85% that avoid its cards).
     seed : int, optional
         Seed for Monte Carlo.
     backend : {"auto", "numpy", "cuda"}
+        As for :func:`equity`: ``"auto"`` the GPU when one is usable, else NumPy.
     progress : bool or None
         Progress bar on stderr (``None``: only for long runs).
     cells : list of (str, str), optional

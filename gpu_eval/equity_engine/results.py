@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from gpu_eval import ranges
-from gpu_eval.equity_engine.holdem import numpy_engine
+from gpu_eval.equity_engine.pots import pot_units
 
 __all__ = ["EquityResult", "MatrixResult", "PreflopTable", "exact_result", "sampled_result",
            "spot_result", "read_only", "pct", "class_index"]
@@ -73,10 +73,10 @@ class EquityResult:
         Hi/lo games only (None otherwise): the pot share won through the high and the low
         half (``equity == high + low``) and the probability of scooping the whole pot.
     strategy : str
-        The planner's strategy that ran (:mod:`gpu_eval.equity_engine.planner`):
+        The strategy that answered (the planner picks the cheapest that applies):
         ``"shipped table"``, ``"known hands"``, ``"two ranges"``, ``"board enumeration"``,
         ``"rank classes"``, ``"monte carlo"``, ``"game board enumeration"``,
-        ``"game monte carlo"``.
+        ``"game monte carlo"``, ``"deal enumeration"``, ``"deal monte carlo"``.
     """
 
     labels: tuple[str, ...]
@@ -231,7 +231,7 @@ def sampled_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, units_
     ``scale`` units make a pot, ``pot_units(n)`` by default); ``common`` holds the labels,
     backend, board and dead-card text. Shared by :func:`equity`, the other games' engine and
     :func:`gpu_eval.distributed.equity`."""
-    scale = numpy_engine.pot_units(n) if scale is None else scale
+    scale = pot_units(n) if scale is None else scale
     eq = units / (scale * n_samples)
     win = wins / n_samples
     tie = ties / n_samples  # split pots (PokerStove's "tie"); tie_share: the pot won in them
@@ -490,7 +490,7 @@ class PreflopTable:
     def plot(self, opponent: str | None = None, *, ax=None, **kwargs):
         """The 13 x 13 grid of each class's equity against ``opponent`` (a class, a range of
         whole classes such as ``"QQ+, AKs"``) or, by default, a random hand; returns the
-        matplotlib Axes (see :func:`gpu_eval.frames.preflop_grid`).
+        matplotlib Axes (the grid: pairs on the diagonal, suited above, offsuit below).
 
         Examples
         --------

@@ -32,11 +32,18 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
         and any ``__dlpack__`` / ``__cuda_array_interface__`` arrays are read without a copy
         and give results of their own kind (``docs/interop.md``).
     game : str
-        ``"holdem"``: the best 5-card high hand of 5 to 9 cards. ``"shortdeck"`` and
+        ``"holdem"`` (default): the best 5-card high hand of 5 to 9 cards. ``"shortdeck"`` and
         ``"shortdeck-triton"``: the 36-card deck 6..A (A-6-7-8-9 is a straight, a flush beats
         a full house; under Triton rules trips also beat a straight), strengths on their own
-        scale 1..1404 (see ``gpu_eval.games.shortdeck``). Omaha needs the hole cards apart from
-        the board: use :func:`gpu_eval.evaluate_omaha`.
+        scale 1..1404. ``"deuce-seven"``, ``"ace-five"``, ``"badugi"``: low hands, each on
+        its own dense scale where, as everywhere, higher is better: 2-7 lowball of exactly
+        five cards (1..7462, 7462 = 7-5-4-3-2 unsuited), A-5 lowball of the best five of 5 to
+        7 cards (1..6175, 6175 = 5-4-3-2-A), badugi of four cards (1..1092, 1092 = A-2-3-4 of
+        four suits). The Omaha games (``"omaha"``, ``"omaha5"``, ``"omaha6"``,
+        ``"omaha-hilo"``, ``"omaha5-hilo"``, ``"courchevel"``, ``"courchevel-hilo"``) need the
+        hole cards apart from the board: use :func:`gpu_eval.evaluate_omaha`. Stud and the
+        draw games are equity games (:func:`gpu_eval.equity`); their hands evaluate as
+        ``"holdem"`` (stud, five-card draw) or their low (razz ``"ace-five"``, the draw lows).
     backend : {"auto", "numpy", "cuda"}
         ``auto`` uses CUDA for CuPy inputs, and for other inputs when CuPy and a device are
         present; otherwise NumPy. Both give identical results and errors, in every game.
@@ -53,12 +60,7 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
         Wild cards (hold'em only): ``"joker"`` (id 52, text ``Jk``/``Xx``, up to two per
         hand), a rank such as ``"2"`` (deuces wild), a list of those, or ``"bug"`` (a joker
         that is an ace or completes a straight or flush). Strengths are then on the wild
-        scale 1..7475, five of a kind on top (see ``gpu_eval.games.wild``).
-    game="deuce-seven" | "ace-five" | "badugi"
-        Low hands (``gpu_eval.games.lowball``), each on its own dense scale where, as
-        everywhere, higher is better: 2-7 lowball of exactly five cards (1..7462, 7462 =
-        7-5-4-3-2 unsuited), A-5 lowball of the best five of 5 to 7 cards (1..6175, 6175 =
-        5-4-3-2-A), badugi of four cards (1..1092, 1092 = A-2-3-4 of four suits).
+        scale 1..7475, five of a kind on top.
 
     Returns
     -------
@@ -68,7 +70,7 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
         ``uint16`` dtype means hold'em. Short-deck and wild-card strengths (NumPy) carry
         their game in the dtype, ``np.dtype(np.uint16, metadata={"game": "shortdeck"})``
         (or ``"shortdeck-triton"``, ``"wild"``), which ``category``/``describe``/``compare``
-        read (see ``gpu_eval.strength``); one such hand gives a 0-d array, which keeps the
+        read (see :func:`gpu_eval.category`); one such hand gives a 0-d array, which keeps the
         tag. CuPy arrays cannot carry it: CuPy strengths are plain ``uint16`` in every game,
         so name the game (``describe(s.get(), game="shortdeck")``) when reading them.
 
@@ -179,8 +181,10 @@ def evaluate_omaha(hole, board, *, game: str = OMAHA, backend: str = "auto",
         Board cards, 3 to 5 per row, in the same forms. One board (a string, a ``(k,)`` id
         array or one mask) is shared by every row of ``hole``; likewise one hole hand with
         many boards.
-    game : {"omaha", "omaha5", "omaha6"}
-        Fixes the number of hole cards: 4, 5 or 6.
+    game : {"omaha", "omaha5", "omaha6", "omaha-hilo", "omaha5-hilo", "courchevel", "courchevel-hilo"}
+        Fixes the number of hole cards: 4 (``"omaha"``, ``"omaha-hilo"``), 5 (``"omaha5"``,
+        ``"omaha5-hilo"``, ``"courchevel"``, ``"courchevel-hilo"``) or 6 (``"omaha6"``); the
+        high hand of the hi/lo games (their lows: :func:`gpu_eval.evaluate_low`).
     backend : {"auto", "numpy", "cuda"}
         ``"cuda"`` runs the Omaha kernel (``kernels/variants.cu``); ``"auto"`` does so for
         CuPy inputs, and for others when CuPy and a device are present, else NumPy. Both
@@ -240,8 +244,9 @@ def evaluate_low(hands, board=None, *, game: str | None = None, backend: str = "
     board : str, list of str, array_like, optional
         Omaha board cards (3 to 5), one board shared by every row or one per row.
     game : str, optional
-        With a board, ``"omaha"`` / ``"omaha5"`` / ``"omaha6"`` (or their ``-hilo``
-        names) checks the number of hole cards (4, 5, 6); default: any of 4..6.
+        With a board, the Omaha game whose number of hole cards to check: 4 (``"omaha"``,
+        ``"omaha-hilo"``), 5 (``"omaha5"``, ``"omaha5-hilo"``, ``"courchevel"``,
+        ``"courchevel-hilo"``) or 6 (``"omaha6"``); default: any of 4..6.
     backend : {"auto", "numpy", "cuda"}
         ``"cuda"`` looks the lows up on the GPU (``kernels/equity_games.cu``, the same
         tables; NumPy out for host input). ``"auto"`` runs NumPy for host input (a lookup is
@@ -271,9 +276,7 @@ def evaluate_low(hands, board=None, *, game: str | None = None, backend: str = "
     """
     from gpu_eval.games import eight_or_better  # deferred: its tables load on demand
 
-    if backend not in backend_choice.BACKENDS:
-        raise ValueError(f"backend={backend!r}: expected one of "
-                         f"{', '.join(backend_choice.BACKENDS)}")
+    backend_choice.check(backend)
     if backend != "numpy" and (is_cupy_array(hands) or is_cupy_array(board)):  # CuPy in, CuPy out
         from gpu_eval.cuda import games_module  # deferred: imports CuPy
         from gpu_eval.cuda import lowball as cuda_lows

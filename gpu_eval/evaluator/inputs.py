@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpu_eval import cards
+from gpu_eval import card_input, cards
 
 ENCODINGS = ("auto", "ids", "mask", "deadhorse")
 INVALID_MODES = ("raise", "mask")
@@ -84,12 +84,9 @@ def coerce(hands, *, encoding: str = "auto", invalid: str = "raise",
         return Hands(masks=np.zeros(0, dtype=np.uint64))  # no hands: an empty result
     if isinstance(hands, (list, tuple)) and hands and isinstance(hands[0], str):
         return _from_text_rows(hands, invalid, allow_joker)
-    arr = np.asarray(hands)
-    if arr.dtype == object or arr.dtype.kind in "US":
-        raise TypeError("hands must be card text, a list of card text, or an integer array; "
-                        f"got an array of dtype {arr.dtype}")
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"hands must be integer card ids or uint64 masks, got dtype {arr.dtype}")
+    # Integers of any width, as given (no bools, floats or objects; Python ints beyond 64
+    # bits stay themselves, so the range checks below name them).
+    arr = card_input.integer_array(hands, "hands", noun="integer card ids or uint64 masks")
     if encoding == "auto":
         encoding = "mask" if arr.dtype == np.uint64 else "ids"
     if encoding == "mask":
@@ -132,13 +129,26 @@ def _from_text_rows_fast(rows, invalid: str) -> Hands:
 
 
 def _from_masks(arr: np.ndarray, invalid: str) -> Hands:
-    if arr.dtype != np.uint64:
-        arr = arr.astype(np.uint64)
     if arr.ndim > 1:
         raise ValueError(f"hand masks must have shape () or (N,), got {arr.shape}")
     scalar = arr.ndim == 0
-    masks = np.atleast_1d(arr)
+    if arr.dtype != np.uint64:  # masks given in another integer type: never wrap a value
+        arr = np.atleast_1d(arr)
+        wrong = (arr < 0) | (arr > (1 << 64) - 1) if arr.size else np.zeros(0, bool)
+        if wrong.any():
+            r = int(np.flatnonzero(wrong)[0])
+            if invalid == "raise":
+                where = "" if scalar else f" (row {r})"
+                raise ValueError(f"hand mask {int(arr[r])}{where}: not a 64-bit hand mask")
+            arr = np.where(wrong, 0, arr)
+        arr = arr.astype(np.uint64)
+        masks = arr
+    else:
+        wrong = None
+        masks = np.atleast_1d(arr)
     hands = Hands(masks=masks, scalar=scalar)
+    if wrong is not None and wrong.any():
+        hands.bad = wrong
     # One pass with no full-size temporary finds whether any row has stray bits at all.
     if masks.size == 0 or not np.bitwise_or.reduce(masks) & ~cards.VALID_MASK_BITS:
         return hands
@@ -148,7 +158,7 @@ def _from_masks(arr: np.ndarray, invalid: str) -> Hands:
             raise row_error(hands, int(np.flatnonzero(stray)[0]),
                             "bits set outside the 52 card positions (bits 13-15 of each "
                             "16-bit suit lane must be 0)")
-        hands.bad = stray
+        hands.bad = stray if hands.bad is None else hands.bad | stray
     return hands
 
 
@@ -183,10 +193,13 @@ def _from_deadhorse(arr: np.ndarray, invalid: str) -> Hands:
         raise ValueError(f"DeadHorse cards must have shape (k,) or (N, k), got {arr.shape}")
     scalar = arr.ndim == 1
     rows = arr.reshape(1, -1) if scalar else arr
-    a = rows.astype(np.int64)
+    # No DeadHorse card needs more than 17 bits: anything wider (or negative) reads -1, no card
+    # (the message names the value as given), before the cast could wrap it.
+    a = np.where((rows < 0) | (rows >= 1 << 17), -1, rows).astype(np.int64) if rows.size \
+        else rows.astype(np.int64)
     rank_bits, suit_bits = a & 0x1FFF, a & ~0x1FFF
     ok = ((np.bitwise_count(rank_bits) == 1) & (np.bitwise_count(suit_bits) == 1)
-          & (suit_bits >= 1 << 13) & (suit_bits <= 1 << 16))
+          & (suit_bits >= 1 << 13) & (suit_bits <= 1 << 16) & (a >= 0))
     bad = ~ok.all(axis=1)
     hands = Hands(scalar=scalar)
     if bad.any():

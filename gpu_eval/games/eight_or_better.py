@@ -32,7 +32,7 @@ from itertools import combinations
 
 import numpy as np
 
-from gpu_eval import cards
+from gpu_eval import card_input, cards
 from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.games import registry
 
@@ -109,7 +109,7 @@ def _masks(x, what: str) -> tuple[np.ndarray, np.ndarray, bool]:
         single = isinstance(x, str)
         m = np.atleast_1d(m)
         return m, np.bitwise_count(m).astype(np.int64), single
-    arr = np.asarray(x)
+    arr = card_input.integer_array(x, what, noun="integer card ids or uint64 masks")
     if arr.dtype == np.uint64:
         if arr.ndim > 1:
             raise ValueError(f"{what}: hand masks must have shape () or (N,), got {arr.shape}")
@@ -119,9 +119,6 @@ def _masks(x, what: str) -> tuple[np.ndarray, np.ndarray, bool]:
             raise ValueError(f"{what} mask {int(m[stray[0]]):#x} (row {int(stray[0])}): bits "
                              f"set outside the 52 card positions")
         return m, np.bitwise_count(m).astype(np.int64), arr.ndim == 0
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"{what} must be card text, integer card ids or uint64 masks, got "
-                        f"dtype {arr.dtype}")
     if arr.ndim not in (1, 2):
         raise ValueError(f"{what}: card ids must have shape (k,) or (N, k), got {arr.shape}")
     try:
@@ -192,6 +189,23 @@ def lookup(table: np.ndarray, hm: np.ndarray, bm: np.ndarray | None) -> np.ndarr
 def describe_low(strength):
     """Name lows as their ranks from the top (``"7-5-4-2-A"``), ``"no low"`` for 0.
 
+    Parameters
+    ----------
+    strength : int or array_like of int
+        Low strengths, 0..56 (as :func:`gpu_eval.evaluate_low` gives them).
+
+    Returns
+    -------
+    str or list of str
+        One name for a single strength, else a flat list.
+
+    Raises
+    ------
+    ValueError
+        A strength outside 0..56 (naming it and, in an array, its index).
+    TypeError
+        Strengths that are not integers.
+
     Examples
     --------
     >>> describe_low(56), describe_low(np.array([1, 0], dtype=np.uint8))
@@ -202,6 +216,14 @@ def describe_low(strength):
     names = ["no low"] + ["-".join(_LOW_NAMES[i] for i in range(7, -1, -1) if m >> i & 1)
                           for m in fives[::-1]]
     s = np.asarray(strength)
+    if s.dtype.kind not in "iu":
+        raise TypeError(f"low strengths must be integers, got dtype {s.dtype}")
+    bad = (s < 0) | (s >= len(names))
+    if bad.any():
+        where = tuple(int(w) for w in np.argwhere(bad)[0]) if s.ndim else ()
+        at = f" at index {where}" if s.ndim else ""
+        raise ValueError(f"low strength {int(s[where])}{at} is outside 0..{len(names) - 1} "
+                         f"(0: no low)")
     if s.ndim == 0:
         return names[int(s)]
     return [names[int(v)] for v in s.reshape(-1)]

@@ -376,8 +376,9 @@ def _checked(strength, game: str) -> np.ndarray:
     bad = (arr < 0) | (arr > top)
     if bad.any():
         where = tuple(int(w) for w in np.argwhere(bad)[0]) if arr.ndim else ()
-        raise ValueError(f"strength {int(arr[where])} at index {where} is outside the "
-                         f"{game!r} scale 1..{top}")
+        at = f" at index {where}" if arr.ndim else ""  # a single strength has no index
+        raise ValueError(f"strength {int(arr[where])}{at} is outside the {game!r} scale "
+                         f"1..{top}")
     return arr.astype(np.int64)
 
 

@@ -39,7 +39,7 @@ from itertools import combinations, combinations_with_replacement
 
 import numpy as np
 
-from gpu_eval import cards
+from gpu_eval import card_input, cards
 from gpu_eval import scale as S
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.evaluator.bitmask import evaluate_masks
@@ -415,13 +415,7 @@ def coerce_rows(x, what: str, sizes: tuple[int, int], invalid: str, game: str
     elif isinstance(x, (list, tuple)) and x and all(isinstance(r, str) for r in x):
         return _text_rows(x, what, sizes, want, invalid)
     else:
-        arr = np.asarray(x)
-        if arr.dtype == object or arr.dtype.kind in "USf":
-            raise TypeError(f"{what} must be card text, a list of card text, or an integer "
-                            f"array; got an array of dtype {arr.dtype}")
-        if arr.dtype.kind not in "iu":
-            raise TypeError(f"{what} must be integer card ids or uint64 masks, "
-                            f"got dtype {arr.dtype}")
+        arr = card_input.integer_array(x, what, noun="integer card ids or uint64 masks")
         if arr.dtype == np.uint64:
             return mask_rows(arr, what, sizes, want, invalid)
         if arr.ndim not in (1, 2):

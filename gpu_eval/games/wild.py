@@ -54,7 +54,7 @@ from functools import cache
 
 import numpy as np
 
-from gpu_eval import cards
+from gpu_eval import card_input, cards
 from gpu_eval import scale as S
 from gpu_eval.cards import ID_TO_MASK, JOKER
 from gpu_eval.evaluator import inputs, phash
@@ -393,11 +393,14 @@ def _coerce(hands, spec: WildSpec, encoding: str, invalid: str, fast: bool = Tru
             masks[i] = int(ID_OR_JOKER_TO_MASK[np.array(ids, dtype=np.intp)].sum()) if ids else 0
             jokers[i], counts[i] = jk, len(ids)
         return masks, jokers, counts, isinstance(hands, str), bad, lambda r: rows[r]
-    arr = None if isinstance(hands, (list, tuple)) and not hands else np.asarray(hands)
-    if allow and arr is not None and arr.dtype.kind in "iu" and arr.dtype != np.uint64 \
+    if isinstance(hands, (list, tuple)) and not hands:
+        arr = hands
+    else:  # integers as given (card_input: no bools, floats or objects, no cast yet)
+        arr = card_input.integer_array(hands, "hands", noun="integer card ids or uint64 masks")
+    if allow and not isinstance(arr, (list, tuple)) and arr.dtype != np.uint64 \
             and encoding in ("auto", "ids"):
         return coerce_ids(arr, invalid)
-    h = inputs.coerce(hands, encoding=encoding, invalid=invalid)
+    h = inputs.coerce(arr, encoding=encoding, invalid=invalid)
     if h.ids is not None:
         from gpu_eval.evaluator.numpy_path import ids_to_masks  # noqa: PLC0415
         masks = ids_to_masks(h.ids) if h.ids.size else np.zeros(len(h.ids), np.uint64)
@@ -420,7 +423,7 @@ def coerce_ids(arr: np.ndarray, invalid: str):
     scalar = arr.ndim == 1
     ids = arr.reshape(1, -1) if scalar else arr
     bad = np.zeros(len(ids), dtype=bool)
-    if ids.size and (ids.max() > JOKER or (ids.dtype.kind == "i" and ids.min() < 0)):
+    if ids.size and (ids.max() > JOKER or (ids.dtype.kind != "u" and ids.min() < 0)):
         cells = (ids < 0) | (ids > JOKER)
         bad = cells.any(axis=1)
         r = int(np.flatnonzero(bad)[0])

@@ -31,7 +31,9 @@ def build_table(client: Any, street: str, game: str = HOLDEM, bins: int = 50, *,
     client : distributed.Client or None
         The cluster's client; ``None`` runs the chunks in this process.
     street : {"river", "turn", "flop", "preflop"}
+        The table: river strength, or the strength histograms of that street.
     game : str
+        ``"holdem"`` (default), ``"shortdeck"`` or ``"shortdeck-triton"``.
     bins : int
         Histogram bins (the river table has none).
     progress : bool, optional

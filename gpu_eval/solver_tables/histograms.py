@@ -33,7 +33,8 @@ def strength_histograms(street: str, game: str = HOLDEM, bins: int = 50, indices
         Equal-width bins of ``ehs`` on ``[0, 1]``; a runout goes to bin
         ``min(floor(ehs * bins), bins - 1)``, decided in integers.
     indices : array_like of int, optional
-        Indices of the street's layout; ``None`` builds the whole table.
+        Indices of the street's layout (any integer width, a list, any DLPack array; one
+        index, 0-d, is one row); ``None`` builds the whole table.
     progress : bool, optional
         A progress bar (``None``: when the run looks long).
     backend : {"auto", "numpy", "cuda"}
@@ -44,6 +45,14 @@ def strength_histograms(street: str, game: str = HOLDEM, bins: int = 50, indices
     -------
     StrengthHistograms
         ``.counts`` ``(M, bins)``, ``.mean``, ``.mean_sq``; the integer sums underneath.
+
+    Raises
+    ------
+    ValueError
+        An unknown street, game or backend, a bin count outside 1..1980, an index out of
+        range (naming its position).
+    TypeError
+        Indices that are not integers (floats, bools, text).
 
     Examples
     --------
@@ -62,7 +71,7 @@ def strength_histograms(street: str, game: str = HOLDEM, bins: int = 50, indices
         return plans.build_in_memory(p, progress)
     rounds = ROUNDS[street]
     ix = canonical.indexer(rounds, game)
-    idx = check_indices(indices, ix.size(len(rounds) - 1), str(rounds))
+    idx = check_indices(indices, ix.size(len(rounds) - 1), rounds)
     if street == "preflop":  # 2 million runouts a hand: the whole table is the cheap way
         full = plans.build_in_memory(p, progress)
         return StrengthHistograms(street, full.counts[idx], full.twice_sum[idx],

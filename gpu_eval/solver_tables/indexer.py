@@ -36,6 +36,7 @@ from math import comb, prod
 
 import numpy as np
 
+from gpu_eval import card_input
 from gpu_eval import cards as _cards
 from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.backend_choice import is_cupy_array, resolve
@@ -475,10 +476,12 @@ def layout_tables(rounds: tuple[int, ...], nranks: int = 13) -> LayoutTables:
 # The indexer.
 
 def _check_rounds(rounds) -> tuple[int, ...]:
-    try:
-        out = tuple(int(c) for c in rounds)
-    except TypeError:
-        raise TypeError(f"rounds must be a sequence of card counts, got {rounds!r}") from None
+    """The layout as Python ints; each round a whole number (``2.5`` and ``True`` are refused,
+    and so is text: ``"25"`` is not ``(2, 5)``)."""
+    if isinstance(rounds, (str, bytes)) or not hasattr(rounds, "__iter__"):
+        raise TypeError(f"rounds must be a sequence of card counts such as (2, 5), got "
+                        f"{'the text ' + repr(rounds) if isinstance(rounds, str) else repr(rounds)}")
+    out = tuple(card_input.whole_number(c, f"rounds[{i}]", 0) for i, c in enumerate(rounds))
     if not 1 <= len(out) <= MAX_ROUNDS:
         raise ValueError(f"rounds={rounds!r}: a layout has 1 to {MAX_ROUNDS} rounds")
     if any(not 1 <= c <= MAX_CARDS_PER_ROUND for c in out):
@@ -495,8 +498,9 @@ class HandIndexer:
         Cards dealt in each round: ``(2, 3, 1, 1)`` (hold'em by street), ``(2, 5)`` (a hole
         pair and a full board), ``(4,)``, ``(7,)``, ...
     game : str
-        The deck, from the game registry: ``"holdem"`` (52 cards) or ``"shortdeck"`` (36
-        cards, ranks 6..A: Waugh's construction over 9 ranks).
+        Only its deck matters: ``"holdem"`` (default; 52 cards, as every game but short deck
+        has) or ``"shortdeck"`` / ``"shortdeck-triton"`` (36 cards, ranks 6..A: Waugh's
+        construction over 9 ranks).
 
     Examples
     --------
@@ -553,13 +557,25 @@ class HandIndexer:
     # -- input ------------------------------------------------------------------------------
 
     def _check_shape(self, cards, arr) -> None:
-        if arr.dtype == object or arr.dtype.kind not in "iu":
+        if arr.dtype.kind not in "iuO":  # CuPy input; card_input has read host input (O: ints
+            # beyond 64 bits, named by the range check)
             raise TypeError(f"HandIndexer: cards must be integer card ids (or card text), got "
                             f"dtype {arr.dtype}")
         if arr.ndim != 2 or arr.shape[1] != self.cards:
+            rounds = "+".join(map(str, self.rounds))
+            if isinstance(cards, str) or (isinstance(cards, (list, tuple)) and cards
+                                          and isinstance(cards[0], str)):
+                # Text: name the hand and count its cards (the array is our own parse).
+                hand = cards if isinstance(cards, str) else cards[0]
+                n = arr.shape[-1]
+                raise ValueError(f"HandIndexer{self.rounds}: hand {hand!r} has {n} "
+                                 f"card{'s' * (n != 1)} where {self.cards} are needed "
+                                 f"(rounds {rounds})")
+            got = f"rows of {arr.shape[1]} cards (an array of shape {arr.shape})" \
+                if arr.ndim == 2 else ("a single number" if arr.ndim == 0 else
+                                       f"an array of shape {tuple(np.shape(cards))}")
             raise ValueError(f"HandIndexer{self.rounds}: each row must hold {self.cards} cards "
-                             f"(rounds {'+'.join(map(str, self.rounds))}), got an array of "
-                             f"shape {tuple(np.shape(cards))}")
+                             f"(rounds {rounds}), got {got}")
 
     def _coerce(self, cards) -> tuple[np.ndarray, bool]:
         """``(ids (N, cards) uint8, single)`` on the host, checked for shape, dtype and range
@@ -567,8 +583,8 @@ class HandIndexer:
         if isinstance(cards, str) or (isinstance(cards, (list, tuple)) and cards
                                       and isinstance(cards[0], str)):
             ids = _cards.parse(cards)
-        else:
-            ids = np.asarray(cards)
+        else:  # any integer width, checked as given below (no bools, floats, Python objects)
+            ids = card_input.integer_array(cards, f"HandIndexer{self.rounds}: cards")
         single = ids.ndim == 1
         if single:
             ids = ids[None, :]
@@ -576,6 +592,8 @@ class HandIndexer:
         lo = 4 * self.lowest_rank
         if ids.size:
             bad = (ids < lo) | (ids >= 52) if ids.dtype != np.uint8 or lo else None
+            if bad is not None and ids.dtype == object:  # Python ints beyond 64 bits
+                bad = bad.astype(bool)
             if bad is None and int(ids.max()) >= 52:
                 bad = ids >= 52
             if bad is not None and bad.any():
@@ -903,19 +921,9 @@ class HandIndexer:
         resolve(backend, indices)  # an unknown backend raises
         if is_cupy_array(indices):
             return import_cupy().asarray(self.unindex(r, indices.get(), backend="numpy"))
-        arr = np.asarray(indices)
-        if arr.dtype.kind not in "iu":
-            raise TypeError(f"unindex: indices must be integers, got dtype {arr.dtype}")
         rt = self.tables.per_round[r]
-        if arr.dtype.kind == "u":
-            bad = arr.reshape(-1) >= np.uint64(rt.size)
-        else:
-            bad = (arr.reshape(-1) < 0) | (arr.reshape(-1) >= rt.size)
-        flat = arr.reshape(-1).astype(np.int64)
-        if bad.any():
-            i = int(np.flatnonzero(bad)[0])
-            raise ValueError(f"unindex: index {arr.reshape(-1)[i]} (position {i}) is out of "
-                             f"range 0..{rt.size - 1} of round {r}")
+        arr = card_input.indices(indices, rt.size, "unindex: indices", note=f" of round {r}")
+        flat = arr.reshape(-1)
         ncards = sum(self.rounds[: r + 1])
         out = np.empty((len(flat), ncards), dtype=np.uint8)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gpu_eval import backend_choice, card_input
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.solver_tables import canonical, plans
 from gpu_eval.solver_tables.direct import hero_counts
@@ -14,21 +15,15 @@ from gpu_eval.solver_tables.river_counts import opponents
 __all__ = ["river_strength", "check_indices"]
 
 
-def check_indices(indices, size: int, what: str) -> np.ndarray:
-    """``indices`` as a 1-D int64 array inside ``[0, size)``; ``ValueError``/``TypeError``
-    naming the first bad position otherwise."""
-    arr = np.asarray(indices)
-    if arr.size == 0 and arr.dtype.kind == "f":
-        arr = arr.astype(np.int64)     # an empty list is no indices, not a float array
-    if arr.dtype == bool or arr.dtype.kind not in "iu":
-        raise TypeError(f"indices must be integers ({what} indices), got dtype {arr.dtype}")
-    if arr.ndim != 1:
-        raise ValueError(f"indices must have shape (N,), got {arr.shape}")
-    bad = (arr < 0) | (arr >= size)
-    if bad.any():
-        i = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"indices[{i}] = {int(arr[i])} is outside the {size:,} {what} indices")
-    return arr.astype(np.int64)
+def check_indices(indices, size: int, layout: tuple[int, ...]) -> np.ndarray:
+    """``indices`` (any integer width, a list, a DLPack array; 0-d: one hand) as a 1-D int64
+    array inside ``[0, size)``, read by :func:`gpu_eval.card_input.indices`: ``TypeError`` for
+    anything but integers, ``ValueError`` naming the first index out of range."""
+    arr = card_input.indices(indices, size,
+                             note=f" (the {layout} layout has {size:,} indices)")
+    if arr.ndim > 1:
+        raise ValueError(f"indices must have shape (N,) or () (one hand), got {arr.shape}")
+    return arr.reshape(-1)
 
 
 def river_strength(game: str = HOLDEM, indices=None, *, progress: bool | None = None,
@@ -41,7 +36,9 @@ def river_strength(game: str = HOLDEM, indices=None, *, progress: bool | None = 
         ``"holdem"`` (990 opponent pairs) or ``"shortdeck"`` / ``"shortdeck-triton"`` (406).
     indices : array_like of int, optional
         ``HandIndexer((2, 5), game=game)`` indices (round 1: two hole cards, five board
-        cards). ``None`` builds the whole table: 123,156,254 hands in hold'em.
+        cards): any integer width, a list, any DLPack array; one index (0-d, as
+        ``HandIndexer.index`` gives for one hand) is one row. ``None`` builds the whole
+        table: 123,156,254 hands in hold'em.
     progress : bool, optional
         A progress bar (``None``: when the run looks long).
     backend : {"auto", "numpy", "cuda"}
@@ -52,6 +49,13 @@ def river_strength(game: str = HOLDEM, indices=None, *, progress: bool | None = 
     -------
     RiverStrength
         ``.wins``, ``.ties`` (``uint16``), ``.ehs = (wins + ties / 2) / opponents``.
+
+    Raises
+    ------
+    ValueError
+        An unknown game or backend, an index out of range (naming its position).
+    TypeError
+        Indices that are not integers (floats, bools, text).
 
     Notes
     -----
@@ -69,11 +73,12 @@ def river_strength(game: str = HOLDEM, indices=None, *, progress: bool | None = 
     >>> int(r.wins[0]), int(r.ties[0]), float(r.ehs[0])     # four aces lose to nothing
     (990, 0, 1.0)
     """
+    backend_choice.check(backend)
     lay = deck_layout(game)
     if indices is None:
         return plans.build_in_memory(plans.plan("river", game, backend=backend), progress)
     ix = canonical.indexer((2, 5), game)
-    idx = check_indices(indices, ix.size(1), "(2, 5)")
+    idx = check_indices(indices, ix.size(1), (2, 5))
     hands = np.asarray(ix.unindex(1, idx), dtype=np.uint8).reshape(len(idx), 7)
     w, t = hero_counts(hands[:, :2], hands[:, 2:], lay)
     return RiverStrength(w.astype(np.uint16), t.astype(np.uint16), game, opponents(lay), idx)

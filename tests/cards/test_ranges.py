@@ -335,7 +335,7 @@ def test_from_combos_round_trip_and_no_mutation():
     ([[0, 1], [-1, 3]], None, ValueError, "row 1"),
     ([[0, 1], [5, 5]], None, ValueError, "row 1 uses card 3d twice"),
     ([[0, 1], [2, 3], [1, 0]], None, ValueError, "appears twice"),
-    ([[0.0, 1.0]], None, TypeError, "integers"),
+    ([[0.0, 1.0]], None, TypeError, r"combos must be integer card ids, got the float 0\.0"),
     ([[0, 1]], [1.5], ValueError, "row 0"),
     ([[0, 1]], [float("nan")], ValueError, "row 0"),
     ([[0, 1]], [-0.1], ValueError, "row 0"),

@@ -420,9 +420,9 @@ BAD = [
     (["info", "--verbose"], "unrecognized arguments: --verbose"),
 ]
 if not CUDA_OK:
-    BAD += [(["eval", "AsKsQsJsTs", "--backend", "cuda"], "backend='cuda' is not available"),
-            (["equity", "AhKh", "QQ", "--backend", "cuda"], "backend='cuda' is not available"),
-            (["bench", "--n", "10", "--backend", "cuda"], "backend='cuda' is not available")]
+    BAD += [(["eval", "AsKsQsJsTs", "--backend", "cuda"], "--backend cuda is not available"),
+            (["equity", "AhKh", "QQ", "--backend", "cuda"], "--backend cuda is not available"),
+            (["bench", "--n", "10", "--backend", "cuda"], "--backend cuda is not available")]
 
 
 @pytest.mark.parametrize("argv, reason", BAD, ids=[" ".join(a)[:60] for a, _ in BAD])
@@ -448,9 +448,12 @@ def test_help_is_not_an_error(capsys):
 def test_long_exact_warning_is_one_line(capsys, monkeypatch):
     """A warning that an exact run is long prints as one 'warning:' line, not a traceback
     of warnings' source lines."""
-    from gpu_eval.equity_engine.holdem import numpy_engine
+    import dataclasses
 
-    monkeypatch.setattr(numpy_engine, "RATE", 1.0)  # every run now "takes minutes"
+    from gpu_eval.equity_engine.holdem import strategies
+
+    slow = dataclasses.replace(strategies.ENGINE, rates={"numpy": 1.0, "cuda": 1.0})
+    monkeypatch.setattr(strategies, "ENGINE", slow)  # every run now "takes minutes"
     status, out, err = run(capsys, "equity", "AhKh", "QsQd", "--board", "2c7d9s", "--exact",
                            "--no-progress")
     assert status == 0 and out.startswith("exact: 990 boards")

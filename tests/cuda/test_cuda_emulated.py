@@ -272,7 +272,7 @@ def test_unavailable_backend_says_why(monkeypatch):
     try:
         ok, reason = availability.cuda_available()
         assert not ok
-        assert "pip install gpu-eval[cuda13]" in reason
+        assert "pip install cupy-cuda13x" in reason
         with pytest.raises(availability.CudaUnavailableError, match="needs CuPy"):
             holdem.evaluate_masks_cuda(np.zeros(1, np.uint64))
     finally:

@@ -50,6 +50,31 @@ def test_every_kernel_file_compiles_to_ptx(name, arch):
     assert entries, f"{name} defines no kernel"
     # extern "C": kernel names are not mangled, so CuPy can look them up by name.
     assert all(e.startswith("ge_") for e in entries), entries
+    _check_block_summed_tallies(name, ptx)
+
+
+#: Kernels whose every thread counts into the same totals: they sum their counters over the
+#: block (kernels/pots.cuh) and reach global memory from the block's flush alone, so each
+#: holds at most this many 64-bit global atomic adds in its code (the deal grid flushes in
+#: two places, the games sampler also raises its stop flag). Each thread adding its own
+#: counters was 5 N + 1 or 6 N atomics a thread, about 1.6 million a launch on an H200.
+BLOCK_SUMMED = {"equity_deals.cu": (r"ge_deals_(grid|sample)_\d+", 2),
+                "equity_games.cu": (r"ge_games_sample_\d+", 2)}
+_GLOBAL_ADD_U64 = re.compile(r"\b(?:atom|red)(?:\.relaxed\.gpu)?\.global\.add\.u64")
+
+
+def _check_block_summed_tallies(name: str, ptx: str) -> None:
+    if name not in BLOCK_SUMMED:
+        return
+    pattern, most = BLOCK_SUMMED[name]
+    found = 0
+    for part in re.split(r"(?=\.visible \.entry )", ptx)[1:]:
+        entry = re.match(r"\.visible \.entry (\w+)", part).group(1)
+        if re.fullmatch(pattern, entry):
+            found += 1
+            atomics = len(_GLOBAL_ADD_U64.findall(part))
+            assert atomics <= most, f"{entry}: {atomics} global atomic adds in its code"
+    assert found, f"{name}: no kernel matches {pattern}"
 
 
 @needs_nvrtc

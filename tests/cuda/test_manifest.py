@@ -175,4 +175,51 @@ def test_adding_a_kernel_needs_its_file_record_launcher_and_tests_only(
     assert stand_in_cupy.launches[-1][0] == "ge_toy_scale"
     assert "toy" in resources.module_sources()
     assert "ge_toy_scale" in sanitize.required_kernels()  # the sanitizer job demands a case
+    assert "ge_toy_scale" in _small_launches().every_kernel_name()  # and the device script's
     kernel_build.forget()
+
+
+def _small_launches():
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    try:
+        import gpu_small_launches
+    finally:
+        sys.path.pop(0)
+    return gpu_small_launches
+
+
+def test_per_count_records_make_the_modules_parts(stand_in_cupy):
+    """The kernels made once per player count (records with ``players``) are a module's
+    :class:`~gpu_eval.cuda.manifest.PlayerKernels`, the one list the launchers, the parts
+    the kernel cache compiles (``GE_PLAYERS``) and the stand-in's exports all read."""
+    from gpu_eval.cuda import games_module
+    from gpu_eval.equity_engine.batch import cuda_engine as cuda_batch
+    from gpu_eval.equity_engine.deals import cuda_engine as cuda_deals
+    from gpu_eval.equity_engine.holdem import cuda_engine as cuda_equity
+
+    for launcher in (cuda_equity, games_module, cuda_deals, cuda_batch):
+        m = manifest.module(launcher.MODULE)
+        assert launcher.PLAYER_KERNELS is m.players and launcher.KERNELS == m.kernels
+        assert set(m.kernels) == {k.name for k in manifest.KERNELS.values()
+                                  if k.source in m.files}
+        for n in m.players.counts:
+            own = {k.name for k in manifest.KERNELS.values()
+                   if k.players == n and k.source in m.files}
+            assert set(m.players.names(n)) == set(m.players.base) | own
+    assert manifest.module("games").players.per_count == ("ge_games_showdown_{n}",
+                                                         "ge_games_sample_{n}")
+    assert manifest.module("deals").players.counts == tuple(range(2, 9))
+    assert manifest.module("evaluator").players.names() == manifest.module("evaluator").kernels
+    assert manifest.module("evaluator").players.counts == ()
+    with pytest.raises(ValueError, match="no kernels for 11 players"):
+        manifest.module_source("games", 11)
+    assert manifest.every_kernel_name() == set(manifest.KERNELS)
+    assert _small_launches().every_kernel_name() == set(manifest.KERNELS)
+    part = stand_in_cupy.RawModule(code=manifest.module_source("games", 3))
+    part.get_function("ge_games_sample_3")
+    part.get_function("ge_games_low")
+    with pytest.raises(AssertionError, match="3 players exports no kernel ge_games_sample_4"):
+        part.get_function("ge_games_sample_4")

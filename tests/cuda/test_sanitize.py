@@ -6,18 +6,15 @@ the process fail with AddressSanitizer's report; the same kernel in bounds passe
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
-import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 
 from gpu_eval.cuda import nvrtc
 
-from emulation import hostbuild
+from emulation import hostbuild, sanitizers
 
 _TOY = r"""
 #include "ge_common.cuh"
@@ -52,26 +49,17 @@ _CHILD = textwrap.dedent("""
 @pytest.fixture(scope="module")
 def toy_dir(tmp_path_factory):
     try:
-        cxx = hostbuild.find_compiler()
+        sanitizers.runtime()
     except hostbuild.HostBuildUnavailableError as exc:
         pytest.skip(str(exc))
-    asan = subprocess.run([cxx, "-print-file-name=libasan.so"], capture_output=True,
-                          text=True).stdout.strip()
-    if not Path(asan).is_file():
-        pytest.skip(f"no AddressSanitizer runtime for {cxx}")
     kdir = tmp_path_factory.mktemp("kernels")
     shutil.copytree(nvrtc.kernel_dir(), kdir, dirs_exist_ok=True)
     (kdir / "toy_sum.cu").write_text(_TOY)
-    return kdir, asan
+    return kdir
 
 
 def _run(toy_dir, reach: int) -> subprocess.CompletedProcess:
-    kdir, asan = toy_dir
-    tests = str(Path(__file__).resolve().parents[1])
-    env = {**os.environ, "LD_PRELOAD": asan, "ASAN_OPTIONS": "detect_leaks=0",
-           "PYTHONPATH": os.pathsep.join(p for p in (tests, os.environ.get("PYTHONPATH")) if p)}
-    return subprocess.run([sys.executable, "-c", _CHILD, str(kdir), str(reach)], env=env,
-                          capture_output=True, text=True)
+    return sanitizers.run(_CHILD, str(toy_dir), str(reach))
 
 
 def test_an_out_of_bounds_read_fails_the_sanitized_launch(toy_dir):

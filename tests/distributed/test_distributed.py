@@ -18,8 +18,9 @@ import gpu_eval.distributed as ged  # noqa: E402 -- after the importorskip
 from gpu_eval import cards, combinatorics, evaluate  # noqa: E402
 from gpu_eval.distributed import runner  # noqa: E402
 from gpu_eval.equity_engine import api as equity_api  # noqa: E402
-from gpu_eval.equity_engine import planner  # noqa: E402
+from gpu_eval.equity_engine import strategies  # noqa: E402
 from gpu_eval.equity_engine.holdem import shipped_table  # noqa: E402
+from gpu_eval.equity_engine.holdem import strategies as holdem_strategies  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -274,8 +275,9 @@ def test_killed_worker_does_not_change_the_result(client, monkeypatch, tmp_path)
     monkeypatch.setattr(runner, "INLINE_BYTES", 0)
     # Board slices on purpose (the planner would count this spot by rank classes, a few
     # tasks): without that strategy, here and on the cluster alike.
-    monkeypatch.setattr(planner, "STRATEGIES", [s for s in planner.STRATEGIES
-                                                if not isinstance(s, planner.RankClasses)])
+    monkeypatch.setattr(strategies, "STRATEGIES",
+                        [s for s in strategies.STRATEGIES
+                         if not isinstance(s, holdem_strategies.RankClasses)])
     expected = equity_api.equity(["AhKh", "QsQd", "JJ"], exact=True)
     old = _worker_ids(client)
     flag = str(tmp_path / "killed")

@@ -50,6 +50,25 @@ class GameKernels:
             np.uint32(m), np.uint32(per_task), np.uint32(scale), *out))
         return tuple(out)
 
+    def sample(self, n: int, combos: np.ndarray, offsets: np.ndarray, cum: np.ndarray,
+               modes: np.ndarray, deck: np.ndarray, base: int, k: int, h: int, variant: int,
+               hilo: bool, scale: int, key: tuple[int, int], start: int, stop: int,
+               max_tries: int, grid: int = 3, block: int = 64
+               ) -> tuple[np.ndarray, int]:
+        """``(totals (6, n), failures)`` of ``ge_games_sample_n`` over ``grid`` blocks of
+        ``block`` threads (its block sums and barriers in the block emulator)."""
+        totals = np.zeros(6 * n, dtype=np.uint64)
+        failures = np.zeros(1, dtype=np.uint64)
+        arrays = [np.ascontiguousarray(a, dtype=t) for a, t in (
+            (combos, np.uint64), (offsets, np.uint32), (cum, np.float64), (modes, np.uint8),
+            (deck, np.uint64))]
+        kernel_build.launch(f"ge_games_sample_{n}", (grid,), (block,), (
+            *arrays, np.uint32(len(arrays[4])), np.uint64(base), np.int32(k), np.int32(h),
+            np.int32(variant), self.low_table if hilo else _NULL, np.uint32(scale),
+            np.uint32(key[0]), np.uint32(key[1]), np.uint64(start), np.uint64(stop),
+            np.uint32(max_tries), totals, failures))
+        return totals.reshape(6, n), int(failures[0])
+
 
 @cache
 def load() -> GameKernels:

@@ -16,10 +16,12 @@ from emulation import kernel_build
 
 
 class IndexerHost:
-    """The kernel on the CPU, with a NumPy wrapper (inputs not validated)."""
+    """The kernel on the CPU, with a NumPy wrapper (inputs not validated); ``sanitize``: its
+    build under AddressSanitizer and UBSan (run it in a process with the ASan runtime
+    preloaded: :func:`emulation.sanitizers.run`)."""
 
-    def __init__(self) -> None:
-        kernel_build.load("indexer")
+    def __init__(self, sanitize: bool = False) -> None:
+        self.library = kernel_build.load("indexer", sanitize=sanitize)
 
     def index(self, ids: np.ndarray, tables, lowest_rank: int, all_rounds: bool = False
               ) -> tuple[np.ndarray, int]:
@@ -31,10 +33,10 @@ class IndexerHost:
         out = np.zeros((n, width), dtype=np.int64)
         bad = np.array([NO_BAD_ROW], dtype=np.uint64)
         cpr = sum(c << (4 * r) for r, c in enumerate(tables.rounds))
-        kernel_build.launch("ge_hand_index", (2,), (64,), (
+        self.library.launch("ge_hand_index", (2,), (64,), (
             ids, np.uint64(n), np.int32(k), np.int32(len(tables.rounds)), np.uint32(cpr),
             np.int32(lowest_rank), np.int32(tables.nranks), np.int32(all_rounds), t["rinfo"],
-            t["lookup"], t["cfgdata"], t["binom"], out, bad))
+            t["lookup"], t["cfgdata"], t["binom"], out, bad), {})
         return (out if all_rounds else out.reshape(n)), int(bad[0])
 
 

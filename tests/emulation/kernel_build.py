@@ -26,7 +26,7 @@ import numpy as np
 
 from gpu_eval.cuda import manifest
 
-from emulation import hostbuild
+from emulation import hostbuild, sanitizers
 
 __all__ = ["wrapper", "build", "load", "forget", "KernelLibrary", "launch", "table_pointers",
            "SANITIZE_FLAGS", "SANITIZE", "Host"]
@@ -35,10 +35,8 @@ _EMULATOR = (Path(__file__).with_name("block_emulator.h")).read_text()
 # No _FORTIFY_SOURCE: its checked longjmp refuses the emulator's jumps between fiber stacks.
 _FLAGS = ("-O2", "-std=c++17", "-shared", "-fPIC", "-Wall", "-Wno-unknown-pragmas",
           "-fno-strict-aliasing", "-U_FORTIFY_SOURCE")
-#: The sanitized build (run with libasan preloaded: see tests/emulation/sanitize.py).
-SANITIZE_FLAGS = ("-O1", "-g", "-std=c++17", "-shared", "-fPIC", "-Wno-unknown-pragmas",
-                  "-fno-strict-aliasing", "-fno-omit-frame-pointer",
-                  "-fsanitize=address,undefined", "-fno-sanitize-recover=all")
+#: The sanitized build (run with libasan preloaded: emulation.sanitizers).
+SANITIZE_FLAGS = sanitizers.FLAGS
 _HEAD = "unsigned ge_gx, unsigned ge_gy, unsigned ge_bx, int ge_nt"
 
 

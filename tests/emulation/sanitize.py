@@ -117,11 +117,19 @@ def variants(cp) -> None:
     wild[::3, 0] = 52
     _same("wild", ge.evaluate(cp.asarray(wild), wild="joker"),
           ge.evaluate(wild, wild="joker", backend="numpy"))
-    for game in ("deuce-seven", "ace-five"):
-        _same(game, ge.evaluate(cp.asarray(_deal(6, 200, 5)), game=game, backend="cuda"),
-              ge.evaluate(_deal(6, 200, 5), game=game, backend="numpy"))
-    _same("badugi", ge.evaluate(cp.asarray(_deal(7, 200, 4)), game="badugi", backend="cuda"),
-          ge.evaluate(_deal(7, 200, 4), game="badugi", backend="numpy"))
+    for game, k in (("deuce-seven", 5), ("ace-five", 7), ("badugi", 4)):
+        low = _deal(6, 200, k)
+        want = ge.evaluate(low, game=game, backend="numpy")
+        _same(f"{game} fused ids", ge.evaluate(cp.asarray(low), game=game, backend="cuda"),
+              want)
+        _same(f"{game} fused masks", ge.evaluate(cp.asarray(cards.to_mask(low)), game=game,
+                                                 backend="cuda"), want)
+        _same(f"{game} streamed", ge.evaluate(low, game=game, backend="cuda"), want)
+        bad = low.copy()
+        bad[::9, 1] = 52 + np.arange(len(bad[::9])) % 204  # uint8 ids past the deck
+        _same(f"{game} bad ids, masked", ge.evaluate(cp.asarray(bad), game=game,
+                                                     backend="cuda", invalid="mask"),
+              ge.evaluate(bad, game=game, backend="numpy", invalid="mask"))
     hm, bm = cards.to_mask(om[:, :4]), cards.to_mask(om[:, 4:])
     _same("evaluate_low", ge.evaluate_low(cp.asarray(hm), cp.asarray(bm), backend="cuda"),
           ge.evaluate_low(hm, bm, backend="numpy"))
@@ -201,10 +209,13 @@ def board_games(cp) -> None:
             _same(f"{game} river, {n} players",
                   ge.equity(hands, board=board, game=game, exact=True, backend="cuda").wins,
                   ge.equity(hands, board=board, game=game, exact=True, backend="numpy").wins)
-    r = ge.equity(["AsAh2d3c", "KsKhQdJc"], board="4c7d9s", game="omaha-hilo", exact=False,
-                  samples=200, seed=2, backend="cuda")
-    if abs(float(r.equity.sum()) - 1) > 1e-9:
-        raise AssertionError("omaha monte carlo: equities do not add up")
+    for n in range(2, 11):  # one sampler per player count
+        hands = ["".join(deck[4 * p:4 * p + 4]) for p in range(n - 1)] + ["random"]
+        game = "omaha-hilo" if n == 2 else "omaha"
+        r = ge.equity(hands, board="As Ks Qs", game=game, exact=False,
+                      samples=200, seed=2, backend="cuda")
+        if abs(float(r.equity.sum()) - 1) > 1e-9:
+            raise AssertionError(f"{game} monte carlo, {n} players: equities do not add up")
 
 
 def deals(cp) -> None:
@@ -306,17 +317,10 @@ def main() -> int:
     """Re-execute with the ASan runtime preloaded (and abort on the first report)."""
     if os.environ.get(_CHILD):
         return run()
-    from emulation import hostbuild
+    from emulation import sanitizers
 
-    cxx = hostbuild.find_compiler()
-    asan = subprocess.run([cxx, "-print-file-name=libasan.so"], capture_output=True,
-                          text=True, check=True).stdout.strip()
-    env = {**os.environ, _CHILD: "1", "LD_PRELOAD": asan,
-           "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1:halt_on_error=1",
-           "UBSAN_OPTIONS": "halt_on_error=1:print_stacktrace=1",
-           "PYTHONPATH": os.pathsep.join(p for p in (str(_TESTS),
-                                                     os.environ.get("PYTHONPATH")) if p)}
-    return subprocess.run([sys.executable, __file__], env=env).returncode
+    return subprocess.run([sys.executable, __file__],
+                          env=sanitizers.environment(**{_CHILD: "1"})).returncode
 
 
 if __name__ == "__main__":

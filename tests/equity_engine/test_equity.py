@@ -12,7 +12,6 @@ import pytest
 
 from gpu_eval import backend_choice, cards
 from gpu_eval.equity_engine import enumerate_boards
-from gpu_eval.equity_engine import problem as equity_problem
 from gpu_eval.equity_engine.api import equity
 from gpu_eval.equity_engine.holdem import numpy_engine, shipped_table
 from gpu_eval.equity_engine.holdem.shortcuts import board_rank_classes, flush_free_pairs
@@ -293,7 +292,7 @@ def test_result_object():
     (["AhKh", "QsQd"], {"dead": "Qd"}, ValueError, r"Qd .*player 2.*the dead cards"),
     (["AhKh", "QsQd"], {"board": "2c 3c 4c", "dead": "3c"}, ValueError,
      r"3c is both on the board and in the dead cards"),
-    (["AhKh", "QsQd"], {"board": "2c 3c 3c"}, ValueError, r"the board: card 3c is used twice"),
+    (["AhKh", "QsQd"], {"board": "2c 3c 3c"}, ValueError, r"card 3c appears twice in the board"),
     (["AhKh", "QsQd"], {"board": "2c 3c"}, ValueError, r"board has 2 cards"),
     (["AhKh", "QsQd"], {"board": "2c"}, ValueError, r"board has 1 card "),
     (["AhKh", "QsQd"], {"board": "2c 3c 4c 5c 6c 7c"}, ValueError, r"board has 6 cards"),
@@ -331,7 +330,12 @@ def test_bad_input_raises_clearly(players, kw, error, match):
 
 
 def test_exact_true_warns_when_very_long(monkeypatch):
-    monkeypatch.setattr(numpy_engine, "RATE", 10.0)  # pretend the engine is very slow
+    import dataclasses
+
+    from gpu_eval.equity_engine.holdem import strategies
+
+    slow = dataclasses.replace(strategies.ENGINE, rates={"numpy": 10.0, "cuda": 10.0})
+    monkeypatch.setattr(strategies, "ENGINE", slow)  # pretend the engine is very slow
     with pytest.warns(RuntimeWarning, match=r"exact equity needs about .* exact=False"):
         r = equity(["AhKh", "QQ"], board="2c 7d 9s", exact=True, progress=False)
     assert r.exact
@@ -340,12 +344,13 @@ def test_exact_true_warns_when_very_long(monkeypatch):
 def test_cuda_backend_runs_the_cuda_engine(monkeypatch):
     # tests/equity_engine/holdem/test_cuda_equity.py runs the engine itself (emulated); here: what picks it.
     from gpu_eval.equity_engine.holdem import cuda_engine as cuda_equity
+    from gpu_eval.equity_engine.holdem.strategies import engine_for
 
     monkeypatch.setattr(backend_choice, "resolve", lambda backend, *inputs: "cuda")
-    assert equity_problem.engine_for("cuda") == (cuda_equity, "cuda")
-    assert equity_problem.engine_for("auto") == (cuda_equity, "cuda")
+    assert engine_for("cuda") == (cuda_equity, "cuda")
+    assert engine_for("auto") == (cuda_equity, "cuda")
     monkeypatch.setattr(backend_choice, "resolve", lambda backend, *inputs: "numpy")
-    assert equity_problem.engine_for("auto") == (numpy_engine, "numpy")
+    assert engine_for("auto") == (numpy_engine, "numpy")
 
 
 # --- progress and interrupts -----------------------------------------------------------------

@@ -10,9 +10,12 @@ import pytest
 
 import gpu_eval as ge
 from gpu_eval.equity_engine import api as equity_api
-from gpu_eval.equity_engine import planner
-from gpu_eval.equity_engine.planner import Request, choose
+from gpu_eval.equity_engine import planner, strategies
+from gpu_eval.equity_engine.holdem import strategies as holdem
+from gpu_eval.equity_engine.holdem.strategies import HoldemSetup
+from gpu_eval.equity_engine.planner import Request
 from gpu_eval.equity_engine.results import EquityResult
+from gpu_eval.equity_engine.strategies import choose
 
 distributed = pytest.importorskip(
     "distributed", reason="dask[distributed] is not installed (pip install 'gpu-eval[test]')")
@@ -191,7 +194,7 @@ def test_choose_follows_cost_and_exact():
     assert choose(Request("equity", three)).name == "monte carlo"  # far over the limit
     assert choose(Request("equity", three, exact=False)).name == "monte carlo"
     req = Request("equity", ["AA", "KK"], dead="2c")
-    costs = {s.name: s.cost(req) for s in planner.STRATEGIES if s.kind == "equity"
+    costs = {s.name: s.cost(req) for s in strategies.STRATEGIES if s.kind == "equity"
              and s.exact and s.applies(req)}
     assert set(costs) == {"board enumeration", "rank classes"}
     assert choose(req).name == min(costs, key=costs.get) == "rank classes"
@@ -202,12 +205,13 @@ def test_request_prepares_lazily():
     """The shipped table answers without the matchups, the symmetry or the board work."""
     req = Request("equity", ["AhKh", "QsQd"])
     assert choose(req).name == "shipped table"
-    assert not {"matchups", "group", "board_work", "matchup_orbits"} & set(vars(req))
+    assert not {"matchups", "group", "board_work", "matchup_orbits"} & \
+        set(vars(req.state(HoldemSetup)))
 
 
 def test_bad_input_raises_before_planning():
     with pytest.raises(ValueError, match="used twice"):
-        Request("equity", ["AhKh", "AhQd"]).problem  # noqa: B018 -- it raises
+        Request("equity", ["AhKh", "AhQd"]).state(HoldemSetup).problem  # noqa: B018
     with pytest.raises(ValueError, match="unknown game|not a game|game"):
         Request("equity", ["AhKh", "QsQd"], game="checkers")
     with pytest.raises(ValueError, match="no matchup"):
@@ -220,19 +224,20 @@ class RiverKnownHands(planner.Strategy):
     """Every hand known on the river: one evaluation per player, no board to enumerate."""
 
     name = "river known hands"
+    engine = holdem.ENGINE
 
     def applies(self, req):
         if req.kind != "equity" or req.family != "holdem" or req.exact is False:
             return False
-        prob = req.problem
+        prob = req.state(HoldemSetup).problem
         return prob.k == 0 and all(p.fixed for p in prob.players)
 
     def cost(self, req):
         return 0.0
 
     def plan(self, req):
-        prob = req.problem
-        holes = [ge.cards.from_mask(p.range.masks[0]).tolist() for p in prob.players]
+        prob = req.state(HoldemSetup).problem
+        holes = [ge.cards.from_mask(p.masks[0]).tolist() for p in prob.players]
         s = np.array([int(ge.evaluate([h + prob.board])[0]) for h in holes])
         best = s == s.max()
         n = len(s)
@@ -250,7 +255,7 @@ class RiverKnownHands(planner.Strategy):
 
 
 def test_a_new_strategy_is_one_class_and_one_entry(client, monkeypatch):
-    monkeypatch.setattr(planner, "STRATEGIES", [RiverKnownHands(), *planner.STRATEGIES])
+    monkeypatch.setattr(strategies, "STRATEGIES", [RiverKnownHands(), *strategies.STRATEGIES])
     spot = (["AhAd", "KcKd"], dict(board="Ts 9s 2h 4d Kh"))
     single = ge.equity(*spot[0:1], **spot[1])
     dist = ged.equity(client, *spot[0:1], **spot[1])

@@ -191,7 +191,7 @@ def test_strength_readers_refuse_other_scales():
     s = ge.evaluate("7c5d4h3s2c", game="deuce-seven")
     with pytest.raises(ValueError, match="deuce-seven"):
         ge.describe(s, game="holdem")
-    with pytest.raises(ValueError, match="no seed value"):
+    with pytest.raises(ValueError, match="no 30-bit value"):
         ge.to_value(s)
     with pytest.raises(ValueError, match="outside"):
         ge.describe(7000, game="ace-five")

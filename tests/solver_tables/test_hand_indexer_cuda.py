@@ -81,6 +81,54 @@ def test_host_kernel_marks_the_lowest_bad_row(host):
     assert bad == 7 and (got[7] == -1).all()
 
 
+_BAD_IDS = r"""
+import json
+import numpy as np
+from emulation import indexer_host
+from gpu_eval.solver_tables.indexer import layout_tables
+
+host = indexer_host.IndexerHost(sanitize=True)
+rng = np.random.default_rng(5)
+hands = np.argsort(rng.random((300, 52)), axis=1)[:, :7].astype(np.uint8)
+hands[10, 2] = 64          # uint8 ids 52..255 reach the kernel unchecked from CuPy
+hands[20, 6] = 127
+hands[30:42, 0] = np.arange(52, 256, 17)
+sd = np.argsort(rng.random((100, 36)), axis=1)[:, :7].astype(np.uint8) + 16
+sd[7, 3] = 0               # ids below the short deck: a negative shift
+sd[50, 6] = 15
+out = []
+for ids, rounds, lowest in ((hands, (2, 5), 0), (hands, (2, 3, 1, 1), 0), (sd, (2, 5), 4)):
+    t = layout_tables(rounds, 13 - lowest)
+    for every in (False, True):
+        got, bad = host.index(ids, t, lowest, all_rounds=every)
+        out.append([bad, np.flatnonzero((got.reshape(len(ids), -1) < 0).any(axis=1)).tolist()])
+print(json.dumps(out))
+"""
+
+
+def test_host_kernel_checks_ids_under_sanitizers():
+    """Card ids the deck does not hold (a CuPy uint8 of 52..255, an id below the short
+    deck) mark their row bad without reading past the binomial table or shifting by a
+    negative amount: the kernel's host build under AddressSanitizer and UBSan stays quiet."""
+    import json
+
+    from emulation import kernel_build, sanitizers
+
+    try:
+        kernel_build.build("indexer", sanitize=True)  # here, not under the preloaded runtime
+        proc = sanitizers.run(_BAD_IDS)
+    except hostbuild.HostBuildUnavailableError as exc:
+        pytest.skip(f"no sanitized host build: {exc}")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "runtime error" not in proc.stderr and "AddressSanitizer" not in proc.stderr
+    results = json.loads(proc.stdout.strip().splitlines()[-1])
+    holdem_rows = [10, 20, *range(30, 42)]
+    for bad, rows in results[:4]:
+        assert (bad, rows) == (10, holdem_rows)
+    for bad, rows in results[4:]:
+        assert (bad, rows) == (7, [7, 50])
+
+
 def test_kernel_tables_layout():
     t = cuda_indexer.kernel_tables(layout_tables((2, 3, 1, 1)))
     rinfo = t["rinfo"].reshape(-1, cuda_indexer.RINFO_FIELDS)
@@ -150,6 +198,15 @@ def test_device_errors_name_the_row(gpu):
     sd = ge.HandIndexer((2, 3), game="shortdeck")
     with pytest.raises(ValueError, match=r"row 0: card 2c \(id 0\) is not in the shortdeck"):
         sd.index(cupy.asarray(np.array([[0, 20, 24, 28, 32]], dtype=np.uint8)))
+    for deck_idx, row in ((idx, [12, 64, 24, 28, 32]), (sd, [16, 20, 24, 200, 32]),
+                          (sd, [16, 20, 15, 28, 32])):
+        hands_u8 = np.array([[16, 20, 24, 28, 33], row], dtype=np.uint8)
+        with pytest.raises(ValueError) as numpy_error:
+            deck_idx.index(hands_u8, backend="numpy")
+        with pytest.raises(ValueError) as device_error:  # checked by the kernel itself
+            deck_idx.index(cupy.asarray(hands_u8))
+        assert str(device_error.value) == str(numpy_error.value)
+        assert str(device_error.value).startswith("row 1: card ")
     one = idx.index(cupy.asarray(hands[0]))
     assert one.shape == () and int(one) == idx.index(hands[0])
     many = ge.cards.parse(["AsKs 2c7d9hTs3c"] * 100)

@@ -33,11 +33,12 @@ import sys
 
 import numpy as np
 
-from gpu_eval import cards
+from gpu_eval import backend_choice, card_input, cards
 from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.card_spelling import ID_TO_MASK as _ID_TO_MASK
 from gpu_eval.card_spelling import RANKS, SUITS
 from gpu_eval.equity_engine.batch import spot_counts
+from gpu_eval.equity_engine.batch import strategies as batch_strategies
 from gpu_eval.equity_engine.batch.spot_counts import BatchResult
 from gpu_eval.equity_engine.planner import Request, plan, run_here
 from gpu_eval.games import registry
@@ -45,7 +46,6 @@ from gpu_eval.games.registry import HOLDEM
 
 __all__ = ["BatchResult", "equity_batch"]
 
-_BACKENDS = ("auto", "numpy", "cuda")
 MAX_PLAYERS = 10
 
 
@@ -56,14 +56,6 @@ def _card(c: int) -> str:
 def _is_cupy(x) -> bool:
     cp = sys.modules.get("cupy")
     return cp is not None and isinstance(x, cp.ndarray)
-
-
-def _int_array(x, what: str) -> np.ndarray:
-    arr = np.asarray(x.get() if _is_cupy(x) else x)
-    if arr.dtype.kind not in "iu":
-        raise TypeError(f"{what} must be card ids (integers) or card text, got dtype "
-                        f"{arr.dtype}")
-    return arr
 
 
 def _parse_rows(rows, what: str, per_row: int | None) -> list[list[int]]:
@@ -103,68 +95,29 @@ def _hands_array(hands) -> np.ndarray:
     elif isinstance(hands, str):
         raise TypeError("hands must be an (N, P, 2) array of card ids or N lists of hand "
                         "texts such as [['AhKh', 'QsQd'], ...]")
-    else:
-        arr = _int_array(hands, "hands")
+    else:  # ids of any integer width (uint64 too: the shape says ids), checked before a cast
+        arr = card_input.integer_array(hands, "hands")
         if arr.ndim != 3 or arr.shape[2] != 2:
             raise ValueError(f"hands must have shape (N, P, 2), got {arr.shape}")
+        card_input.check_range(arr, "hands", 0, 51, axes=card_input.SPOT_AXES)
     if not 2 <= arr.shape[1] <= MAX_PLAYERS:
         raise ValueError(f"equity_batch needs 2 to {MAX_PLAYERS} players per spot, got "
                          f"{arr.shape[1]}")
-    return _check_ids(arr.reshape(len(arr), -1), "hands").reshape(arr.shape)
-
-
-def _check_ids(arr: np.ndarray, what: str) -> np.ndarray:
-    bad = (arr < 0) | (arr > 51)
-    if bad.any():
-        i, j = np.argwhere(bad)[0]
-        raise ValueError(f"{what}, row {i}: card id {int(arr[i, j])} is out of range 0..51")
     return arr.astype(np.int16)
 
 
-def _cards_array(x, n: int, what: str, sizes: tuple[int, ...] | None):
-    """Board or dead cards as ``(ids (N, b) or None, masks (N,))``; rows of one size for the
-    board, any sizes for dead cards (then ids is None)."""
-    if x is None or (isinstance(x, str) and not x.strip()):
-        return np.zeros((n, 0), dtype=np.int16), np.zeros(n, dtype=np.uint64)
-    if isinstance(x, str):  # one set of cards for every spot
-        ids = _parse_rows([x], what, None)[0]
-        arr = np.broadcast_to(np.array(ids, dtype=np.int16), (n, len(ids)))
-    elif isinstance(x, (list, tuple)) and x and all(isinstance(t, str) for t in x):
-        rows = _parse_rows(x, what, None)
-        if len(rows) != n:
-            raise ValueError(f"{what}: {len(rows)} rows for {n} spots")
-        widths = {len(r) for r in rows}
-        if len(widths) == 1:
-            arr = np.array(rows, dtype=np.int16).reshape(n, -1)
-        elif sizes is not None:
-            bad = next(i for i, r in enumerate(rows) if len(r) != len(rows[0]))
-            raise ValueError(f"{what}, row {bad}: {len(rows[bad])} cards, but row 0 has "
-                             f"{len(rows[0])}; every spot's board has the same size")
-        else:  # dead cards of different counts: masks only
-            masks = np.zeros(n, dtype=np.uint64)
-            for i, r in enumerate(rows):
-                seen = set()
-                for c in r:
-                    if c in seen:
-                        raise ValueError(f"{what}, row {i}: card {_card(c)} appears twice")
-                    seen.add(c)
-                    masks[i] |= _ID_TO_MASK[c]
-            return None, masks
-    else:
-        arr = _int_array(x, what)
-        if arr.ndim == 1 and arr.size == 0:
-            arr = arr.reshape(n, 0)
-        if arr.ndim != 2 or len(arr) != n:
-            raise ValueError(f"{what} must have shape (N, cards) with N = {n} spots, got "
-                             f"{arr.shape}")
-        arr = _check_ids(arr, what)
-    if sizes is not None and arr.shape[1] not in sizes:
-        raise ValueError(f"{what} has {arr.shape[1]} cards per spot; a hold'em board has 0, "
+def _board_rows(boards, n: int, sizes: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The boards as ``(ids (N, b), masks (N,))``: one size in every row, one of ``sizes``."""
+    ids, masks = card_input.card_rows(boards, n, "boards")
+    if ids is None:
+        rows = [card_input.card_set(t, "boards") for t in boards]
+        bad = next(i for i, r in enumerate(rows) if len(r) != len(rows[0]))
+        raise ValueError(f"boards, row {bad}: {len(rows[bad])} cards, but row 0 has "
+                         f"{len(rows[0])}; every spot's board has the same size")
+    if ids.shape[1] not in sizes:
+        raise ValueError(f"boards has {ids.shape[1]} cards per spot; a hold'em board has 0, "
                          f"3, 4 or 5")
-    masks = np.zeros(n, dtype=np.uint64)
-    for j in range(arr.shape[1]):
-        masks |= _ID_TO_MASK[arr[:, j]]
-    return arr, masks
+    return ids, masks
 
 
 def _where_twice(hands: np.ndarray, board: np.ndarray, dead: np.ndarray | None,
@@ -204,9 +157,12 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
         Dead cards: ``(N, d)`` ids, N texts (any number of cards per row) or one text for
         all rows.
     game : str
-        ``"holdem"``, vectorised as above; any other game of the registry runs each spot
-        through its own exact engine (``gpu_eval.equity_engine.batch.other_games``), its spots
-        given as lists of each player's cards.
+        ``"holdem"``, vectorised as above; every other game with equity (``"shortdeck"``,
+        ``"shortdeck-triton"``, ``"omaha"``, ``"omaha5"``, ``"omaha6"``, ``"omaha-hilo"``,
+        ``"omaha5-hilo"``, ``"courchevel"``, ``"courchevel-hilo"``, ``"stud"``,
+        ``"stud-hilo"``, ``"razz"``, ``"deuce-seven-draw"``, ``"badugi-draw"``,
+        ``"five-card-draw"``) runs each spot through its own exact engine, its spots given as
+        lists of each player's cards.
     backend : {"auto", "numpy", "cuda"}
         ``"cuda"`` runs flop, turn and river spots on the GPU (the same integers);
         ``"auto"`` does so for CuPy input or when a device is usable, else runs NumPy.
@@ -239,6 +195,7 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
     >>> r.wins.tolist(), r.ties.tolist()
     ([[787966, 917606]], [[6732, 6732]])
     """
+    backend_choice.check(backend)
     if _is_cupy(hands):  # work runs on the device that holds the input, results stay there
         with hands.device:
             return _equity_batch(hands, boards, dead, game, backend)
@@ -250,14 +207,12 @@ def _equity_batch(hands, boards, dead, game: str, backend: str) -> BatchResult:
         from gpu_eval.equity_engine.batch import other_games  # noqa: PLC0415
         return BatchResult(*other_games.spot_counts(hands, boards, dead, game=game,
                                                    backend=backend))
-    if backend not in _BACKENDS:
-        raise ValueError(f"backend={backend!r}: expected one of {', '.join(_BACKENDS)}")
     cupy_out = _is_cupy(hands)
     h = _hands_array(hands)
     n, p = h.shape[:2]
     record = registry.get(game)
-    b_ids, b_mask = _cards_array(boards, n, "boards", record.board_sizes)
-    d_ids, d_mask = _cards_array(dead, n, "dead", None)
+    b_ids, b_mask = _board_rows(boards, n, record.board_sizes)
+    d_ids, d_mask = card_input.card_rows(dead, n, "dead")
     hole = np.zeros((n, p), dtype=np.uint64)
     for j in range(p):
         hole[:, j] = _ID_TO_MASK[h[:, j, 0]] | _ID_TO_MASK[h[:, j, 1]]
@@ -278,4 +233,4 @@ def _equity_batch(hands, boards, dead, game: str, backend: str) -> BatchResult:
     job = spot_counts.SpotJob(hole, b_mask, d_mask, used, left, k, n_boards,
                               math.lcm(*range(1, p + 1)), cupy_out)
     return run_here(plan(Request("batch", backend=backend, batch=(job, hands),
-                                 what="equity_batch")))
+                                 what="equity_batch"), batch_strategies.STRATEGIES))

@@ -21,12 +21,16 @@ import numpy as np
 from gpu_eval.cuda import availability, manifest, modules, streaming
 from gpu_eval.evaluator.tables import bitmask_tables
 
-__all__ = ["spot_counts", "get_state", "KERNELS", "MODULE", "SPOTS_PER_LAUNCH"]
+__all__ = ["spot_counts", "get_state", "KERNELS", "PLAYER_KERNELS", "MODULE", "SPOTS_PER_LAUNCH"]
 
-#: The manifest module of this engine (gpu_eval.cuda.manifest), and its kernels.
+#: The manifest module of this engine (gpu_eval.cuda.manifest).
 MODULE = "batch"
-KERNELS: tuple[str, ...] = manifest.module(MODULE).kernels
-MAX_PLAYERS = 10
+#: The module's kernels (one per player count, from its manifest records); a call compiles
+#: its own count's alone while the whole module is not in the kernel cache
+#: (modules.cached_part_state).
+PLAYER_KERNELS: manifest.PlayerKernels = manifest.module(MODULE).players
+KERNELS: tuple[str, ...] = PLAYER_KERNELS.names()
+MAX_PLAYERS = PLAYER_KERNELS.counts[-1]
 THREADS = modules.THREADS_PER_BLOCK
 WARP = 32
 #: Spots per launch at most (fewer where free device memory says so): keeps each launch short
@@ -37,8 +41,9 @@ _STATES: dict[tuple[int, str], modules.DeviceState] = modules.device_cache()
 _LOCK = threading.Lock()
 
 
-def get_state(device_id: int | None = None) -> modules.DeviceState:
-    """The batch kernels compiled for a device, with the evaluator's tables uploaded (cached).
+def get_state(device_id: int | None = None, players: int | None = None) -> modules.DeviceState:
+    """The batch kernels compiled for a device, with the evaluator's tables uploaded (cached):
+    the kernel of ``players`` players (default: every count).
 
     Raises
     ------
@@ -49,17 +54,18 @@ def get_state(device_id: int | None = None) -> modules.DeviceState:
     --------
     >>> get_state().kernels["ge_batch_2"]  # doctest: +SKIP
     """
-    return modules.cached_device_state(_STATES, _LOCK, _build_state, device_id)
+    return modules.cached_part_state(_STATES, _LOCK, _build_state, MODULE, players, device_id)
 
 
-def _build_state(cupy, dev: int) -> modules.DeviceState:
-    module, kernels = modules.compile_module(cupy, MODULE, dev)
+def _build_state(cupy, dev: int, players: int | None) -> modules.DeviceState:
+    names = PLAYER_KERNELS.names(players)
+    module, kernels = modules.compile_module(cupy, MODULE, dev, players)
     tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
                                   bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
                                   modules.BITMASK_TABLE_DTYPES)
     cupy.cuda.runtime.deviceSynchronize()
     props = cupy.cuda.runtime.getDeviceProperties(dev)
-    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
+    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in names}
     return modules.DeviceState(dev, module, kernels, tables, None,
                               int(props["multiProcessorCount"]), blocks)
 
@@ -117,7 +123,7 @@ def spot_counts(hole: np.ndarray, board: np.ndarray, free: np.ndarray, k: int, *
         raise ValueError(f"spot_counts: k={k}; the CUDA path plays the flop (2), turn (1) "
                          f"and river (0)")
     cupy = availability.require_cuda()
-    state = get_state()
+    state = get_state(players=p)
     name = f"ge_batch_{p}"
     board = np.ascontiguousarray(board, dtype=np.uint64)
     free = np.ascontiguousarray(free, dtype=np.uint64)

@@ -16,21 +16,61 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval import cards
+from gpu_eval import card_input
 from gpu_eval.games import registry
 
 __all__ = ["spot_counts"]
 
 
 def _rows(x: Any, n: int, what: str) -> list:
-    """One entry per spot: ``x`` itself when it is one text (or None), else its rows."""
+    """One entry per spot: ``x`` itself when it is one text (or None); else each row's text,
+    or its cards read by :mod:`gpu_eval.card_input` (checked before any cast) as ``uint8``
+    ids. A list may hold rows of different sizes and kinds; an array is ``(N, cards)``."""
     if x is None or isinstance(x, str):
         return [x or ""] * n
-    rows = list(x)
-    if len(rows) != n:
-        raise ValueError(f"{len(rows)} rows of {what} for {n} spots")
-    return [r if isinstance(r, str) else cards.format(np.asarray(r, dtype=np.uint8))
-            if len(r) else "" for r in rows]
+    if isinstance(x, (list, tuple)):
+        if len(x) != n:
+            raise ValueError(f"{len(x)} rows of {what} for {n} spots")
+        return [r if isinstance(r, str) else
+                np.array(card_input.card_set(r, f"{what}, row {i}"), dtype=np.uint8)
+                for i, r in enumerate(x)]
+    return list(card_input.card_rows(x, n, what)[0])
+
+
+def _spots(hands: Any) -> list[list]:
+    """Each spot's players: text as given, card ids read by :mod:`gpu_eval.card_input` as
+    ``uint8`` (any integer width, ``uint64`` too in an ``(N, P, k)`` array), ``uint64`` hand
+    masks (an ``(N, P)`` array, or one number per player) checked and kept as masks."""
+    if isinstance(hands, str):
+        raise TypeError("hands must be N lists of each player's cards, such as "
+                        "[['AhAcAd', 'KsKcKd']], or an (N, P, cards) array of card ids")
+    if not isinstance(hands, (list, tuple)):
+        arr = card_input.integer_array(hands, "hands")
+        if arr.ndim == 2 and arr.dtype == np.uint64:
+            masks = card_input.card_masks(arr, "hands", axes=card_input.SPOT_AXES)
+            return [list(row) for row in masks]
+        if arr.ndim != 3:
+            raise ValueError(f"hands must have shape (N, P, cards) (card ids) or (N, P) "
+                             f"(uint64 hand masks), got {arr.shape}")
+        card_input.check_range(arr, "hands", 0, card_input.TOP, axes=card_input.SPOT_AXES)
+        return [list(spot) for spot in arr.astype(np.uint8)]
+    spots = []
+    for i, spot in enumerate(hands):
+        if isinstance(spot, str):
+            raise TypeError(f"hands, row {i}: expected a list of each player's cards, got the "
+                            f"text {spot!r}")
+        spots.append([p if isinstance(p, str) else _player(p, i, j) for j, p in
+                      enumerate(spot)])
+    return spots
+
+
+def _player(cards_: Any, row: int, j: int):
+    """One player's cards given as numbers: a ``uint64`` mask stays one, ids become ``uint8``."""
+    what = f"hands{card_input.place((row, j), card_input.SPOT_AXES)}"
+    arr = card_input.integer_array(cards_, what)
+    if arr.ndim == 0 and arr.dtype == np.uint64:
+        return card_input.card_masks(arr, what)
+    return card_input.card_ids(arr, what, axes=())
 
 
 def _small_deals(spots: list, b_rows: list, d_rows: list, game: str, backend: str,
@@ -111,7 +151,7 @@ def spot_counts(hands, boards=None, dead=None, game: str = registry.STUD,
     from gpu_eval.equity_engine.api import equity  # noqa: PLC0415 -- the public call, per spot
 
     hilo = registry.get(game, where="equity_batch()").hilo
-    spots = [list(s) for s in hands]
+    spots = _spots(hands)
     n = len(spots)
     if n and len({len(s) for s in spots}) != 1:
         raise ValueError("every spot needs the same number of players")

@@ -28,19 +28,27 @@ import numpy as np
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.cuda import manifest, modules
 from gpu_eval.cuda.availability import require_cuda
+from gpu_eval.cuda.launch_progress import LaunchPacer
 from gpu_eval.cuda.lowball import GAME_CODES, LOW_TABLE_DTYPES, LOW_TABLE_ORDER, low_device_tables
+from gpu_eval.equity_engine import device_sampling
 from gpu_eval.games import eight_or_better, registry
 from gpu_eval.progress import Progress
 
 __all__ = ["get_module", "grid_counts", "sample_counts", "eval_code",
            "player_order", "KERNELS", "MODULE", "HIGH"]
 
-#: The manifest module of this engine (gpu_eval.cuda.manifest), and its kernels.
+#: The manifest module of this engine (gpu_eval.cuda.manifest).
 MODULE = "deals"
-KERNELS: tuple[str, ...] = manifest.module(MODULE).kernels
+#: The module's kernels (its manifest records); a call compiles the base one and its own
+#: player count's alone while the whole module is not in the kernel cache
+#: (modules.cached_part_state).
+PLAYER_KERNELS: manifest.PlayerKernels = manifest.module(MODULE).players
+KERNELS: tuple[str, ...] = PLAYER_KERNELS.names()
 #: ``eval`` code of the high hand (GE_DEALS_HIGH); the lows are :data:`GAME_CODES`.
 HIGH = 3
-#: Rows of the grid per launch (the host waits between launches, for the progress bar).
+#: Rows of the grid per launch: the progress bar and Ctrl-C act between launches (a launch is
+#: milliseconds), and the kernels' 32-bit counts stay bounded (a launch's rows times its
+#: columns per thread: kernels/equity_deals.cu).
 ROWS_PER_LAUNCH = 1 << 14
 #: Monte Carlo samples per launch (keeps the kernel's 32-bit counters exact).
 SAMPLES_PER_LAUNCH = 1 << 24
@@ -54,10 +62,11 @@ class DealsState(modules.DeviceState):
     best5: Any = None
 
 
-def _build_state(cupy, dev: int) -> DealsState:
+def _build_state(cupy, dev: int, players: int | None) -> DealsState:
     from gpu_eval.evaluator.tables import bitmask_tables  # noqa: PLC0415 -- tables on demand
 
-    module, kernels = modules.compile_module(cupy, MODULE, dev)
+    names = PLAYER_KERNELS.names(players)
+    module, kernels = modules.compile_module(cupy, MODULE, dev, players)
     tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
                                    bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
                                    modules.BITMASK_TABLE_DTYPES)
@@ -66,21 +75,22 @@ def _build_state(cupy, dev: int) -> DealsState:
     best5 = cupy.asarray(np.ascontiguousarray(eight_or_better.low_tables()["BEST5"], dtype=np.uint8))
     cupy.cuda.runtime.deviceSynchronize()  # launches may run on other streams
     props = cupy.cuda.runtime.getDeviceProperties(dev)
-    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
+    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in names}
     return DealsState(device_id=dev, module=module, kernels=kernels, tables=tables, binom=None,
                       sm_count=int(props["multiProcessorCount"]), blocks_per_sm=blocks,
                       best5=best5)
 
 
-def get_module(device_id: int | None = None) -> DealsState:
-    """The deal equity kernels for a device (compiled and tables uploaded once, then cached).
+def get_module(device_id: int | None = None, players: int | None = None) -> DealsState:
+    """The deal equity kernels for a device (compiled and tables uploaded once, then cached):
+    those of ``players`` players (0: the base kernel alone; default: every count).
 
     Raises
     ------
     CudaUnavailableError
         If CuPy or a device is missing, or the kernels cannot be compiled.
     """
-    return modules.cached_device_state(_STATES, _LOCK, _build_state, device_id)
+    return modules.cached_part_state(_STATES, _LOCK, _build_state, MODULE, players, device_id)
 
 
 def eval_code(game: str) -> int:
@@ -143,8 +153,8 @@ def grid_counts(game: str, known: list[int], comps: list[np.ndarray], rows: np.n
     1
     """
     cupy = require_cuda()
-    state = get_module()
     n = len(known)
+    state = get_module(players=n)
     code, hilo = eval_code(game), registry.GAMES[game].hilo
     sizes = [len(c) for c in comps]
     offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.uint32)
@@ -162,6 +172,7 @@ def grid_counts(game: str, known: list[int], comps: list[np.ndarray], rows: np.n
     d_offsets = cupy.asarray(offsets)
     name = f"ge_deals_grid_{n}"
     rows = np.ascontiguousarray(rows, dtype=np.int32).reshape(len(rows), n - 1)
+    pacer = LaunchPacer(cupy, bar)  # the bar follows the device; Ctrl-C stops between launches
     for a in range(0, len(rows), ROWS_PER_LAUNCH):
         b = min(len(rows), a + ROWS_PER_LAUNCH)
         d_rows = cupy.asarray(np.ascontiguousarray(rows[a:b]))
@@ -171,8 +182,8 @@ def grid_counts(game: str, known: list[int], comps: list[np.ndarray], rows: np.n
                             (d_rows, d_union, np.uint32(b - a), S, null if L is None else L,
                              d_offsets, d_masks, np.uint32(sizes[-1]), np.uint32(scale),
                              *out))
-        if bar is not None:
-            bar.update((b - a) * sizes[-1])
+        pacer.launched((b - a) * sizes[-1])
+    pacer.finish()
     host = [a.get().astype(np.int64) for a in out]
     return (*host[:5], host[5][0])
 
@@ -191,23 +202,22 @@ def sample_counts(prob: Any, entropy: int, start: int, stop: int,
     >>> sample_counts(p, 1, 0, 1000)[2].sum() == 1000 * p.scale  # doctest: +SKIP
     True
     """
-    from gpu_eval.equity_engine.holdem import cuda_engine as cuda_equity  # noqa: PLC0415
-
     cupy = require_cuda()
-    state = get_module()
     n = len(prob.known)
-    key0, key1 = cuda_equity.mc_key(entropy)
+    state = get_module(players=n)
+    key0, key1 = device_sampling.mc_key(entropy)
     known = cupy.asarray(np.array(prob.known, dtype=np.uint64))
     need = cupy.asarray(np.array(prob.need, dtype=np.uint8))
     deck = cupy.asarray(np.ascontiguousarray(ID_TO_MASK[prob.deck], dtype=np.uint64))
     totals = cupy.zeros(6 * n, dtype=cupy.uint64)
     best5 = state.best5 if prob.hilo else np.uint64(0)
+    pacer = LaunchPacer(cupy, bar)
     for lo in range(start, stop, SAMPLES_PER_LAUNCH):
         hi = min(stop, lo + SAMPLES_PER_LAUNCH)
         state.launch(f"ge_deals_sample_{n}", hi - lo,
                      (known, need, deck, np.uint32(len(prob.deck)),
                       np.int32(eval_code(prob.game)), best5, np.uint32(prob.scale),
                       np.uint32(key0), np.uint32(key1), np.uint64(lo), np.uint64(hi), totals))
-        if bar is not None:
-            bar.update(hi - lo)
+        pacer.launched(hi - lo)
+    pacer.finish()
     return tuple(totals.get().astype(np.int64).reshape(6, n))

@@ -13,7 +13,7 @@ Exact, two ways (the cheaper runs; :func:`costs`):
 * **grid**: every player's completions (all ``need``-card subsets of the deck) are evaluated
   once; the deals are the disjoint tuples of completions, walked as a product of the first
   players' (disjoint) tuples against the last player's completions, in blocks, each pair
-  compared into integer pot units (``board_games.pots``: the hold'em/Omaha hi/lo rules).
+  compared into integer pot units (:func:`gpu_eval.equity_engine.pots.split`: the hold'em/Omaha hi/lo rules).
 * **inclusion-exclusion** (heads-up, one winner per pot half: every game but hi/lo): the pairs
   of *disjoint* completions are counted as ``sum over card sets S of (-1)^|S|`` times the
   pairs that both contain ``S``, and within each ``S`` the pairs with ``s1 > s2`` are counted
@@ -44,22 +44,23 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval import backend_choice, cards
-from gpu_eval.card_spelling import CARD_BIT, PLAIN_CARD_ID, id_text
+from gpu_eval.card_spelling import CARD_BIT, id_text
 from gpu_eval.cards import ID_TO_MASK
-from gpu_eval.equity_engine import problem as equity_problem
 from gpu_eval.equity_engine import results as equity_results
-from gpu_eval.equity_engine.board_games import numpy_engine as board_games
 from gpu_eval.equity_engine.deals import completions
-from gpu_eval.equity_engine.holdem.numpy_engine import pot_units
+from gpu_eval.equity_engine.pots import game_units, split
+from gpu_eval.equity_engine.problem import Problem
+from gpu_eval.equity_engine.problem import prepare as prepare_any
 from gpu_eval.games import registry
 from gpu_eval.progress import Progress, wanted
 
-__all__ = ["prepare", "plan", "task", "finish", "DealProblem", "DealPlan",
-           "strengths", "costs", "expected_seconds", "exact_counts", "grid_rows",
+__all__ = ["prepare", "deal_problem", "exact_job", "sample_job", "task", "finish", "DealProblem",
+           "DealJob", "strengths", "costs", "expected_seconds", "exact_counts", "grid_rows",
            "completion_masks", "tuples", "device_order", "SAMPLE_BLOCK", "EXACT_LIMIT",
-           "EXACT_SECONDS", "MAX_PLAYERS", "RATE", "CUDA_RATE", "CUDA_EXACT_LIMIT",
-           "CUDA_HARD_LIMIT", "CUDA_MAX_ROWS", "HOST_SECONDS", "BATCH_PAIRS", "batchable", "batch_counts"]
+           "EXACT_SECONDS", "RATE", "CUDA_RATE", "H200_THREAD_INSTRUCTIONS",
+           "GRID_INSTRUCTIONS_PER_DEAL", "GRID_ISSUE_EFFICIENCY", "CUDA_EXACT_LIMIT",
+           "CUDA_HARD_LIMIT", "CUDA_MAX_ROWS", "HOST_SECONDS", "BATCH_PAIRS", "batchable",
+           "batch_counts"]
 
 #: Monte Carlo samples per block (one random stream each).
 SAMPLE_BLOCK = 1 << 15
@@ -68,21 +69,31 @@ SAMPLE_BLOCK = 1 << 15
 EXACT_LIMIT = 3e7
 #: exact=True refuses work beyond this (minutes on NumPy).
 HARD_LIMIT = 1e9
-#: Most players in one deal.
-MAX_PLAYERS = 8
 #: Pair comparisons (or sorted entries) per second on NumPy, for the progress bar.
 RATE = 1e7
 #: exact=None also enumerates when the fastest method's measured seconds
 #: (:func:`expected_seconds`) are at most this: the direct heads-up counts walk far more
 #: pairs a second than RATE (heads-up hi/lo fourth street, 1.75e8 pairs, in under a second).
 EXACT_SECONDS = EXACT_LIMIT / RATE
-#: Deal comparisons per second on an H200 (a paper estimate, not yet measured: about 20
-#: integer operations a deal over 132 SMs; benchmarks/gpu_check.sh measures it).
-CUDA_RATE = 2e10
-#: exact=None walks the grid on CUDA up to this many pairs (seconds there), and
-#: exact=True up to CUDA_HARD_LIMIT (about a minute).
-CUDA_EXACT_LIMIT = 5e10
-CUDA_HARD_LIMIT = 1e12
+#: Thread instructions an H200 issues a second: 132 SMs x 4 warp schedulers x 1.98 GHz x
+#: 32 lanes (the device notes' figures; compute capability 9.0 issues one warp instruction
+#: per scheduler and clock).
+H200_THREAD_INSTRUCTIONS = 132 * 4 * 1.98e9 * 32
+#: SASS instructions a deal comparison costs in the grid kernels (nvcc -arch=sm_90, counted
+#: in cuobjdump -sass, benchmarks/RESULTS.md 2026-12-02): the general kernel's column loop
+#: about 75 a deal heads-up (hi/lo), 90 for three players, 105 for four; the heads-up
+#: high-only loop 12.25 (49 for four deals). The rate takes the general loop's 90.
+GRID_INSTRUCTIONS_PER_DEAL = 90
+#: Share of the issue rate a grid kernel keeps (loads and branches between the arithmetic).
+GRID_ISSUE_EFFICIENCY = 0.5
+#: Deal comparisons per second on CUDA, derived from the two figures above (about 1.8e11; a
+#: paper figure, not measured: benchmarks/gpu_check.sh measures it on a device). The old
+#: 2e10 was 10-15x below it, so exact=None sampled spots a GPU enumerates in a second.
+CUDA_RATE = H200_THREAD_INSTRUCTIONS * GRID_ISSUE_EFFICIENCY / GRID_INSTRUCTIONS_PER_DEAL
+#: exact=None walks the grid on CUDA up to this many pairs (about two seconds at CUDA_RATE),
+#: and exact=True up to CUDA_HARD_LIMIT (about a minute).
+CUDA_EXACT_LIMIT = 2.0 * CUDA_RATE
+CUDA_HARD_LIMIT = 60.0 * CUDA_RATE
 #: backend="auto" keeps an exact walk on NumPy when it is expected to take under this many
 #: seconds there (a device launch and its copies cost about as much).
 HOST_SECONDS = 2e-3
@@ -121,7 +132,7 @@ class DealProblem:
     @property
     def scale(self) -> int:
         n = len(self.known)
-        return 2 * pot_units(n) if self.hilo else pot_units(n)
+        return game_units(n, self.hilo)
 
     def deals(self) -> int:
         """Deals in the whole space: the ways to hand out the missing cards."""
@@ -136,53 +147,31 @@ def _text(ids) -> str:
     return "".join(id_text(c) for c in sorted(int(c) for c in ids))
 
 
-def _plain_ids(text: str) -> list[int] | None:
-    """Card ids of plain two-character card text (``"7d5h4c"``), else None (then
-    :func:`cards.parse` reads it and names any problem)."""
-    if len(text) % 2:
-        return None
-    out = [PLAIN_CARD_ID.get(text[i:i + 2]) for i in range(0, len(text), 2)]
-    return None if None in out else out
-
-
 @lru_cache(maxsize=256)
-def _deck(used: int) -> np.ndarray:
-    """The ``uint8`` ids of the cards not in ``used`` (read-only, cached)."""
-    out = np.array([c for c in range(52) if not used & CARD_BIT[c]], dtype=np.uint8)
+def _deck(deck_mask: int) -> np.ndarray:
+    """The ``uint8`` ids of the cards of a deck mask (read-only, cached)."""
+    out = np.array([c for c in range(52) if deck_mask & CARD_BIT[c]], dtype=np.uint8)
     out.flags.writeable = False
     return out
 
 
-def _player_ids(spec: Any, who: str, record: registry.Game) -> tuple[list[int], str]:
-    if isinstance(spec, str):
-        text = spec.strip()
-        if text in ("", "-") and record.draws:
-            return [], text or "-"
-        if not text:
-            raise ValueError(f"{who}: no cards; {record.name!r} needs "
-                             f"{record.hand_cards[0]} to {record.hand_cards[1]}")
-        ids = _plain_ids(text)
-        if ids is None:
-            try:
-                ids = [int(c) for c in np.atleast_1d(cards.parse(text)).reshape(-1)]
-            except ValueError as exc:
-                raise ValueError(f"{who} ({text!r}): {exc}") from None
-        return ids, text
-    arr = np.asarray(spec)
-    if arr.dtype.kind not in "iu" or arr.ndim > 1 or isinstance(spec, bool):
-        raise TypeError(f"{who} must be card text or card ids of shape (k,); got "
-                        f"{type(spec).__name__}")
-    if arr.dtype == np.uint64:
-        ids = equity_problem.ids_of(int(arr))
-    else:
-        ids = [int(c) for c in arr.reshape(-1)]
-        if ids and (min(ids) < 0 or max(ids) > 51):
-            raise ValueError(f"{who}: card id out of range 0..51 in {ids}")
-    return ids, cards.format(np.asarray(ids, dtype=np.uint8)) if ids else "-"
+def deal_problem(prob: Problem) -> DealProblem:
+    """The deal engines' compact view of a validated problem of a game without a board.
+
+    Examples
+    --------
+    >>> from gpu_eval.equity_engine.problem import prepare as prepare_any
+    >>> deal_problem(prepare_any(["AhKh3c", "QsQd7h"], game="stud")).need
+    (4, 4)
+    """
+    return DealProblem(prob.game, prob.labels, tuple(int(p.masks[0]) for p in prob.players),
+                       tuple(p.need for p in prob.players), _deck(prob.deck_mask),
+                       _text(prob.dead) if prob.dead else "")
 
 
 def prepare(players: Sequence[Any], board: Any, dead: Any, game: str) -> DealProblem:
-    """Validate a deal of ``game`` (a stud or draw game): errors name the player.
+    """Validate a deal of ``game`` (a stud or draw game; :func:`gpu_eval.equity_engine.
+    problem.prepare`, errors naming the player) and give its :class:`DealProblem`.
 
     Examples
     --------
@@ -190,49 +179,7 @@ def prepare(players: Sequence[Any], board: Any, dead: Any, game: str) -> DealPro
     >>> p.need, len(p.deck), p.deals()
     ((2, 2), 42, 671580)
     """
-    record = registry.get(game, where="equity()", families=(registry.STUD, registry.DRAW))
-    if isinstance(players, (str, np.ndarray)) or not isinstance(players, Sequence):
-        raise TypeError("players must be a list of hands, such as ['AhAcAd', 'KsKcKd']")
-    n = len(players)
-    if not 2 <= n <= MAX_PLAYERS:
-        raise ValueError(f"equity needs 2 to {MAX_PLAYERS} players in {game!r}, got {n}")
-    b = equity_problem.card_set(board, "the board")
-    if b:
-        raise ValueError(f"{game!r} has no board (every card is a player's), but a board was "
-                         f"given: {_text(b)}; known cards go with their player, folded cards "
-                         f"in dead=")
-    d = (_plain_ids(dead) if isinstance(dead, str) else None) \
-        or equity_problem.card_set(dead, "the dead cards")
-    lo, hi = record.hand_cards
-    size = record.hole_cards
-    owner = {c: "the dead cards" for c in d}
-    if len(owner) != len(d):
-        equity_problem.card_set(dead, "the dead cards")  # names the card given twice
-    labels, known, need = [], [], []
-    for i, spec in enumerate(players):
-        who = f"player {i + 1}"
-        ids, label = _player_ids(spec, who, record)
-        if not lo <= len(ids) <= hi:
-            what = "keeps" if record.draws else "shows"
-            raise ValueError(f"{who} ({label!r}): {len(ids)} card{'s' * (len(ids) != 1)}; a "
-                             f"{game!r} player {what} {lo} to {hi}")
-        if len(set(ids)) != len(ids):
-            dup = next(c for c in ids if ids.count(c) > 1)
-            raise ValueError(f"{who} ({label!r}): card {_text([dup])} is used twice")
-        for c in ids:
-            if c in owner:
-                raise ValueError(f"card {_text([c])} is used twice: by {who} ({label}) and "
-                                 f"{owner[c]}")
-            owner[c] = f"{who} ({label})"
-        labels.append(label)
-        known.append(sum(CARD_BIT[c] for c in ids))
-        need.append(size - len(ids))
-    deck = _deck(sum(CARD_BIT[c] for c in owner))
-    if sum(need) > len(deck):
-        raise ValueError(f"too many players for the deck: {n} players of {game!r} need "
-                         f"{sum(need)} more cards, and {len(deck)} are left")
-    return DealProblem(game, tuple(labels), tuple(known), tuple(need), deck,
-                       _text(d) if d else "")
+    return deal_problem(prepare_any(players, board, dead, game))
 
 
 #: The strengths of final hand masks (:func:`completions.strengths`; named here too).
@@ -400,7 +347,7 @@ def _grid(prob: DealProblem, bar: Progress, start: int = 0, stop: int | None = N
             for i in range(n - 1):
                 lo[:, i, :] = comps[i][3][sel[:, i]][:, None]
             lo[:, n - 1, :] = last_lo[None, :]
-        t, hu, lu, good = board_games.pots(hi, lo, scale)
+        t, hu, lu, good = split(hi, lo, scale)
         whole = t == scale
         wins += whole.sum(axis=(0, 2))
         ties += ((t > 0) & ~whole).sum(axis=(0, 2))
@@ -417,7 +364,7 @@ def _heads_up_grid(comps: list, scale: int, bar: Progress, start: int, stop: int
                    ) -> tuple[np.ndarray, ...]:
     """The grid of two players, one winner per pot: each disjoint pair of completions (rows
     ``[start, stop)`` of the first player's) is a win, a loss or a split, counted directly
-    (what :func:`board_games.pots` gives heads-up, in a few passes; a few dozen pairs in
+    (what :func:`gpu_eval.equity_engine.pots.split` gives heads-up, in a few passes; a few dozen pairs in
     plain Python, where each NumPy call would cost more than the pairs)."""
     (_, ma, sa, _), (_, mb, sb, _) = comps
     ma, sa = ma[start:stop], sa[start:stop]
@@ -449,7 +396,7 @@ def _heads_up_grid(comps: list, scale: int, bar: Progress, start: int, stop: int
 def _heads_up_hilo_grid(comps: list, scale: int, bar: Progress, start: int,
                         stop: int | None) -> tuple[np.ndarray, ...]:
     """The grid of two hi/lo players (rows ``[start, stop)`` of the first player's
-    completions), counted directly: what :func:`board_games.pots` gives heads-up, from
+    completions), counted directly: what :func:`gpu_eval.equity_engine.pots.split` gives heads-up, from
     a dozen boolean counts a block instead of its per-pair shares. A pot is 4 units: without
     a qualifying low the high takes 4 (2 each on a tie); with one, each half is 2 (1 each)."""
     (_, ma, sa, la), (_, mb, sb, lb) = comps
@@ -605,7 +552,7 @@ def batch_counts(probs: Sequence[DealProblem]) -> tuple[np.ndarray, ...]:
             L = np.empty(H.shape, dtype=np.uint8)
             L[:, 0, :] = lo0.reshape(-1, 1)
             L[:, 1, :] = np.broadcast_to(lo1[:, None, :], deal.shape).reshape(-1, len(c1))
-        t, hu, lu, good = board_games.pots(H, L, scale)
+        t, hu, lu, good = split(H, L, scale)
         t = t.reshape(s, len(c0), 2, len(c1))
         whole = t == scale
         out[0][a:a + s] = whole.sum(axis=(1, 3))
@@ -640,13 +587,13 @@ def exact_counts(prob: DealProblem, method: str | None = None,
 
 
 @dataclass(frozen=True)
-class DealPlan:
+class DealJob:
     """How a deal's equity is answered (picklable, for clusters): exact by ``method`` over
     ``span`` units (grid rows, or shared-set sizes), or ``n_samples`` Monte Carlo deals."""
 
     prob: DealProblem
     method: str            # "grid", "inclusion-exclusion" or "monte carlo"
-    span: int              # exact: task units; Monte Carlo: samples
+    n_samples: int | None  # Monte Carlo: samples; exact: None
     entropy: int | None
     work: float
     backend: str = "numpy"  # where the tasks run: "numpy" or "cuda"
@@ -656,12 +603,23 @@ class DealPlan:
         return self.method != "monte carlo"
 
     @cached_property
+    def span(self) -> int:
+        """The task units: grid rows, shared-set sizes (inclusion-exclusion) or samples;
+        found when the job runs, not when it is costed (a multiway grid's rows are the
+        disjoint tuples of the first players' completions, built to be counted)."""
+        if not self.exact:
+            return self.n_samples
+        if self.method == "inclusion-exclusion":
+            return min(self.prob.need) + 1
+        return grid_rows(device_order(self.prob)[0] if self.backend == "cuda" else self.prob)
+
+    @cached_property
     def seconds(self) -> float:
         """Expected seconds of the whole job on its backend: NumPy's measured
         (:func:`expected_seconds`; Monte Carlo at :data:`RATE`), CUDA's estimated
-        (:data:`CUDA_RATE`)."""
+        (:data:`CUDA_RATE`, plus a launch: :data:`HOST_SECONDS`)."""
         if self.backend == "cuda":
-            return self.work / CUDA_RATE
+            return self.work / CUDA_RATE + HOST_SECONDS
         return expected_seconds(self.prob, self.method, self.work) if self.exact \
             else self.work / RATE
 
@@ -678,72 +636,53 @@ class DealPlan:
                 if self.span * i // parts < self.span * (i + 1) // parts]
 
 
-def plan(players: Sequence[Any], board: Any = "", dead: Any = "", *, exact: bool | None = None,
-         samples: int | None = None, seed: int | None = None, game: str = registry.STUD,
-         backend: str = "auto") -> DealPlan:
-    """Validate and decide: exact (the cheaper method, when cheap enough or asked for) or
-    Monte Carlo; bad input raises here, before any work.
-
-    On CUDA the grid is the exact method (see the module's notes).
+def exact_job(prob: DealProblem, backend: str, exact: bool | None) -> DealJob | None:
+    """The exact job on ``backend``: on NumPy the fastest method (:func:`expected_seconds`),
+    on CUDA the grid. None past what the backend walks (NumPy: :data:`HARD_LIMIT` of the
+    least work; CUDA: :data:`CUDA_HARD_LIMIT` pairs or :data:`CUDA_MAX_ROWS` rows built on
+    the host); with ``exact=True`` that raises, saying so.
 
     Examples
     --------
-    >>> plan(["AhKh3c", "QsQd7h"], backend="numpy").method
+    >>> exact_job(prepare(["AhKh3c", "QsQd7h"], "", "", "stud"), "numpy", None).method
     'inclusion-exclusion'
     """
-    samples = equity_problem.check_options(exact, samples, seed)
-    prob = prepare(players, board, dead, game)
-    if backend not in backend_choice.BACKENDS:
-        raise ValueError(f"backend={backend!r}: expected one of "
-                         f"{', '.join(backend_choice.BACKENDS)}")
     c = costs(prob)
-    if backend_choice.resolve(backend) == "cuda" and not (
-            backend == "auto" and _quick_on_host(prob, c, exact, samples)):
-        return _cuda_plan(prob, exact, samples, seed)
-    least = min(c.values())  # the least work bounds exact=True; how: the fastest method
-    if exact is True and least > HARD_LIMIT:
-        raise ValueError(f"exact {game!r} equity of this deal needs {least:.3g} "
-                         f"comparisons; pass exact=False (Monte Carlo)")
-    method = _fastest(prob, c)
-    if exact is True or (exact is None and samples is None and (
-            least <= EXACT_LIMIT or expected_seconds(prob, method, c[method]) <= EXACT_SECONDS)):
-        span = grid_rows(prob) if method == "grid" else min(prob.need) + 1
-        return DealPlan(prob, method, span, None, c[method])
-    n_samples = samples or equity_problem.DEFAULT_SAMPLES
-    return DealPlan(prob, "monte carlo", n_samples, equity_problem.entropy_of(seed),
-                    float(n_samples * len(prob.known)))
+    if backend == "cuda":
+        pairs = c["grid"]
+        dev, _ = device_order(prob)
+        # The first players' tuples are built on the host: bounded before they are built.
+        rows_bound = math.prod(math.comb(len(prob.deck), k) for k in dev.need[:-1])
+        if pairs > CUDA_HARD_LIMIT or rows_bound > CUDA_MAX_ROWS:
+            if exact:
+                raise ValueError(f"exact {prob.game!r} equity of this deal needs {pairs:.3g} "
+                                 f"comparisons over {rows_bound:.3g} rows, more than the CUDA "
+                                 f"engine walks; pass exact=False (Monte Carlo)")
+            return None
+        return DealJob(prob, "grid", None, None, pairs, "cuda")
+    least = min(c.values())  # the least work bounds what NumPy walks; how: the fastest method
+    if least > HARD_LIMIT:
+        if exact:
+            raise ValueError(f"exact {prob.game!r} equity of this deal needs {least:.3g} "
+                             f"comparisons; pass exact=False (Monte Carlo)")
+        return None
+    method = min(c, key=lambda m: expected_seconds(prob, m, c[m]))
+    return DealJob(prob, method, None, None, c[method])
 
 
-def _quick_on_host(prob: DealProblem, c: dict[str, float], exact: bool | None,
-                   samples: int | None) -> bool:
-    """Whether NumPy would walk this deal exactly in under :data:`HOST_SECONDS`."""
-    if exact is False or samples is not None or min(c.values()) > EXACT_LIMIT:
-        return False
-    method = _fastest(prob, c)
-    return expected_seconds(prob, method, c[method]) <= HOST_SECONDS
+def sample_job(prob: DealProblem, n_samples: int, entropy: int, backend: str) -> DealJob:
+    """The Monte Carlo job: ``n_samples`` deals on ``backend``.
+
+    Examples
+    --------
+    >>> sample_job(prepare(["AhKh3c", "QsQd7h"], "", "", "stud"), 1000, 7, "numpy").span
+    1000
+    """
+    return DealJob(prob, "monte carlo", n_samples, entropy, float(n_samples * len(prob.known)),
+                   backend)
 
 
-def _cuda_plan(prob: DealProblem, exact: bool | None, samples: int | None,
-               seed: int | None) -> DealPlan:
-    """:func:`plan` on CUDA: the grid when it is cheap enough there (or asked for), else
-    Monte Carlo on the device."""
-    pairs = costs(prob)["grid"]
-    dev, _ = device_order(prob)
-    # The first players' tuples are built on the host: bounded before they are built.
-    rows_bound = math.prod(math.comb(len(prob.deck), k) for k in dev.need[:-1])
-    if exact is True and (pairs > CUDA_HARD_LIMIT or rows_bound > CUDA_MAX_ROWS):
-        raise ValueError(f"exact {prob.game!r} equity of this deal needs {pairs:.3g} "
-                         f"comparisons over {rows_bound:.3g} rows, more than the CUDA engine "
-                         f"walks; pass exact=False (Monte Carlo)")
-    if rows_bound <= CUDA_MAX_ROWS and (
-            exact is True or (exact is None and samples is None and pairs <= CUDA_EXACT_LIMIT)):
-        return DealPlan(prob, "grid", grid_rows(dev), None, pairs, "cuda")
-    n_samples = samples or equity_problem.DEFAULT_SAMPLES
-    return DealPlan(prob, "monte carlo", n_samples, equity_problem.entropy_of(seed),
-                    float(n_samples * len(prob.known)), "cuda")
-
-
-def task(job: DealPlan, start: int, stop: int, bar: Progress | None = None
+def task(job: DealJob, start: int, stop: int, bar: Progress | None = None
          ) -> tuple[np.ndarray, ...]:
     """Integer totals of one task: exact ``(wins, ties, split units, high units, low units,
     deals)``; Monte Carlo ``(wins, ties, units, units squared, high units, low units)`` of
@@ -751,7 +690,8 @@ def task(job: DealPlan, start: int, stop: int, bar: Progress | None = None
 
     Examples
     --------
-    >>> job = plan(["7d5h4c3s2h", "5s4h3d2c"], dead="Ad", game="deuce-seven-draw")
+    >>> job = exact_job(prepare(["7d5h4c3s2h", "5s4h3d2c"], "", "Ad", "deuce-seven-draw"),
+    ...                 "numpy", None)
     >>> [int(x[0]) if x.ndim else int(x) for x in task(job, *job.spans()[0])]
     [39, 3, 3, 0, 0, 42]
     """
@@ -778,13 +718,14 @@ def task(job: DealPlan, start: int, stop: int, bar: Progress | None = None
     return tuple(np.asarray(x, dtype=np.int64) for x in out)
 
 
-def finish(job: DealPlan, totals: Sequence[np.ndarray],
+def finish(job: DealJob, totals: Sequence[np.ndarray],
            backend: str = "numpy") -> equity_results.EquityResult:
     """The :class:`~gpu_eval.EquityResult` of the summed task totals.
 
     Examples
     --------
-    >>> job = plan(["7d5h4c3s2h", "5s4h3d2c"], dead="Ad", game="deuce-seven-draw")
+    >>> job = exact_job(prepare(["7d5h4c3s2h", "5s4h3d2c"], "", "Ad", "deuce-seven-draw"),
+    ...                 "numpy", None)
     >>> finish(job, task(job, 0, job.span)).method
     'exact (grid): 42 deals'
     """
@@ -829,7 +770,7 @@ def _sample_block(prob: DealProblem, seq: np.random.SeedSequence, size: int
         hi[0, i] = s
         if lo is not None:
             lo[0, i] = low
-    t, hu, lu, _ = board_games.pots(hi, lo, scale)
+    t, hu, lu, _ = split(hi, lo, scale)
     t = t[0].astype(np.int64)
     whole = t == scale
     out = [whole.sum(axis=1), ((t > 0) & ~whole).sum(axis=1), t.sum(axis=1),

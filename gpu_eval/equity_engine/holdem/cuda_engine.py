@@ -40,10 +40,22 @@ import numpy as np
 from gpu_eval import ranges
 from gpu_eval.combinatorics import BINOM
 from gpu_eval.cuda import availability, manifest, modules, streaming
+from gpu_eval.cuda.launch_progress import LaunchPacer
 from gpu_eval.cuda.waves import whole_wave_splits
 from gpu_eval.equity_engine import enumerate_boards
-from gpu_eval.equity_engine.deal_check import can_deal
-from gpu_eval.equity_engine.holdem.numpy_engine import Counts, pot_units
+from gpu_eval.equity_engine.deal_check import check_dealable
+from gpu_eval.equity_engine.device_sampling import (
+    MAX_TRIES,
+    MODE_DEALT,
+    MODE_FIXED,
+    MODE_UNIFORM,
+    MODE_WEIGHTED,
+    mc_key,
+    philox4x32,
+    player_modes,
+)
+from gpu_eval.equity_engine.holdem.numpy_engine import Counts
+from gpu_eval.equity_engine.pots import pot_units
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.progress import Progress
 
@@ -57,21 +69,22 @@ RATE = 2e10
 #: ``exact=None`` enumerates up to this much work (about two seconds at :data:`RATE`).
 EXACT_WORK_LIMIT = 4e10
 
-#: The manifest module of this engine (gpu_eval.cuda.manifest), and its kernels.
+#: The manifest module of this engine (gpu_eval.cuda.manifest).
 MODULE = "equity"
-KERNELS: tuple[str, ...] = manifest.module(MODULE).kernels
+_LOW_WORD = np.uint64(0xFFFFFFFF)  # the low 32 bits of a 64-bit word
 MAX_PLAYERS = 10
-#: Player modes of the Monte Carlo kernels (GE_MC_* in kernels/equity.cuh).
-MODE_FIXED, MODE_UNIFORM, MODE_WEIGHTED, MODE_DEALT = 0, 1, 2, 3
-#: Redraws of a sample's ranged combos before giving up (the ranges almost never fit).
-MAX_TRIES = 1 << 22
+#: The module's kernels (its manifest records); a call compiles the base ones and its own
+#: player count's alone while the whole module is not in the kernel cache
+#: (modules.cached_part_state).
+PLAYER_KERNELS: manifest.PlayerKernels = manifest.module(MODULE).players
+KERNELS: tuple[str, ...] = PLAYER_KERNELS.names()
 THREADS = modules.THREADS_PER_BLOCK  # block size of the launches (occupancy is sized for it)
 PAIR_THREADS = 256  # ge_eq_pairs: a 16 x 16 grid of threads, 4 x 4 pairs each
 WARP = 32
 #: Bytes of the strength table per chunk of boards at most (less where free device memory
 #: says so).
 STRENGTH_BYTES = 1 << 29
-#: Monte Carlo samples per launch (progress and Ctrl-C are handled between launches).
+#: Monte Carlo samples per launch (the progress bar and Ctrl-C act between launches).
 SAMPLES_PER_LAUNCH = 1 << 27
 #: Exact preflop pair work with at least this many pairs uses the all-pairs matrix (computed
 #: once per process, then cached) instead of playing the pairs board by board.
@@ -90,26 +103,28 @@ _LOCK = threading.Lock()
 # The module.
 # ---------------------------------------------------------------------------------------------
 
-def get_state(device_id: int | None = None) -> modules.DeviceState:
-    """The equity kernels compiled for a device, with its tables uploaded (cached).
+def get_state(device_id: int | None = None, players: int | None = None) -> modules.DeviceState:
+    """The equity kernels compiled for a device, with its tables uploaded (cached):
+    those of ``players`` players (0: the base kernels alone; default: every count).
 
     Raises
     ------
     gpu_eval.cuda.availability.CudaUnavailableError
         If CuPy or a device is missing, or the kernels do not compile.
     """
-    return modules.cached_device_state(_STATES, _LOCK, _build_state, device_id)
+    return modules.cached_part_state(_STATES, _LOCK, _build_state, MODULE, players, device_id)
 
 
-def _build_state(cupy, dev: int) -> modules.DeviceState:
-    module, kernels = modules.compile_module(cupy, MODULE, dev)
+def _build_state(cupy, dev: int, players: int | None) -> modules.DeviceState:
+    names = PLAYER_KERNELS.names(players)
+    module, kernels = modules.compile_module(cupy, MODULE, dev, players)
     tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
                                    bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
                                    modules.BITMASK_TABLE_DTYPES)
     binom = cupy.asarray(np.ascontiguousarray(BINOM, dtype=np.uint64))
     cupy.cuda.runtime.deviceSynchronize()
     props = cupy.cuda.runtime.getDeviceProperties(dev)
-    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
+    blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in names}
     return modules.DeviceState(dev, module, kernels, tables, binom,
                                int(props["multiProcessorCount"]), blocks)
 
@@ -230,7 +245,7 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
     if n_boards == 0 or m_count == 0:
         return Counts(zeros, zeros.copy(), zeros.copy(), np.zeros(m_count, np.int64), scale)
     cupy = availability.require_cuda()
-    state = get_state()
+    state = get_state(players=n)
     name = f"ge_eq_showdown_{n}"
     n_pool = len(pool)
     ld = n_pool + (n_pool & 1)
@@ -242,11 +257,13 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
         d_w, d_t = out[:m_count * n], out[m_count * n:2 * m_count * n]
         d_u, d_v = out[2 * m_count * n:3 * m_count * n], out[3 * m_count * n:]
         # Boards a chunk: as many strength rows as free device memory allows (at most
-        # STRENGTH_BYTES), fewer if the table cannot be had.
+        # STRENGTH_BYTES), fewer if the table cannot be had; the table is reused: the stream
+        # orders the chunks.
         chunk, d_s = streaming.allocate_rows(
             cupy, streaming.rows_per_chunk(cupy, 2 * ld, n_boards,
                                            max_rows=min(STRENGTH_BYTES // (2 * ld), 1 << 30)),
             lambda rows: cupy.empty(rows * ld, dtype=cupy.uint16))
+        pacer = LaunchPacer(cupy, progress)  # the bar follows the device; Ctrl-C between chunks
         for lo in range(0, n_boards, chunk):
             nb = min(chunk, n_boards - lo)
             _launch_strengths(state, d_pool, n_pool, d_boards[lo:lo + nb], None, 0, 0,
@@ -256,13 +273,9 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
                 (blocks,), (THREADS,),
                 (d_s, np.uint32(ld), np.uint32(nb), d_mu, np.uint32(m_count),
                  np.uint32(per_task), d_w, d_t, d_u, d_v))
-            if nb < n_boards:  # several chunks: report each (and let Ctrl-C in between)
-                cupy.cuda.runtime.deviceSynchronize()
-                if progress is not None:
-                    progress.update(nb)
+            pacer.launched(nb)
+        pacer.finish()
         host = out.get().astype(np.int64)
-    if progress is not None and chunk >= n_boards:
-        progress.update(n_boards)
     k = m_count * n
     return Counts(host[:k].reshape(m_count, n), host[k:2 * k].reshape(m_count, n),
                   host[2 * k:3 * k].reshape(m_count, n), host[3 * k:], scale)
@@ -271,81 +284,6 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
 # ---------------------------------------------------------------------------------------------
 # Monte Carlo, and the NumPy twin of its generator and draws.
 # ---------------------------------------------------------------------------------------------
-
-_PHILOX_M0, _PHILOX_M1 = np.uint64(0xD2511F53), np.uint64(0xCD9E8D57)
-_PHILOX_W0, _PHILOX_W1 = np.uint64(0x9E3779B9), np.uint64(0xBB67AE85)
-_LOW32 = np.uint64(0xFFFFFFFF)
-
-
-def philox4x32(counters: np.ndarray, key: np.ndarray) -> np.ndarray:
-    """Philox4x32-10 (Random123) of each counter, vectorised; the device's generator.
-
-    Parameters
-    ----------
-    counters : array_like of uint32, shape (n, 4)
-    key : array_like of uint32, shape (2,) or (n, 2)
-
-    Returns
-    -------
-    numpy.ndarray
-        ``uint32`` of shape ``(n, 4)``.
-
-    Examples
-    --------
-    >>> [hex(x) for x in philox4x32([[0, 0, 0, 0]], [0, 0])[0]]  # Random123's test vector
-    ['0x6627e8d5', '0xe169c58d', '0xbc57ac4c', '0x9b00dbd8']
-    """
-    c = np.asarray(counters, dtype=np.uint32).reshape(-1, 4).astype(np.uint64)
-    k = np.broadcast_to(np.asarray(key, dtype=np.uint32).reshape(-1, 2), (len(c), 2))
-    k0, k1 = k[:, 0].astype(np.uint64), k[:, 1].astype(np.uint64)
-    c0, c1, c2, c3 = c.T
-    for r in range(10):
-        if r:
-            k0 = (k0 + _PHILOX_W0) & _LOW32
-            k1 = (k1 + _PHILOX_W1) & _LOW32
-        p0 = _PHILOX_M0 * c0
-        p1 = _PHILOX_M1 * c2
-        c0, c1, c2, c3 = (p1 >> np.uint64(32)) ^ c1 ^ k0, p1 & _LOW32, \
-            (p0 >> np.uint64(32)) ^ c3 ^ k1, p0 & _LOW32
-    return np.stack([c0, c1, c2, c3], axis=1).astype(np.uint32)
-
-
-def mc_key(entropy: int) -> tuple[int, int]:
-    """The Philox key of a Monte Carlo run: two 32-bit words derived from the seed.
-
-    Examples
-    --------
-    >>> mc_key(1) == mc_key(1), mc_key(1) == mc_key(2)
-    (True, False)
-    """
-    words = np.random.SeedSequence(int(entropy)).generate_state(2, np.uint32)
-    return int(words[0]), int(words[1])
-
-
-def player_modes(cum_weights: Sequence[np.ndarray | None],
-                 dealt: Sequence[bool] | None = None) -> np.ndarray:
-    """Each player's draw mode (``MODE_*``), decided as the NumPy engine decides it.
-
-    Examples
-    --------
-    >>> player_modes([None, np.array([1.0, 2.0]), np.array([0.5, 1.5]), np.ones(3)],
-    ...              [False, False, False, True]).tolist()
-    [0, 1, 2, 3]
-    """
-    n = len(cum_weights)
-    dealt = [False] * n if dealt is None else list(dealt)
-    modes = np.empty(n, dtype=np.uint8)
-    for p, cw in enumerate(cum_weights):
-        if dealt[p]:
-            modes[p] = MODE_DEALT
-        elif cw is None:
-            modes[p] = MODE_FIXED
-        elif np.allclose(np.diff(cw, prepend=0.0), cw[0], rtol=1e-12, atol=0):
-            modes[p] = MODE_UNIFORM
-        else:
-            modes[p] = MODE_WEIGHTED
-    return modes
-
 
 def _pack(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray | None]
           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -365,7 +303,7 @@ class _TwinStream:
     def __init__(self, key: tuple[int, int], samples: np.ndarray) -> None:
         self.key = np.array(key, dtype=np.uint32)
         s = np.asarray(samples, dtype=np.uint64)
-        self.ctr = np.stack([s & _LOW32, s >> np.uint64(32)], axis=1).astype(np.uint32)
+        self.ctr = np.stack([s & _LOW_WORD, s >> np.uint64(32)], axis=1).astype(np.uint32)
         self.block = np.zeros(len(s), dtype=np.uint32)
         self.buf = np.zeros((len(s), 4), dtype=np.uint32)
         self.used = np.full(len(s), 4, dtype=np.int64)
@@ -387,10 +325,10 @@ class _TwinStream:
         """Uniform ints in ``[0, n)`` (Lemire's method with rejection, as on the device)."""
         m = self.next(rows).astype(np.uint64) * np.uint64(n)
         threshold = np.uint64((2**32 - n) % n)
-        redo = np.flatnonzero((m & _LOW32) < threshold)
+        redo = np.flatnonzero((m & _LOW_WORD) < threshold)
         while redo.size:
             m[redo] = self.next(rows[redo]).astype(np.uint64) * np.uint64(n)
-            redo = redo[(m[redo] & _LOW32) < threshold]
+            redo = redo[(m[redo] & _LOW_WORD) < threshold]
         return (m >> np.uint64(32)).astype(np.int64)
 
     def unit(self, rows: np.ndarray) -> np.ndarray:
@@ -522,18 +460,19 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
     combos, offsets, cum = _pack(holes, cum_weights)
     deck = enumerate_boards.deck_values(deck_mask)
     # Ranges that can never be dealt together would make every sample redraw MAX_TRIES times.
-    if can_deal(holes, cum_weights, modes == MODE_DEALT, len(deck), k) is False:
-        raise ValueError("the players' ranges cannot be dealt together (every matchup of "
-                         "their combos shares a card or leaves too few cards for the board)")
+    check_dealable(holes, cum_weights, modes == MODE_DEALT, len(deck), k)
     key0, key1 = mc_key(entropy)
     cupy = availability.require_cuda()
-    state = get_state()
+    state = get_state(players=n)
     name = f"ge_eq_sample_{n}"
     full = _full_grid(state, name)
     with cupy.cuda.Device(state.device_id):
         args = [cupy.asarray(a) for a in (combos, offsets, cum, modes, deck)]
         totals = cupy.zeros(4 * n, dtype=cupy.uint64)
         failures = cupy.zeros(1, dtype=cupy.uint64)
+        # The bar follows the device and Ctrl-C acts between launches; after a failed sample
+        # the device flag ends every later launch's samples at once.
+        pacer = LaunchPacer(cupy, progress)
         for lo in range(0, n_samples, SAMPLES_PER_LAUNCH):
             hi = min(n_samples, lo + SAMPLES_PER_LAUNCH)
             grid = max(1, min(full, -(-(hi - lo) // THREADS)))
@@ -542,12 +481,8 @@ def sample_counts(holes: Sequence[np.ndarray], cum_weights: Sequence[np.ndarray 
                 (*args, np.uint32(len(deck)), np.uint64(base), np.int32(k), np.uint32(key0),
                  np.uint32(key1), np.uint64(first + lo), np.uint64(first + hi), np.uint32(MAX_TRIES),
                  totals, failures))
-            if hi < n_samples:  # several launches: report each (and let Ctrl-C in between)
-                cupy.cuda.runtime.deviceSynchronize()
-                if int(failures.get()[0]):  # the device flag: stop at the first bad launch
-                    break
-            if progress is not None:
-                progress.update(hi - lo)
+            pacer.launched(hi - lo)
+        pacer.finish()
         result = totals.get().astype(np.int64).reshape(4, n)
         failed = int(failures.get()[0])
     if failed:
@@ -635,7 +570,7 @@ def pair_matrix_cuda(hands: np.ndarray, deck_mask: int = enumerate_boards.FULL_D
     ld = n_tiles * PAIR_TILE
     tile_pairs = n_tiles * (n_tiles + 1) // 2
     cupy = availability.require_cuda()
-    state = get_state()
+    state = get_state(players=0)
     wave = _full_grid(state, "ge_eq_pairs")
     # At least 4 waves of blocks, and a grid that ends on a whole wave where one is near.
     splits = whole_wave_splits(tile_pairs, wave, max(1, -(-4 * wave // tile_pairs)))
@@ -648,6 +583,7 @@ def pair_matrix_cuda(hands: np.ndarray, deck_mask: int = enumerate_boards.FULL_D
             lambda rows: cupy.zeros(rows * ld, dtype=cupy.uint16))
         d_w = cupy.zeros(n_hands * n_hands, dtype=cupy.uint32)
         d_t = cupy.zeros(n_hands * n_hands, dtype=cupy.uint32)
+        pacer = LaunchPacer(cupy, progress)  # the bar follows the device; Ctrl-C between chunks
         for lo in range(0, total, chunk):
             nb = min(chunk, total - lo)
             _launch_strengths(state, d_hands, n_hands, None, d_deck, k, lo, 0, nb, d_s, ld)
@@ -655,9 +591,8 @@ def pair_matrix_cuda(hands: np.ndarray, deck_mask: int = enumerate_boards.FULL_D
             state.kernels["ge_eq_pairs"](
                 (tile_pairs, ny), (PAIR_THREADS,),
                 (d_s, np.uint32(ld), np.uint32(nb), np.uint32(n_hands), d_w, d_t))
-            cupy.cuda.runtime.deviceSynchronize()
-            if progress is not None:
-                progress.update(nb)
+            pacer.launched(nb)
+        pacer.finish()
         w = d_w.get().reshape(n_hands, n_hands)
         t = d_t.get().reshape(n_hands, n_hands)
     w, t = finish_pair_matrix(w, t, hands, per_pair)
@@ -686,7 +621,7 @@ def preflop_matrix_cuda(progress: Progress | None = None
     >>> int(w[i, j]), int(t[i, j]), n  # doctest: +SKIP
     (787966, 6732, 1712304)
     """
-    state = get_state()
+    state = get_state(players=0)
     hit = _MATRIX.get(state.device_id)
     if hit is None:
         w, t, per_pair = pair_matrix_cuda(ranges.ALL_COMBO_MASKS, enumerate_boards.FULL_DECK, 5,
@@ -737,7 +672,7 @@ def preflop_pair_counts(pool: np.ndarray, pairs: np.ndarray, *,
     >>> c is None or c.wins.tolist() == [[787966, 917606]]  # doctest: +SKIP
     True
     """
-    state = get_state()
+    state = get_state(players=0)
     if len(pairs) < PREFLOP_MATRIX_MIN_PAIRS and state.device_id not in _MATRIX:
         return None
     w, t, per_pair = preflop_matrix_cuda(progress)

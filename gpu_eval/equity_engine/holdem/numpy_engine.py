@@ -29,12 +29,12 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from math import lcm
 
 import numpy as np
 
 from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.equity_engine.holdem.shortcuts import combo_pair_grid, flush_free_pairs, flush_free_ranks
+from gpu_eval.equity_engine.pots import pot_units
 from gpu_eval.evaluator.bitmask import evaluate_masks
 from gpu_eval.evaluator.numpy_path import run_chunked
 from gpu_eval.progress import Progress
@@ -47,17 +47,9 @@ _ELEMS = 1 << 18
 # Evaluations + comparisons per second this engine manages on a typical core pair; only used
 # to decide when a run is long enough for a progress bar.
 RATE = 8e7
-
-
-def pot_units(n_players: int) -> int:
-    """Units in one pot: ``lcm(1..n)``, so every split ``1/c`` is a whole number of units.
-
-    Examples
-    --------
-    >>> pot_units(2), pot_units(3), pot_units(10)
-    (2, 6, 2520)
-    """
-    return lcm(*range(1, n_players + 1))
+#: ``exact=None`` enumerates up to this much work (evaluations plus comparisons, over the suit
+#: symmetry): a few seconds with NumPy on two cores.
+EXACT_WORK_LIMIT = 3e8
 
 
 @dataclass

@@ -28,11 +28,15 @@ launches: list[tuple[str, tuple, tuple]] = []  # (kernel, grid, block) of every 
 class RawModule:
     """``cupy.RawModule`` of a manifest module's code, on the device current when it is made:
     its table structs are arrays of device pointers (``symbols``), written by the launcher's
-    table upload and handed to the host build at each launch."""
+    table upload and handed to the host build at each launch. Code compiled for one player
+    count (``#define GE_PLAYERS``) exports that part's kernels alone, as its binary would (the
+    host build is the whole module's)."""
 
     def __init__(self, code=None, *, options=(), **kwargs):
         self.code, self.options = code, options
         self.record = manifest.module_of_code(code)
+        self.players = manifest.players_of_code(code)
+        self.exports = self.record.players.names(self.players)
         self.device_id = devices.current_id()
         self.library = kernel_build.load(self.record.name)
         self.symbols = {sym: np.zeros(self.library.symbol_size(sym) // 8, dtype=np.uint64)
@@ -45,8 +49,9 @@ class RawModule:
         return MemoryPointer(self.symbols[name], self.device_id)
 
     def get_function(self, name):
-        if name not in self.record.kernels:
-            raise AssertionError(f"module {self.record.name} exports no kernel {name}")
+        if name not in self.exports:
+            part = "" if self.players is None else f" compiled for {self.players} players"
+            raise AssertionError(f"module {self.record.name}{part} exports no kernel {name}")
         return RawKernel(self, manifest.kernel(name))
 
 

@@ -14,6 +14,7 @@ here instead of racing on a GPU.
 
 from __future__ import annotations
 
+import time
 import weakref
 
 import numpy as np
@@ -203,11 +204,12 @@ def eager() -> None:
 
 class Event:
     def __init__(self, block=False, disable_timing=False, interprocess=False):
-        self.stream, self.seq = None, 0
+        self.stream, self.seq, self.host_time = None, 0, 0.0
 
     def record(self, stream=None):
         self.stream = stream or current_stream()
         self.seq = self.stream.seq
+        self.host_time = time.perf_counter()  # what get_elapsed_time reads: host seconds
 
     def synchronize(self):
         if self.stream is not None:
@@ -216,9 +218,15 @@ class Event:
 
     @property
     def done(self):
+        # A query is where the stand-in's device makes progress: the work up to the event runs
+        # now, and the host has seen it complete (as cudaEventQuery's success tells it).
+        if self.stream is not None:
+            self.synchronize()
         return self.stream is None or self.stream.done >= self.seq
 
 
 def get_elapsed_time(start: Event, stop: Event) -> float:
-    """Milliseconds between two events (the stand-in has no clock: 0)."""
-    return 0.0
+    """``cupy.cuda.get_elapsed_time``: milliseconds between the two records on the host's
+    clock (the stand-in runs work when the host waits, so this times the calls, not a
+    device)."""
+    return (stop.host_time - start.host_time) * 1e3

@@ -101,7 +101,7 @@ def test_input_is_not_mutated():
      r"hands, row 1: 3 players, but row 0 has 2"),
     ({"hands": [["AhKh", "QsQdJc"]]}, ValueError, r"hands, row 0: hand 2 .* has 3 cards"),
     ({"hands": np.array([[[50, 46], [43, 52]]])}, ValueError,
-     r"hands, row 0: card id 52 is out of range"),
+     r"hands, row 0, player 2: card id 52 is out of range"),
     ({"hands": np.zeros((3, 2, 3), dtype=int)}, ValueError, r"shape \(N, P, 2\)"),
     ({"hands": [["AhKh"]]}, ValueError, r"2 to 10 players"),
     ({"hands": "AhKh QsQd"}, TypeError, r"N lists of hand texts"),

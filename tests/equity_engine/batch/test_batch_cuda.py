@@ -16,6 +16,7 @@ import math
 
 import numpy as np
 import pytest
+from batch_spots import random_spots
 
 import gpu_eval as ge
 from gpu_eval.cuda import nvrtc
@@ -30,20 +31,6 @@ except nvrtc.NvrtcUnavailableError as exc:
 FULL = np.uint64(0x1FFF1FFF1FFF1FFF)
 BIT = np.left_shift(np.uint64(1), (16 * (np.arange(52) % 4) + np.arange(52) // 4)
                     .astype(np.uint64))
-
-
-def random_spots(rng, n: int, p: int, b: int, max_dead: int = 3):
-    """``(hands (n, p, 2), boards (n, b), dead texts)``: random disjoint cards per spot."""
-    hands = np.empty((n, p, 2), dtype=np.int16)
-    boards = np.empty((n, b), dtype=np.int16)
-    dead = []
-    for i in range(n):
-        d = int(rng.integers(0, max_dead + 1))
-        deck = rng.permutation(52)[:2 * p + b + d]
-        hands[i] = deck[:2 * p].reshape(p, 2)
-        boards[i] = deck[2 * p:2 * p + b]
-        dead.append("".join("23456789TJQKA"[c // 4] + "cdhs"[c % 4] for c in deck[2 * p + b:]))
-    return hands, boards, dead
 
 
 def masks(hands, boards, dead):

@@ -2,7 +2,7 @@
 without a GPU.
 
 tests/emulation/fake_cupy/ stands in for CuPy: device arrays are NumPy arrays and each launch runs
-kernels/equity_games.cu built for the host (tests/games_host.py), with the tables uploaded
+kernels/equity_games.cu built for the host (tests/emulation/kernel_build.py), with the tables uploaded
 through the module's ``__constant__`` symbols exactly as on a device. ``ge.equity(...,
 backend="cuda")`` must give the NumPy engine's result field for field.
 """
@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from equity_jobs import job_of
 
 import gpu_eval as ge
 from gpu_eval.cuda import availability
-from gpu_eval.equity_engine.board_games import cuda_engine as cuda_omaha_shortdeck
+from gpu_eval.equity_engine.board_games import cuda_engine as cuda_board_games
 
 from result_fields import assert_same_fields
 
 
 @pytest.fixture
 def fake(stand_in_cupy, monkeypatch):
-    monkeypatch.setattr(cuda_omaha_shortdeck, "MAX_CELLS", 3_000)  # several chunks per part
+    monkeypatch.setattr(cuda_board_games, "MAX_CELLS", 3_000)  # several chunks per part
     return stand_in_cupy
 
 FIELDS = ("equity", "win", "tie", "wins", "ties", "high", "low", "scoop")
@@ -40,7 +41,7 @@ FIELDS = ("equity", "win", "tie", "wins", "ties", "high", "low", "scoop")
     ("shortdeck-triton", ["AhAd", "KK,QQ,AKs"], "Tc7d6s"),
 ])
 def test_cuda_exact_equals_numpy(gpu, game, players, board, monkeypatch):
-    monkeypatch.setattr(cuda_omaha_shortdeck, "MAX_CELLS", 3_000)  # several chunks per part
+    monkeypatch.setattr(cuda_board_games, "MAX_CELLS", 3_000)  # several chunks per part
     want = ge.equity(players, board=board, game=game, backend="numpy")
     got = ge.equity(players, board=board, game=game, backend="cuda")
     assert want.exact and got.exact
@@ -76,18 +77,32 @@ def test_cuda_monte_carlo_agrees_with_numpy(fake, game, players, board):
     assert np.all(np.abs(got.equity - exact.equity) < tol), (got.equity, exact.equity)
     if got.high is not None:
         np.testing.assert_allclose(got.high + got.low, got.equity, atol=1e-12)
-    assert any(name == "ge_games_sample" for name, _, _ in fake.launches)
+    n = len(players)
+    assert any(name == f"ge_games_sample_{n}" for name, _, _ in fake.launches)
 
 
 def test_cuda_monte_carlo_split_is_the_same(fake):
-    from gpu_eval.equity_engine.board_games import numpy_engine as EG
-
-    job = EG.plan(["AsAh2d3c", "random"], game="omaha-hilo", board="4c7d9s", exact=False,
+    job = job_of(["AsAh2d3c", "random"], game="omaha-hilo", board="4c7d9s", exact=False,
                   samples=3_000, seed=9, backend="cuda")
-    whole = cuda_omaha_shortdeck.sample_counts(job, 0, 3_000)
-    parts = [cuda_omaha_shortdeck.sample_counts(job, a, b) for a, b in ((0, 1_000), (1_000, 3_000))]
+    whole = cuda_board_games.sample_counts(job, 0, 3_000)
+    parts = [cuda_board_games.sample_counts(job, a, b) for a, b in ((0, 1_000), (1_000, 3_000))]
     for w, a, b in zip(whole, *parts):
         np.testing.assert_array_equal(w, a + b)
+
+
+def test_ranges_that_cannot_be_dealt_answer_at_once(fake, monkeypatch):
+    """Three players who each need two of the four aces: CUDA answers as NumPy does (a
+    ValueError about the players' ranges), found before any launch (the sampler had no stop
+    flag and spun MAX_TRIES draws a sample; lowered here so the old path ends too)."""
+    from gpu_eval.equity_engine.holdem import cuda_engine as CE
+
+    monkeypatch.setattr(CE, "MAX_TRIES", 1 << 10)
+    kw = dict(game="omaha", exact=False, samples=2_000, seed=1)
+    with pytest.raises(ValueError, match="the players' ranges"):
+        ge.equity(["AA", "AA", "AA"], backend="numpy", **kw)
+    with pytest.raises(ValueError, match="the players' ranges cannot be dealt together"):
+        ge.equity(["AA", "AA", "AA"], backend="cuda", **kw)
+    assert not [name for name, _, _ in fake.launches if name.startswith("ge_games_sample")]
 
 
 def test_cuda_without_device_raises():
@@ -142,3 +157,18 @@ def test_monte_carlo_agrees_with_numpy(gpu, game, players):
                     samples=gpu.size(4_000_000, 20_000), seed=1)
     assert got.backend == "cuda"
     assert np.all(np.abs(got.equity - ref.equity) < 5 * np.hypot(got.stderr, ref.stderr))
+
+
+def test_sampler_progress_follows_each_launch(fake, monkeypatch):
+    """The games sampler reports each launch's samples to the bar once it has run."""
+    monkeypatch.setattr(cuda_board_games, "SAMPLES_PER_LAUNCH", 1_000)
+    job = job_of(["AsAh2d3c", "random"], game="omaha", board="4c7d9s", exact=False,
+                 samples=2_500, seed=9, backend="cuda")
+    steps = []
+
+    class Bar:
+        def update(self, n):
+            steps.append(n)
+
+    cuda_board_games.sample_counts(job, 0, 2_500, Bar())
+    assert steps == [1_000, 1_000, 500]

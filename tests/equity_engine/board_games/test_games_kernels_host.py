@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from equity_jobs import job_of
 
 from gpu_eval import cards
 from gpu_eval.cuda import nvrtc
 from gpu_eval.equity_engine import board_orbits
 from gpu_eval.equity_engine.board_games import numpy_engine as EG
+from gpu_eval.games import registry
 
 from emulation import hostbuild
 
-HOLE = EG.HOLE_CARDS
+HOLE = {g: registry.get(g).hole_cards for g in EG.GAMES}
 
 
 @pytest.fixture(scope="module")
@@ -70,8 +72,8 @@ def test_kernel_counts_equal_numpy(kern, game, n, board_size):
     rng = np.random.default_rng(abs(hash((game, n, board_size))) % 2**32)
     for _ in range(2):
         hands, board = _spot(rng, game, n, board_size)
-        job = EG.plan(hands, board=board, game=game, exact=True)
-        assert isinstance(job, EG.ExactPlan)
+        job = job_of(hands, board=board, game=game, exact=True)
+        assert isinstance(job, EG.ExactJob)
         _check(kern, job)
 
 
@@ -82,9 +84,43 @@ def test_kernel_counts_equal_numpy(kern, game, n, board_size):
     ("shortdeck-triton", ["AhAd", "KK,QQ,AKs"], "Tc7d6s"),
 ])
 def test_kernel_counts_equal_numpy_with_ranges(kern, game, players, board):
-    job = EG.plan(players, board=board, game=game, exact=True)
+    job = job_of(players, board=board, game=game, exact=True)
     assert len(job.weights) > 1
     _check(kern, job)
+
+
+def _sampler_args(ranges: list[list[str]]):
+    """Each player's range of Omaha hands packed as the launcher packs them (equal weights),
+    and the deck of the cards no range holds."""
+    from gpu_eval.equity_engine.holdem import cuda_engine as CE
+
+    holes = [cards.to_mask(r) for r in ranges]
+    cums = [np.arange(1.0, len(m) + 1.0) for m in holes]
+    combos, offsets, cum = CE._pack(holes, cums)
+    deck = cards.ID_TO_MASK[np.arange(52)]
+    return holes, cums, combos, offsets, cum, CE.player_modes(cums, None), deck
+
+
+def test_sampler_stops_on_the_device_flag(kern):
+    """Three players who each need two of the four aces: no sample can be dealt (the host
+    check is bypassed here). Without a flag every one of the 3,000 samples redraws max_tries
+    times; with it the first failure stops the others at their next check, and nothing is
+    counted."""
+    from gpu_eval.equity_engine.deal_check import can_deal
+
+    aces = [["AsAhKdQc", "AdAcKhQh"], ["AsAdKsQs", "AhAcKcQd"], ["AsAcJcTc", "AhAdJdTd"]]
+    holes, cums, combos, offsets, cum, modes, deck = _sampler_args(aces)
+    assert can_deal(holes, cums, [False] * 3, len(deck), 5, hole_cards=4) is False
+    totals, failures = kern.sample(3, combos, offsets, cum, modes, deck, 0, 5, 4, 0, False,
+                                   6, (1, 2), 0, 3_000, 1 << 14)
+    assert 1 <= failures < 3_000 // 10
+    assert totals.sum() == 0
+    # Ranges that fit: the flag stays down and every sample hands out its pot.
+    holes, cums, combos, offsets, cum, modes, deck = _sampler_args([aces[0],
+                                                                    ["KsKcQsQd", "JsJhTsTh"]])
+    totals, failures = kern.sample(2, combos, offsets, cum, modes, deck, 0, 5, 4, 0, False,
+                                   2, (1, 2), 0, 3_000, 1 << 14)
+    assert failures == 0 and totals[2].sum() == 3_000 * 2
 
 
 def test_kernel_source_compiles_under_nvrtc():

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 import poker_equity as pe
 import pytest
+from equity_jobs import job_of
 
 import gpu_eval as ge
 from gpu_eval import cards
@@ -74,8 +75,8 @@ def test_inclusion_exclusion_counts_the_grid(game):
 
 def test_heads_up_hilo_count_equals_the_pot_shares():
     """Heads-up hi/lo is counted directly (a dozen boolean counts); every deal's pot shares
-    through board_games.pots (the multiway grid's rule) give the same integers."""
-    from gpu_eval.equity_engine.board_games import numpy_engine as board_games
+    through pots.split (the multiway grid's rule) give the same integers."""
+    from gpu_eval.equity_engine import pots
 
     rng = np.random.default_rng(77)
     for _ in range(6):
@@ -87,7 +88,7 @@ def test_heads_up_hilo_count_equals_the_pot_shares():
         hi = np.stack([np.broadcast_to(sa[:, None], ok.shape), sb[None, :] * ok], axis=1)
         lo = np.stack([np.broadcast_to(la[:, None], ok.shape),
                        np.broadcast_to(lb[None, :], ok.shape)], axis=1)
-        t, hu, lu, good = board_games.pots(hi, lo, p.scale)
+        t, hu, lu, good = pots.split(hi, lo, p.scale)
         whole = t == p.scale
         want = (whole.sum(axis=(0, 2)), ((t > 0) & ~whole).sum(axis=(0, 2)),
                 np.where(whole, 0, t).sum(axis=(0, 2)), hu.sum(axis=(0, 2)),
@@ -101,7 +102,7 @@ def test_third_street_heads_up_is_walked():
     r = ge.equity(["AhKh3c", "QsQd7h"], game="stud")
     assert r.exact and r.boards == 18_265_297_050
     assert int(r.wins.sum() + r.ties[0]) == r.boards
-    mc = ge.equity(["AhKh3c", "QsQd7h"], game="stud", samples=60_000, seed=3)
+    mc = ge.equity(["AhKh3c", "QsQd7h"], game="stud", exact=False, samples=60_000, seed=3)
     assert np.all(np.abs(mc.equity - r.equity) < 4 * mc.stderr)
 
 
@@ -109,17 +110,17 @@ def test_third_street_heads_up_is_walked():
 def test_monte_carlo_is_within_four_standard_errors(game):
     players, dead = _spot(game, 3, RNG)
     ex = ge.equity(players, game=game, dead=dead, exact=True)
-    mc = ge.equity(players, game=game, dead=dead, samples=40_000, seed=11)
+    mc = ge.equity(players, game=game, dead=dead, exact=False, samples=40_000, seed=11)
     assert not mc.exact and mc.samples == 40_000
     assert np.all(np.abs(mc.equity - ex.equity) <= 4 * mc.stderr + 1e-12)
     if ex.high is not None:
         assert np.allclose(mc.high + mc.low, mc.equity)
-    again = ge.equity(players, game=game, dead=dead, samples=40_000, seed=11)
+    again = ge.equity(players, game=game, dead=dead, exact=False, samples=40_000, seed=11)
     assert np.array_equal(again.equity, mc.equity)  # a seed reproduces the run
 
 
 def test_large_multiway_spots_sample_by_the_cost_model():
-    r = ge.equity(["Ah2h3h", "Kh2d3d", "5c6c7c"], game="razz", samples=None, seed=1)
+    r = ge.equity(["Ah2h3h", "Kh2d3d", "5c6c7c"], game="razz", seed=1)
     assert not r.exact and r.samples > 0
     assert abs(r.equity.sum() - 1) < 1e-12
 
@@ -152,12 +153,12 @@ def test_bad_input_is_one_line_naming_the_player(players, kw, msg):
 def test_progress_bar_can_be_shown_and_turned_off(capsys):
     ge.equity(["AhKh3c", "QsQd7h"], game="stud", progress=True)
     assert "stud exact" in capsys.readouterr().err
-    ge.equity(["Ah2h3h4h", "Kh2d3d4d"], game="razz", samples=1000, seed=1, progress=False)
+    ge.equity(["Ah2h3h4h", "Kh2d3d4d"], game="razz", exact=False, samples=1000, seed=1, progress=False)
     assert capsys.readouterr().err == ""
 
 
 def test_draw_players_may_keep_nothing():
-    r = ge.equity(["", "7d5h4c3s2h"], game="deuce-seven-draw", samples=20_000, seed=4)
+    r = ge.equity(["", "7d5h4c3s2h"], game="deuce-seven-draw", exact=False, samples=20_000, seed=4)
     assert r.equity[1] > 0.9
 
 
@@ -173,8 +174,8 @@ def test_distributed_tasks_give_the_single_process_result(game, players, dead):
     one = ge.equity(players, game=game, dead=dead, exact=True)
     many = distributed.equity(None, players, game=game, dead=dead, exact=True, block_size=7)
     assert one.to_dict() == many.to_dict()
-    a = ge.equity(players, game=game, dead=dead, samples=40_000, seed=9)
-    b = distributed.equity(None, players, game=game, dead=dead, samples=40_000, seed=9)
+    a = ge.equity(players, game=game, dead=dead, exact=False, samples=40_000, seed=9)
+    b = distributed.equity(None, players, game=game, dead=dead, exact=False, samples=40_000, seed=9)
     assert a.to_dict() == b.to_dict()
 
 
@@ -294,8 +295,8 @@ def test_small_heads_up_spots_walked_together_equal_each_alone(game):
 def test_heads_up_hilo_fourth_street_is_walked_by_the_cost_model():
     """The direct hi/lo count makes heads-up fourth street (1.75e8 pairs, under a second
     measured) exact by default on NumPy; third street (2.7e10 pairs) is sampled there."""
-    fourth = deals.plan(["Ah2h3h4h", "Kh2d3d4d"], game="stud-hilo", backend="numpy")
+    fourth = job_of(["Ah2h3h4h", "Kh2d3d4d"], game="stud-hilo", backend="numpy")
     assert fourth.method == "grid" and fourth.seconds <= deals.EXACT_SECONDS
     assert deals.costs(fourth.prob)["grid"] > deals.EXACT_LIMIT  # by seconds, not work
-    third = deals.plan(["Ah2h3h", "Kh2d3d"], game="stud-hilo", backend="numpy")
+    third = job_of(["Ah2h3h", "Kh2d3d"], game="stud-hilo", backend="numpy")
     assert third.method == "monte carlo"

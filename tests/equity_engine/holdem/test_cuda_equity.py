@@ -16,6 +16,7 @@ from math import comb
 
 import numpy as np
 import pytest
+from holdem_cuda import MC_CASES, mc_setup
 
 from gpu_eval import backend_choice, cards, ranges
 from gpu_eval.cuda import nvrtc
@@ -52,8 +53,8 @@ def fake(stand_in_cupy):
 def _exact_problem(players, board="", dead=""):
     """``(pool, matchups, boards, base)`` as gpu_eval.equity_engine.api's exact engine builds them."""
     prob = equity_problem.prepare(players, board, dead)
-    masks = [p.range.masks for p in prob.players]
-    idx, _ = equity_problem.enumerate_matchups(masks, [p.range.weights for p in prob.players],
+    masks = [p.masks for p in prob.players]
+    idx, _ = equity_problem.enumerate_matchups(masks, [p.weights for p in prob.players],
                                          10**6)
     pool, inverse = np.unique(np.concatenate(masks), return_inverse=True)
     offsets = np.cumsum([0] + [len(m) for m in masks[:-1]])
@@ -102,16 +103,6 @@ def test_device_philox_equals_numpy_twin(host):
     assert out[:3].tolist() == [list(k[2]) for k in KAT]
 
 
-def _mc_setup(players, board="", dead=""):
-    """What gpu_eval.equity_engine.api hands sample_counts: holes, cum weights, deck, base, k, dealt."""
-    prob = equity_problem.prepare(players, board, dead)
-    holes = [p.range.masks for p in prob.players]
-    cum = [None if p.fixed else np.cumsum(p.range.weights) for p in prob.players]
-    n_any = comb(bin(prob.deck_mask).count("1"), 2)
-    dealt = [not p.fixed and len(p.range) == n_any for p in prob.players]
-    return holes, cum, prob.deck_mask, prob.board_mask, prob.k, dealt
-
-
 def _device_draws(host, holes, cum, deck_mask, k, start, count, key, dealt, max_tries=ce.MAX_TRIES,
                   grid=(5,), block=(64,)):
     n = len(holes)
@@ -128,19 +119,12 @@ def _device_draws(host, holes, cum, deck_mask, k, start, count, key, dealt, max_
     return out_h.reshape(count, n), out_b, ok.astype(bool)
 
 
-MC_CASES = {
-    "hand vs hand preflop": (["AhKh", "QsQd"], ""),
-    "weighted ranges, flop": (["QQ+:0.7,AKs,0.3(A5s-A2s)", "JJ+,AQs+,0.5(KQo)"], "Kd 7c 2h"),
-    "uniform + weighted + random, turn": (["TT+", "AK:0.4,KQs", "random"], "2c 7d 9s Jh"),
-    "two random players and a hand": (["random", "AsAd", "random"], ""),
-    "clashing ranges, 4 players": (["AA,KK", "AK,AQs", "KQ,AKs", "QQ+"], "2c 3d 4h"),
-}
 
 
 @pytest.mark.parametrize("case", list(MC_CASES))
 def test_device_draws_equal_numpy_twin(host, case):
     players, board = MC_CASES[case]
-    holes, cum, deck, base, k, dealt = _mc_setup(players, board)
+    holes, cum, deck, base, k, dealt = mc_setup(players, board)
     key = ce.mc_key(2024)
     start = 2**32 - 1000  # samples past 2^32 use the counter's high word
     got = _device_draws(host, holes, cum, deck, k, start, 2500, key, dealt)
@@ -195,7 +179,7 @@ def _numpy_counts_from_draws(holes, boards, base):
                                   "clashing ranges, 4 players"])
 def test_sample_counts_are_those_of_the_twin_draws(fake, case):
     players, board = MC_CASES[case]
-    holes, cum, deck, base, k, dealt = _mc_setup(players, board)
+    holes, cum, deck, base, k, dealt = mc_setup(players, board)
     n_samples, seed = 20_000, 99
     got = ce.sample_counts(holes, cum, deck, base, k, n_samples, seed, dealt=dealt)
     h, b, ok = ce.mc_draws(holes, cum, deck, k, 0, n_samples, ce.mc_key(seed), dealt=dealt)
@@ -208,7 +192,7 @@ def test_sample_counts_are_those_of_the_twin_draws(fake, case):
 
 
 def test_sample_counts_do_not_depend_on_the_launch(fake, monkeypatch, host):
-    holes, cum, deck, base, k, dealt = _mc_setup(*MC_CASES["weighted ranges, flop"])
+    holes, cum, deck, base, k, dealt = mc_setup(*MC_CASES["weighted ranges, flop"])
     a = ce.sample_counts(holes, cum, deck, base, k, 5000, 7, dealt=dealt)
     monkeypatch.setattr(ce, "SAMPLES_PER_LAUNCH", 777)  # 7 launches of other grid sizes
     fake.launches.clear()
@@ -458,9 +442,11 @@ def test_combo_rows():
 
 def test_engine_is_picked_for_cuda(monkeypatch):
     monkeypatch.setattr(backend_choice, "resolve", lambda backend, *inputs: "cuda")
-    eng, name = equity_problem.engine_for("cuda")
+    from gpu_eval.equity_engine.holdem import strategies
+
+    eng, name = strategies.engine_for("cuda")
     assert eng is ce and name == "cuda"
-    assert equity_problem.engine_setting(eng, "EXACT_WORK_LIMIT") == ce.EXACT_WORK_LIMIT
+    assert strategies.ENGINE.exact_limit("cuda") == ce.EXACT_WORK_LIMIT / ce.RATE
 
 
 def test_importing_the_engine_does_not_import_cupy():
@@ -527,7 +513,7 @@ def test_device_generator_and_draws_equal_the_numpy_twin(gpu):
                                                   np.uint64(4000)))
     np.testing.assert_array_equal(out.get(), ce.philox4x32(ctr, key))
     for case, (players, board) in MC_CASES.items():
-        holes, cum, deck_mask, _, k, dealt = _mc_setup(players, board)
+        holes, cum, deck_mask, _, k, dealt = mc_setup(players, board)
         combos, offsets, cw = ce._pack(holes, cum)
         deck = eb.deck_values(deck_mask)
         n, count, start, mkey = len(holes), 3000, 2**32 - 7, ce.mc_key(5)

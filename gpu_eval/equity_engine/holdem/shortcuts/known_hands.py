@@ -27,7 +27,8 @@ from math import comb, lcm
 
 import numpy as np
 
-from gpu_eval.card_spelling import CARD_BIT, CARD_POW5_INTS, PLAIN_CARD_ID
+from gpu_eval.card_input import plain_text_ids
+from gpu_eval.card_spelling import CARD_BIT, CARD_POW5_INTS
 from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.equity_engine.holdem.shortcuts import flush_free_ranks
 from gpu_eval.evaluator.tables import bitmask_tables
@@ -80,27 +81,6 @@ def _strengths(holes: list[list[int]], board: list[int], deck: int, k: int
     return st, boards
 
 
-def plain_card_ids(text: str) -> list[int] | None:
-    """Card ids of plain two-character card text such as ``"2c7d9h"`` or ``"2c 7d 9h"``; None
-    for anything else (the general path then reads it and names any problem).
-
-    Examples
-    --------
-    >>> plain_card_ids("2c 7d 9h"), plain_card_ids("10h")
-    ([0, 21, 30], None)
-    """
-    t = text.replace(" ", "").replace(",", "")
-    if len(t) % 2:
-        return None
-    out = []
-    for i in range(0, len(t), 2):
-        c = PLAIN_CARD_ID.get(t[i:i + 2])
-        if c is None:
-            return None
-        out.append(c)
-    return out
-
-
 def counts(players, board, dead) -> tuple | None:
     """``(wins (1, n), ties (1, n), units (1, n), valid (1,), scale, boards, board ids,
     dead ids)`` of a spot of known hands on a 3- to 5-card board, or None.
@@ -120,12 +100,12 @@ def counts(players, board, dead) -> tuple | None:
     for p in players:
         if not isinstance(p, str) or len(p) != 4:
             return None
-        h = plain_card_ids(p)
+        h = plain_text_ids(p)
         if h is None:
             return None
         holes.append(h)
-    b = plain_card_ids(board)
-    d = plain_card_ids(dead or "")
+    b = plain_text_ids(board)
+    d = plain_text_ids(dead or "")
     if b is None or d is None or len(b) == 0 or len(b) not in _HOLDEM.board_sizes:
         return None
     every = [c for h in holes for c in h] + b + d

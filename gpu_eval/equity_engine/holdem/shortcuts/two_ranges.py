@@ -25,9 +25,9 @@ from functools import lru_cache
 
 import numpy as np
 
+from gpu_eval.card_input import plain_text_ids
 from gpu_eval.card_spelling import CARD_BIT, CARD_POW5, RANK_BIT
 from gpu_eval.equity_engine.holdem.shortcuts import flush_free_ranks
-from gpu_eval.equity_engine.holdem.shortcuts.known_hands import plain_card_ids
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.ranges import Range
 
@@ -130,8 +130,8 @@ def counts(players, board, dead) -> tuple | None:
         return None
     if not all(isinstance(p, str) and p.strip() for p in players):
         return None
-    b = plain_card_ids(board)
-    d = plain_card_ids(dead or "")
+    b = plain_text_ids(board)
+    d = plain_text_ids(dead or "")
     if b is None or d is None or len(b) not in (4, 5) or len(set(b + d)) != len(b) + len(d) \
             or 9 + len(d) > 52:
         return None
