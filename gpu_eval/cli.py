@@ -29,8 +29,7 @@ from gpu_eval.games import registry
 BACKENDS = ("auto", "numpy", "cuda")
 #: The games ``equity`` plays: every game but the low hand evaluators (their equity is that of
 #: the draw games).
-EQUITY_GAMES = tuple(g for g in registry.names() if registry.GAMES[g].family
-                     not in registry.LOW_SCALES)
+EQUITY_GAMES = tuple(g for g in registry.names() if registry.GAMES[g].engine)
 
 
 class _UsageError(Exception):
@@ -143,7 +142,7 @@ def sampled_note(result, game: str) -> str:
     would take longer than the few seconds allowed without --exact; --exact enumerates
     anyway, --samples N sets the count
     """
-    what = "deal" if registry.get(game).deals_only else "board"
+    what = "deal" if registry.get(game).deal == registry.OWN_CARDS else "board"
     return (f"answered by Monte Carlo ({result.samples:,} samples, with standard errors): "
             f"enumerating every {what} would take longer than the few seconds allowed without "
             f"--exact; --exact enumerates anyway, --samples N sets the count")
@@ -250,7 +249,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--chunk-lines", type=_count, default=1 << 18,
                    help="lines of --file read, evaluated and written at a time "
                         "(default 262144)")
-    evaluators = [g for g in registry.names() if registry.GAMES[g].is_evaluator]
+    # One strength a hand (hi/lo games give two): evaluate, or evaluate_omaha with --board.
+    evaluators = [g for g in registry.names() if not registry.GAMES[g].hilo]
     p.add_argument("--game", default=registry.HOLDEM, choices=evaluators, metavar="GAME",
                    help=f"the game whose hands these are (default holdem): "
                         f"{', '.join(evaluators)}")

@@ -33,7 +33,8 @@ def add_parser(sub, count) -> None:
     """
     from gpu_eval.games import registry
 
-    games = registry.names(registry.HOLDEM) + registry.names(registry.SHORTDECK)
+    games = registry.names(registry.HOLDEM, deal=registry.BOARD) + registry.names(
+        registry.SHORTDECK)
     p = sub.add_parser("tables", help="solver tables: river strength, strength histograms",
                        description=DESCRIPTION)
     p.add_argument("street", choices=STREETS,

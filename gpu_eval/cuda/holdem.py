@@ -342,7 +342,7 @@ def evaluate(hands: Any, *, game: str = HOLDEM, invalid: str = "raise",
     CudaUnavailableError
         If CuPy or a device is missing.
     """
-    lo, hi = registry.get(game, where="the CUDA backend", families=(HOLDEM,)).hand_cards
+    lo, hi = registry.get(game, where="the CUDA backend", evaluators=(HOLDEM,)).evaluate_cards
     _kernel_name(algorithm, "ge_eval_masks")
     inputs.check_invalid_mode(invalid)
     if encoding not in inputs.ENCODINGS:

@@ -41,12 +41,12 @@ GAME_CODES: dict[str, int] = {DEUCE_SEVEN: 0, ACE_FIVE: 1, BADUGI: 2}
 #: Field order of ``GeLowTables`` (kernels/lowball.cuh), with each table's dtype.
 LOW_TABLE_ORDER: tuple[str, ...] = ("spread", "group0", "group1", "group2", "group3",
                                     "ds_noflush", "ds_flush", "a5_noflush", "a5_offset",
-                                    "badugi")
+                                    BADUGI)  # the badugi table: the field is its game's name
 LOW_TABLE_DTYPES: dict[str, np.dtype] = {
     "spread": np.dtype(np.uint64), **{f"group{g}": np.dtype(np.uint32) for g in range(4)},
     "ds_noflush": np.dtype(np.uint16), "ds_flush": np.dtype(np.uint16),
     "a5_noflush": np.dtype(np.uint16), "a5_offset": np.dtype(np.uint32),
-    "badugi": np.dtype(np.uint16)}
+    BADUGI: np.dtype(np.uint16)}
 
 
 def low_device_tables() -> dict[str, np.ndarray]:
@@ -66,7 +66,7 @@ def low_device_tables() -> dict[str, np.ndarray]:
     return {"spread": phash.SPREAD, **{f"group{g}": groups[g] for g in range(4)},
             "ds_noflush": ds["noflush"], "ds_flush": ds["flush"],
             "a5_noflush": a5["noflush"], "a5_offset": a5["offset"],
-            "badugi": lowball.badugi_table()}
+            BADUGI: lowball.badugi_table()}
 
 
 _STATES: dict = modules.device_cache()
@@ -106,7 +106,7 @@ def low_masks_cuda(masks: Any, game: str, *, chunk_rows: int | None = None) -> A
     >>> low_masks_cuda(cupy.asarray(cards.to_mask(["7c5d4h3s2c"])), "deuce-seven")  # doctest: +SKIP
     array([7462], dtype=uint16)
     """
-    code = np.int32(GAME_CODES[registry.get(game, families=tuple(GAME_CODES)).name])
+    code = np.int32(GAME_CODES[registry.get(game, evaluators=tuple(GAME_CODES)).evaluator])
     cupy = require_cuda()
     if is_cupy_array(masks):
         with masks.device:
@@ -138,7 +138,7 @@ def evaluate(hands: Any, *, game: str = DEUCE_SEVEN, invalid: str = "raise",
     """
     from gpu_eval.games import lowball  # noqa: PLC0415
 
-    record = registry.get(game, families=tuple(GAME_CODES), where="the low evaluators")
+    record = registry.get(game, evaluators=tuple(GAME_CODES), where="the low evaluators")
     if not is_cupy_array(hands):
         return lowball.evaluate_rows(hands, game, invalid, encoding,
                                   lambda m, g: low_masks_cuda(m, g))
@@ -146,21 +146,22 @@ def evaluate(hands: Any, *, game: str = DEUCE_SEVEN, invalid: str = "raise",
     if encoding not in inputs.ENCODINGS:
         raise ValueError(f"encoding={encoding!r}: expected one of {', '.join(inputs.ENCODINGS)}")
     cupy = require_cuda()
-    lo, hi = record.hand_cards
+    lo, hi = record.evaluate_cards
     with hands.device:
         state = get_module(hands.device.id)
         # Masks and ids: checked and evaluated in one launch, one small read back.
         fused = device_inputs.evaluate_device_fused(
             cupy, state, hands, lo, hi, invalid, encoding,
             kernels=("ge_low_check_eval_masks", "ge_low_check_eval_ids"),
-            param=GAME_CODES[record.name])
+            param=GAME_CODES[record.evaluator])
         if fused is not None:
             return fused
         d = device_hands(cupy, state, hands, invalid, encoding)
         out = cupy.zeros(d.n, dtype=cupy.uint16)
         if d.n:
             state.launch("ge_low_eval_masks", d.n,
-                         (d.masks, np.int32(GAME_CODES[game]), out, np.uint64(d.n)))
+                         (d.masks, np.int32(GAME_CODES[record.evaluator]), out,
+                          np.uint64(d.n)))
         return finish_device_rows(cupy, d, d.bad, out, lo, hi, invalid)
 
 

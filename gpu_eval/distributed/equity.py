@@ -77,7 +77,7 @@ def equity(client: Client | None, players: Sequence[PlayerLike], board: CardsLik
                   here=False)
     job = plan(req)  # validates everything before anything is submitted
     return runner.run_plan(client, job, block_size=block_size,
-                           name="equity" if req.family == HOLDEM else "games", progress=progress)
+                           name="equity" if req.engine == HOLDEM else "games", progress=progress)
 
 
 def equity_matrix(client: Client | None, range_a: PlayerLike, range_b: PlayerLike,

@@ -47,7 +47,7 @@ from typing import Any, TypeVar
 import numpy as np
 
 from gpu_eval import backend_choice
-from gpu_eval.equity_engine.problem import check_options
+from gpu_eval.equity_engine.problem import check_dealt, check_options
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.progress import Progress, wanted
@@ -104,6 +104,8 @@ class Request:
         if kind not in KINDS:
             raise ValueError(f"kind must be one of {', '.join(map(repr, KINDS))}, got {kind!r}")
         self.record = registry.get(game, where=f"{what}()")
+        if kind == "equity":
+            check_dealt(self.record)
         if backend not in backend_choice.BACKENDS:
             raise ValueError(f"backend={backend!r}: expected one of "
                              f"{', '.join(backend_choice.BACKENDS)}")
@@ -117,9 +119,10 @@ class Request:
         self._runs_on: str | None = None
 
     @property
-    def family(self) -> str:
-        """Which equity engine the game's deal shape calls for (``Game.equity_family``)."""
-        return self.record.equity_family
+    def engine(self) -> str:
+        """The name of the equity engine the game calls for (``Game.engine``): the engine
+        whose strategies answer the request."""
+        return self.record.engine
 
     @property
     def runs_on(self) -> str:

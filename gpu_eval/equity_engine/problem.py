@@ -125,7 +125,7 @@ def board_and_dead(board: CardsLike, dead: CardsLike, game: str = HOLDEM
     Examples
     --------
     >>> board_and_dead("Kd 7c 2h", "2c")
-    ([46, 20, 2], [0])
+    ([45, 20, 2], [0])
     """
     record = registry.get(game)
     b = card_set(board, "the board")
@@ -392,9 +392,9 @@ def _dealt_player(spec: PlayerLike, who: str, record: registry.Game) -> Player:
 
 
 def _player(spec: PlayerLike, who: str, record: registry.Game) -> Player:
-    if not record.full_board:
+    if record.deal == registry.OWN_CARDS:
         return _dealt_player(spec, who, record)
-    if record.family == HOLDEM:
+    if record.engine == HOLDEM:
         r, label = as_range(spec, who)
         if len(r) == 0:
             raise ValueError(f"{who}: range {label!r} holds no hands")
@@ -434,6 +434,24 @@ class Problem:
         return [i for i, p in enumerate(self.players) if not p.fixed]
 
 
+def check_dealt(record: registry.Game) -> None:
+    """Raise ``ValueError`` for a game that is a hand evaluator only (2-7, A-5, badugi):
+    equity needs a deal, and the message names the games that deal its hands.
+
+    Examples
+    --------
+    >>> check_dealt(registry.get("ace-five"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: 'ace-five' is a hand evaluator (...), not a game with a deal; its equity is ...
+    """
+    if not record.engine:
+        dealt = registry.names(record.evaluator, deal=registry.OWN_CARDS)
+        raise ValueError(f"{record.name!r} is a hand evaluator (evaluate(..., "
+                         f"game={record.name!r})), not a game with a deal; its equity is that "
+                         f"of {' or '.join(map(repr, dealt))}")
+
+
 def max_players(record: registry.Game) -> int:
     """The most players a spot of the game takes: its record's limit, else
     :data:`MAX_PLAYERS` (:data:`MAX_DEAL_PLAYERS` without a board: the deal kernels take up
@@ -454,12 +472,13 @@ def prepare(players: Sequence[PlayerLike], board: CardsLike = "", dead: CardsLik
     --------
     >>> p = prepare(["AhKh", "QQ+"], "Kd7c2h")
     >>> [len(x.masks) for x in p.players], p.k, bin(p.deck_mask).count("1")
-    ([1, 6], 2, 47)
+    ([1, 10], 2, 47)
     >>> p = prepare(["AhKh3c", "QsQd7h"], game="stud")
     >>> [x.need for x in p.players], bin(p.deck_mask).count("1")
     ([4, 4], 46)
     """
     record = registry.get(game, where="equity()")
+    check_dealt(record)
     if isinstance(players, (str, Range, np.ndarray)) or not isinstance(players, Sequence):
         raise TypeError("players must be a list of hands or ranges, such as "
                         "['AhKh', 'QQ+,AKs']")
@@ -566,7 +585,7 @@ def enumerate_matchups(masks: Sequence[np.ndarray], weights: Sequence[np.ndarray
     >>> idx, w = enumerate_matchups([np.array([1, 2], np.uint64), np.array([2, 4], np.uint64)],
     ...                             [np.ones(2), np.array([0.5, 1.0])], 100)
     >>> idx.tolist(), w.tolist()
-    [[[0, 0], [0, 1], [1, 1]], [0.5, 1.0, 1.0]]
+    ([[0, 0], [0, 1], [1, 1]], [0.5, 1.0, 1.0])
     """
     if len(masks) == 2 and len(masks[0]) <= cap and len(masks[0]) * len(masks[1]) <= 2 * cap:
         # Heads-up: one step.

@@ -12,7 +12,7 @@ from gpu_eval.evaluator import inputs, numpy_path
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK
 
-__all__ = ["evaluate", "evaluate_omaha", "evaluate_low", "ALGORITHMS", "FAMILY_EVALUATORS"]
+__all__ = ["evaluate", "evaluate_omaha", "evaluate_low", "ALGORITHMS", "EVALUATORS"]
 
 ALGORITHMS = ("bitmask", "perfect-hash")
 
@@ -41,9 +41,12 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
         7 cards (1..6175, 6175 = 5-4-3-2-A), badugi of four cards (1..1092, 1092 = A-2-3-4 of
         four suits). The Omaha games (``"omaha"``, ``"omaha5"``, ``"omaha6"``,
         ``"omaha-hilo"``, ``"omaha5-hilo"``, ``"courchevel"``, ``"courchevel-hilo"``) need the
-        hole cards apart from the board: use :func:`gpu_eval.evaluate_omaha`. Stud and the
-        draw games are equity games (:func:`gpu_eval.equity`); their hands evaluate as
-        ``"holdem"`` (stud, five-card draw) or their low (razz ``"ace-five"``, the draw lows).
+        hole cards apart from the board: use :func:`gpu_eval.evaluate_omaha`. The games
+        without a board evaluate a finished hand: ``"stud"`` the best high five of 5 to 7
+        cards (the hold'em scale), ``"razz"`` the best A-5 low of 5 to 7 (the ace-five
+        scale), ``"stud-hilo"`` both the best high five and the best 8-or-better low (a pair
+        of arrays, see Returns), ``"five-card-draw"`` a high hand of five cards,
+        ``"deuce-seven-draw"`` and ``"badugi-draw"`` their lows (five and four cards).
     backend : {"auto", "numpy", "cuda"}
         ``auto`` uses CUDA for CuPy inputs, and for other inputs when CuPy and a device are
         present; otherwise NumPy. Both give identical results and errors, in every game.
@@ -73,6 +76,11 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
         read (see :func:`gpu_eval.category`); one such hand gives a 0-d array, which keeps the
         tag. CuPy arrays cannot carry it: CuPy strengths are plain ``uint16`` in every game,
         so name the game (``describe(s.get(), game="shortdeck")``) when reading them.
+    tuple of two arrays
+        For ``game="stud-hilo"``: ``(high, low)``, the high strengths as for ``"stud"`` and
+        the 8-or-better lows as :func:`gpu_eval.evaluate_low` gives them (``uint8``, 0 = no
+        qualifying low); ``invalid="mask"`` is refused there (the two scales would mask
+        alike only by accident).
 
     Raises
     ------
@@ -99,25 +107,41 @@ def evaluate(hands, *, game: str = HOLDEM, backend: str = "auto", invalid: str =
     ['7-5-4-3-2', 'A-5-4-3-2']
     >>> ge.describe(ge.evaluate("2s3s4d7h", game="badugi"))
     'Three-card 7-4-2'
+    >>> ge.describe(ge.evaluate("AhKhQh2c3c4d5s", game="stud"))   # the best high five
+    'Straight, Five high'
+    >>> ge.describe(ge.evaluate("AhKhQh2c3c4d5s", game="razz"))   # the best A-5 low
+    '5-4-3-2-A'
+    >>> high, low = ge.evaluate("AhKhQh2c3c4d5s", game="stud-hilo")
+    >>> int(high) == int(ge.evaluate("AhKhQh2c3c4d5s", game="stud")), int(low)
+    (True, 56)
     """
     record = registry.get(game, where="evaluate()")
     if record.is_omaha:
         raise ValueError(f"game {game!r}: Omaha uses exactly two hole cards and three board "
                          f"cards, so evaluate() cannot tell them apart in one hand; call "
                          f"gpu_eval.evaluate_omaha(hole, board, game={game!r})")
-    if wild is not None and record.family != HOLDEM:
+    if wild is not None and record.name != HOLDEM:
         raise ValueError(f"wild cards are supported with game={HOLDEM!r} only, not {game!r}")
-    if record.family not in FAMILY_EVALUATORS:
+    if record.evaluator not in EVALUATORS:
         raise ValueError(f"game {game!r} is not supported by evaluate()")
     if algorithm not in ALGORITHMS:
         raise ValueError(f"algorithm={algorithm!r}: expected one of {', '.join(ALGORITHMS)}")
-    if (wild is not None or record.family != HOLDEM) and algorithm != "bitmask":
+    if (wild is not None or record.evaluator != HOLDEM) and algorithm != "bitmask":
         raise ValueError(f"algorithm={algorithm!r} is not available for "
                          f"{'wild cards' if wild is not None else repr(game)}; use 'bitmask'")
     inputs.check_invalid_mode(invalid)
+    if record.hilo and invalid != "raise":
+        raise ValueError(f"game {game!r} gives a high and a low strength per hand; "
+                         f"invalid={invalid!r} applies to one scale: evaluate the high hands "
+                         f"with game={registry.names(record.evaluator, deal=record.deal)[0]!r} "
+                         f"and the lows with evaluate_low")
     on_cuda = backend_choice.resolve(backend, hands) == "cuda"
-    evaluator = _evaluate_variant if wild is not None else FAMILY_EVALUATORS[record.family]
-    return evaluator(hands, record, invalid, encoding, algorithm, wild, on_cuda)
+    evaluator = _evaluate_variant if wild is not None else EVALUATORS[record.evaluator]
+    high = evaluator(hands, record, invalid, encoding, algorithm, wild, on_cuda)
+    if not record.hilo:
+        return high
+    # Hi/lo (stud hi/lo): the best high five and the best 8-or-better low of the same cards.
+    return high, evaluate_low(hands, backend="cuda" if on_cuda else "numpy")
 
 
 def _evaluate_holdem(hands, record, invalid: str, encoding: str, algorithm: str, wild,
@@ -127,7 +151,7 @@ def _evaluate_holdem(hands, record, invalid: str, encoding: str, algorithm: str,
         from gpu_eval.cuda import holdem  # deferred: imports CuPy
         return holdem.evaluate(hands, game=record.name, invalid=invalid, encoding=encoding,
                                algorithm=algorithm)
-    lo, hi = record.hand_cards
+    lo, hi = record.evaluate_cards
     h = inputs.coerce(hands, encoding=encoding, invalid=invalid)
     out, counts = numpy_path.evaluate(h, min_cards=lo, max_cards=hi, algorithm=algorithm)
     inputs.finish(h, out, counts, lo, hi, invalid)
@@ -159,11 +183,11 @@ def _evaluate_low_game(hands, record, invalid: str, encoding: str, algorithm: st
     return lowball.evaluate_hands(hands, game=record.name, invalid=invalid, encoding=encoding)
 
 
-#: Which evaluator plays each family in :func:`evaluate` (a new family: one entry here and
-#: its evaluator in ``games/``). Omaha is missing on purpose: two hole plus three board
+#: What plays each evaluator of the registry in :func:`evaluate` (a new evaluator: one entry
+#: here and its code in ``games/``). Omaha is missing on purpose: two hole plus three board
 #: cards cannot be told apart in one hand (:func:`evaluate_omaha`).
-FAMILY_EVALUATORS = {HOLDEM: _evaluate_holdem, SHORTDECK: _evaluate_variant,
-                     **dict.fromkeys(registry.LOW_SCALES, _evaluate_low_game)}
+EVALUATORS = {HOLDEM: _evaluate_holdem, SHORTDECK: _evaluate_variant,
+              **dict.fromkeys(registry.LOW_SCALES, _evaluate_low_game)}
 
 
 @accepts_arrays("hole", "board")

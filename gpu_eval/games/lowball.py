@@ -301,8 +301,8 @@ def evaluate_hands(hands, *, game: str = DEUCE_SEVEN, invalid: str = "raise",
 
 def evaluate_rows(hands, game: str, invalid: str, encoding: str, device=None):
     """Validate, evaluate (NumPy, or ``device(masks, game)``), apply ``invalid``, tag."""
-    record = registry.get(game, families=GAMES, where="the low evaluators")
-    lo, hi = record.hand_cards
+    record = registry.get(game, evaluators=GAMES, where="the low evaluators")
+    lo, hi = record.evaluate_cards
     h = inputs.coerce(hands, encoding=encoding, invalid=invalid)
     n = h.n
     out = np.zeros(n, dtype=np.uint16)
@@ -322,7 +322,8 @@ def evaluate_rows(hands, game: str, invalid: str, encoding: str, device=None):
     if ok.any():
         # placeholders keep every row inside the tables; wrong rows are zeroed after
         good = np.where(ok, masks, masks[np.flatnonzero(ok)[0]])
-        out[:] = evaluate_masks(good, game) if device is None else device(good, game)
+        low = record.evaluator  # razz: the A-5 low; a draw game: its low
+        out[:] = evaluate_masks(good, low) if device is None else device(good, low)
     out[~ok] = 0
     inputs.finish(h, out, counts, lo, hi, invalid)
     return tag(out, game, scalar=h.scalar)

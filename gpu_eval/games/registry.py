@@ -4,11 +4,14 @@ Everything that depends on the game reads its record here: :func:`gpu_eval.evalu
 :func:`gpu_eval.evaluate_omaha` (which evaluator, how many cards), the strength readers
 (``category``, ``describe``, the dtype game tag), ranges, the equity engine, the CUDA
 launchers and the command line. Adding a game is adding a :class:`Game` record below and, where
-its family is new, an evaluator for that family.
+its evaluator is new, that evaluator.
 
-A game's *family* names the evaluator that plays it (``"holdem"``: the bitmask evaluator on
-5..9 cards; ``"shortdeck"``: the same evaluator with short-deck tables; ``"omaha"``: exactly two
-hole cards and three board cards); its *scale* names the strength scale its strengths are on.
+A game's *evaluator* names what plays a hand (``"holdem"``: the best five of its cards, the
+bitmask evaluator; ``"shortdeck"``: the same with short-deck tables; ``"omaha"``: exactly two
+hole cards and three board cards; the lows ``"deuce-seven"``, ``"ace-five"``, ``"badugi"``);
+its *deal* the deal shape (``"board"``: hole cards and a shared board; ``"own cards"``: every
+card is a player's, as in stud and the draw games; empty for the lows, which are evaluators
+only); its *scale* the strength scale its strengths are on.
 Strengths of different scales never compare: a scale other than hold'em's is carried in the
 strengths' dtype (:func:`strength_dtype`, :func:`tag`).
 
@@ -25,7 +28,7 @@ __all__ = ["Game", "GAMES", "SCALES", "get", "names", "check_scale", "strength_d
            "tag_of", "HOLDEM", "SHORTDECK", "SHORTDECK_TRITON", "OMAHA", "OMAHA5", "OMAHA6",
            "OMAHA_HILO", "OMAHA5_HILO", "WILD", "DEUCE_SEVEN", "ACE_FIVE", "BADUGI", "STUD",
            "STUD_HILO", "RAZZ", "DEUCE_SEVEN_DRAW", "BADUGI_DRAW", "FIVE_CARD_DRAW",
-           "COURCHEVEL", "COURCHEVEL_HILO", "LOW_SCALES", "DRAW"]
+           "COURCHEVEL", "COURCHEVEL_HILO", "LOW_SCALES", "BOARD", "OWN_CARDS", "ENGINES"]
 
 #: Game names (use these constants rather than spelling the strings elsewhere).
 HOLDEM = "holdem"
@@ -47,8 +50,11 @@ BADUGI_DRAW = "badugi-draw"
 FIVE_CARD_DRAW = "five-card-draw"
 COURCHEVEL = "courchevel"
 COURCHEVEL_HILO = "courchevel-hilo"
-#: The family of the single-draw games.
-DRAW = "draw"
+#: Deal shapes: hole cards and a shared board; every card a player's own (stud, draw games).
+BOARD = "board"
+OWN_CARDS = "own cards"
+#: The equity engines a deal shape calls for (:attr:`Game.engine`).
+ENGINES = ("holdem", "board games", "deals")
 #: The scale of wild-card hold'em (``evaluate(..., wild=...)``): hold'em plus five of a kind.
 WILD = "wild"
 
@@ -67,8 +73,10 @@ class Game:
     ----------
     name : str
         The ``game=`` string.
-    family : str
-        The evaluator that plays it: ``"holdem"``, ``"shortdeck"`` or ``"omaha"``.
+    evaluator : str
+        What plays a hand: ``"holdem"`` (the best five of its cards), ``"shortdeck"``,
+        ``"omaha"`` (two hole cards and three board cards), ``"deuce-seven"``,
+        ``"ace-five"`` or ``"badugi"``.
     scale : str
         The strength scale (a key of :data:`SCALES`).
     lowest_rank : int
@@ -76,7 +84,9 @@ class Game:
     hole_cards : int
         Cards each player holds (2 for hold'em and short deck, 4..6 for Omaha).
     hand_cards : tuple of int
-        ``(fewest, most)`` cards :func:`gpu_eval.evaluate` takes in one hand (hold'em: 5..9).
+        ``(fewest, most)`` cards in one hand: what :func:`gpu_eval.evaluate` takes (hold'em:
+        5..9) where the game has a board or is an evaluator only; a player's known cards in
+        stud (2..7) and kept cards in the draw games (0..5), see :attr:`evaluate_cards`.
     board_sizes : tuple of int
         Board sizes an equity spot may have (the full board is the last).
     flush_beats_full_house, trips_beat_straight : bool
@@ -92,19 +102,20 @@ class Game:
     hand_size : int
         Cards of a finished hand (5 in every game so far).
     equity_engine : str
-        Which equity path plans the game; empty: the family's (``"holdem"`` for the
-        hold'em family, ``"games"`` -- :mod:`gpu_eval.equity_engine.board_games.numpy_engine` -- for the
-        others), see :attr:`equity_family`.
+        Which equity engine plans the game; empty: the one its deal shape calls for, see
+        :attr:`engine`.
     low : str
         The low game a hand is ranked by when the whole pot goes to the best low (razz:
         ``"ace-five"``; 2-7 draw: ``"deuce-seven"``; badugi draw: ``"badugi"``); empty for
         high games and hi/lo splits.
     max_players : int
         The most players a deal can take (0: as many as the deck allows).
+    deal : str
+        The deal shape: :data:`BOARD`, :data:`OWN_CARDS`, or empty (an evaluator only).
     """
 
     name: str
-    family: str
+    evaluator: str
     scale: str
     lowest_rank: int = 0
     hole_cards: int = 2
@@ -120,6 +131,7 @@ class Game:
     equity_engine: str = ""
     low: str = ""
     max_players: int = 0
+    deal: str = BOARD
 
     @property
     def full_board(self) -> int:
@@ -133,21 +145,39 @@ class Game:
         return max(self.board_sizes) if self.board_sizes else 0
 
     @property
-    def equity_family(self) -> str:
-        """The equity path: ``"holdem"``, ``"games"`` (a shared board: Omaha, hi/lo, short
-        deck, Courchevel) or ``"deals"`` (no shared board: stud, razz, the draw games); see
-        ``equity_engine``.
+    def engine(self) -> str:
+        """The equity engine that plays the game (one of :data:`ENGINES`): ``"holdem"`` for
+        hold'em, ``"board games"`` for the other shared-board games (Omaha, hi/lo, short deck,
+        Courchevel), ``"deals"`` without a board (stud, razz, the draw games); empty for the
+        evaluators only (no equity). ``equity_engine`` overrides it.
 
         Examples
         --------
-        >>> [get(g).equity_family for g in ("holdem", "shortdeck", "razz")]
-        ['holdem', 'games', 'deals']
+        >>> [get(g).engine for g in ("holdem", "shortdeck", "razz", "badugi")]
+        ['holdem', 'board games', 'deals', '']
         """
         if self.equity_engine:
             return self.equity_engine
-        if self.family == HOLDEM:
-            return HOLDEM
-        return "deals" if self.deals_only else "games"
+        if self.deal == OWN_CARDS:
+            return "deals"
+        if self.deal != BOARD:
+            return ""
+        return "holdem" if self.evaluator == HOLDEM else "board games"
+
+    @property
+    def evaluate_cards(self) -> tuple[int, int]:
+        """``(fewest, most)`` cards :func:`gpu_eval.evaluate` takes in one hand: a finished
+        hand of a game without a board (stud: 5..7; a draw game: its hand size), else
+        :attr:`hand_cards`.
+
+        Examples
+        --------
+        >>> get("stud").evaluate_cards, get("badugi-draw").evaluate_cards, get("holdem").evaluate_cards
+        ((5, 7), (4, 4), (5, 9))
+        """
+        if self.deal == OWN_CARDS:
+            return (self.hand_size if not self.draws else self.hole_cards, self.hole_cards)
+        return self.hand_cards
 
     def cards_to_come(self, n_board: int) -> int:
         """Board cards still to be dealt after ``n_board`` known ones.
@@ -165,64 +195,56 @@ class Game:
         return 4 * (13 - self.lowest_rank)
 
     @property
-    def is_evaluator(self) -> bool:
-        """:func:`gpu_eval.evaluate` (or ``evaluate_omaha``) plays it: a high game without a
-        low half, or one of the low evaluators (stud and draw games are equity games)."""
-        return not self.hilo and self.family in (HOLDEM, SHORTDECK, OMAHA, *LOW_SCALES)
-
-    @property
-    def deals_only(self) -> bool:
-        """No shared board: every card is a player's (stud, razz, the draw games)."""
-        return self.family in (STUD, DRAW)
-
-    @property
     def is_omaha(self) -> bool:
         """Exactly two hole cards and three board cards make a hand."""
-        return self.family == OMAHA
+        return self.evaluator == OMAHA
 
 
 #: Every game, by name.
 GAMES: dict[str, Game] = {g.name: g for g in (
-    Game(HOLDEM, family=HOLDEM, scale=HOLDEM),
-    Game(SHORTDECK, family=SHORTDECK, scale=SHORTDECK, lowest_rank=4,
+    Game(HOLDEM, evaluator=HOLDEM, scale=HOLDEM),
+    Game(SHORTDECK, evaluator=SHORTDECK, scale=SHORTDECK, lowest_rank=4,
          flush_beats_full_house=True, ace_six_straight=True),
-    Game(SHORTDECK_TRITON, family=SHORTDECK, scale=SHORTDECK_TRITON, lowest_rank=4,
+    Game(SHORTDECK_TRITON, evaluator=SHORTDECK, scale=SHORTDECK_TRITON, lowest_rank=4,
          flush_beats_full_house=True, trips_beat_straight=True, ace_six_straight=True),
-    Game(OMAHA, family=OMAHA, scale=HOLDEM, hole_cards=4),
-    Game(OMAHA5, family=OMAHA, scale=HOLDEM, hole_cards=5),
-    Game(OMAHA6, family=OMAHA, scale=HOLDEM, hole_cards=6),
-    Game(OMAHA_HILO, family=OMAHA, scale=HOLDEM, hole_cards=4, hilo=True),
-    Game(OMAHA5_HILO, family=OMAHA, scale=HOLDEM, hole_cards=5, hilo=True),
+    Game(OMAHA, evaluator=OMAHA, scale=HOLDEM, hole_cards=4),
+    Game(OMAHA5, evaluator=OMAHA, scale=HOLDEM, hole_cards=5),
+    Game(OMAHA6, evaluator=OMAHA, scale=HOLDEM, hole_cards=6),
+    Game(OMAHA_HILO, evaluator=OMAHA, scale=HOLDEM, hole_cards=4, hilo=True),
+    Game(OMAHA5_HILO, evaluator=OMAHA, scale=HOLDEM, hole_cards=5, hilo=True),
     # The low evaluators: one hand of cards each, no board.
-    Game(DEUCE_SEVEN, family=DEUCE_SEVEN, scale=DEUCE_SEVEN, hole_cards=5, hand_cards=(5, 5),
-         board_sizes=(0,)),
-    Game(ACE_FIVE, family=ACE_FIVE, scale=ACE_FIVE, hole_cards=5, hand_cards=(5, 7),
-         board_sizes=(0,)),
-    Game(BADUGI, family=BADUGI, scale=BADUGI, hole_cards=4, hand_cards=(4, 4),
-         board_sizes=(0,)),
-    # Seven-card stud: each player's known cards (2..7), no board; dealt to seven.
-    Game(STUD, family=STUD, scale=HOLDEM, hole_cards=7, hand_cards=(2, 7), board_sizes=(0,),
-         max_players=8),
-    Game(STUD_HILO, family=STUD, scale=HOLDEM, hole_cards=7, hand_cards=(2, 7),
-         board_sizes=(0,), hilo=True, max_players=8),
-    Game(RAZZ, family=STUD, scale=ACE_FIVE, hole_cards=7, hand_cards=(2, 7), board_sizes=(0,),
-         low=ACE_FIVE, max_players=8),
+    Game(DEUCE_SEVEN, evaluator=DEUCE_SEVEN, scale=DEUCE_SEVEN, hole_cards=5, hand_cards=(5, 5),
+         board_sizes=(0,), deal=""),
+    Game(ACE_FIVE, evaluator=ACE_FIVE, scale=ACE_FIVE, hole_cards=5, hand_cards=(5, 7),
+         board_sizes=(0,), deal=""),
+    Game(BADUGI, evaluator=BADUGI, scale=BADUGI, hole_cards=4, hand_cards=(4, 4),
+         board_sizes=(0,), deal=""),
+    # Seven-card stud: each player's known cards (2..7), no board; dealt to seven. evaluate()
+    # plays a finished hand of 5..7 cards (the best high five; razz: the best A-5 low).
+    Game(STUD, evaluator=HOLDEM, scale=HOLDEM, hole_cards=7, hand_cards=(2, 7),
+         board_sizes=(0,), max_players=8, deal=OWN_CARDS),
+    Game(STUD_HILO, evaluator=HOLDEM, scale=HOLDEM, hole_cards=7, hand_cards=(2, 7),
+         board_sizes=(0,), hilo=True, max_players=8, deal=OWN_CARDS),
+    Game(RAZZ, evaluator=ACE_FIVE, scale=ACE_FIVE, hole_cards=7, hand_cards=(2, 7),
+         board_sizes=(0,), low=ACE_FIVE, max_players=8, deal=OWN_CARDS),
     # Single draw: a player's cards are those kept (0..hand size), drawn up to the hand size.
-    Game(DEUCE_SEVEN_DRAW, family=DRAW, scale=DEUCE_SEVEN, hole_cards=5, hand_cards=(0, 5),
-         board_sizes=(0,), low=DEUCE_SEVEN, draws=1),
-    Game(BADUGI_DRAW, family=DRAW, scale=BADUGI, hole_cards=4, hand_cards=(0, 4),
-         board_sizes=(0,), low=BADUGI, draws=1),
-    Game(FIVE_CARD_DRAW, family=DRAW, scale=HOLDEM, hole_cards=5, hand_cards=(0, 5),
-         board_sizes=(0,), draws=1),
+    Game(DEUCE_SEVEN_DRAW, evaluator=DEUCE_SEVEN, scale=DEUCE_SEVEN, hole_cards=5,
+         hand_cards=(0, 5), board_sizes=(0,), low=DEUCE_SEVEN, draws=1, deal=OWN_CARDS),
+    Game(BADUGI_DRAW, evaluator=BADUGI, scale=BADUGI, hole_cards=4, hand_cards=(0, 4),
+         board_sizes=(0,), low=BADUGI, draws=1, deal=OWN_CARDS),
+    Game(FIVE_CARD_DRAW, evaluator=HOLDEM, scale=HOLDEM, hole_cards=5, hand_cards=(0, 5),
+         board_sizes=(0,), draws=1, deal=OWN_CARDS),
     # Courchevel: five-card Omaha with the first board card dealt before the first round.
-    Game(COURCHEVEL, family=OMAHA, scale=HOLDEM, hole_cards=5, board_sizes=(1, 3, 4, 5)),
-    Game(COURCHEVEL_HILO, family=OMAHA, scale=HOLDEM, hole_cards=5, board_sizes=(1, 3, 4, 5),
+    Game(COURCHEVEL, evaluator=OMAHA, scale=HOLDEM, hole_cards=5, board_sizes=(1, 3, 4, 5)),
+    Game(COURCHEVEL_HILO, evaluator=OMAHA, scale=HOLDEM, hole_cards=5, board_sizes=(1, 3, 4, 5),
          hilo=True),
 )}
 
 
-def names(family: str | None = None, *, hilo: bool | None = None) -> tuple[str, ...]:
-    """Names of the games of a family (all games by default), in registry order.
+def names(evaluator: str | None = None, *, hilo: bool | None = None,
+          deal: str | None = None) -> tuple[str, ...]:
+    """Names of the games a given evaluator plays (all games by default), in registry order;
+    ``hilo`` and ``deal`` (a deal shape) narrow them.
 
     Examples
     --------
@@ -230,12 +252,16 @@ def names(family: str | None = None, *, hilo: bool | None = None) -> tuple[str, 
     ('shortdeck', 'shortdeck-triton')
     >>> names("omaha", hilo=False)
     ('omaha', 'omaha5', 'omaha6', 'courchevel')
+    >>> names("holdem", deal="own cards")
+    ('stud', 'stud-hilo', 'five-card-draw')
     """
     return tuple(g.name for g in GAMES.values()
-                 if (family is None or g.family == family) and (hilo is None or g.hilo == hilo))
+                 if (evaluator is None or g.evaluator == evaluator)
+                 and (hilo is None or g.hilo == hilo) and (deal is None or g.deal == deal))
 
 
-def get(name: str, *, where: str = "", families: tuple[str, ...] | None = None) -> Game:
+def get(name: str, *, where: str = "", evaluators: tuple[str, ...] | None = None,
+        deals: tuple[str, ...] | None = None) -> Game:
     """The record of game ``name``; ``ValueError`` listing the known games otherwise.
 
     Parameters
@@ -244,8 +270,9 @@ def get(name: str, *, where: str = "", families: tuple[str, ...] | None = None) 
         A game name.
     where : str
         The function asking, for the message (``"evaluate()"``).
-    families : tuple of str, optional
-        The families the caller supports; a game of another family raises.
+    evaluators, deals : tuple of str, optional
+        The evaluators and deal shapes the caller supports; a game of another raises, listing
+        those it supports.
 
     Examples
     --------
@@ -260,8 +287,13 @@ def get(name: str, *, where: str = "", families: tuple[str, ...] | None = None) 
     if game is None:
         raise ValueError(f"unknown game {name!r}{' for ' + where if where else ''}; "
                          f"known: {', '.join(GAMES)}")
-    if families is not None and game.family not in families:
-        known = ", ".join(g for g in GAMES if GAMES[g].family in families)
+
+    def fits(g: Game) -> bool:
+        return (evaluators is None or g.evaluator in evaluators) \
+            and (deals is None or g.deal in deals)
+
+    if not fits(game):
+        known = ", ".join(g for g in GAMES if fits(GAMES[g]))
         raise ValueError(f"game {name!r} is not supported by {where or 'this function'}; "
                          f"known: {known}")
     return game

@@ -19,7 +19,7 @@ from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.evaluator import inputs
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
-from gpu_eval.solver_tables.layout import FAMILIES, DeckLayout, deck_layout
+from gpu_eval.solver_tables.layout import EVALUATORS, DeckLayout, deck_layout
 
 __all__ = ["board_strengths", "validate_boards", "strengths_of_masks"]
 
@@ -33,7 +33,8 @@ def validate_boards(boards, game: str = HOLDEM) -> tuple[np.ndarray, bool]:
     """``boards`` (text, ids or masks) as validated ``uint64`` masks, and whether one board was
     given; ``ValueError`` naming the row for a repeated card, a wrong card count or (short deck)
     a card below the deck."""
-    g = registry.get(game, where="board_strengths()", families=FAMILIES)
+    g = registry.get(game, where="board_strengths()", evaluators=EVALUATORS,
+                     deals=(registry.BOARD,))
     h = inputs.coerce(boards)
     if h.ids is not None:
         masks = (np.bitwise_or.reduce(cards.ID_TO_MASK[h.ids], axis=1) if h.ids.shape[1]

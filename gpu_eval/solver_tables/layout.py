@@ -22,8 +22,8 @@ from gpu_eval.games.registry import HOLDEM
 
 __all__ = ["hole_pairs", "DeckLayout", "deck_layout"]
 
-#: The games the solver tables support (the bitmask evaluator's families).
-FAMILIES = (registry.HOLDEM, registry.SHORTDECK)
+#: The evaluators of the games the solver tables support (the bitmask evaluator's, on a board).
+EVALUATORS = (registry.HOLDEM, registry.SHORTDECK)
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,8 @@ class DeckLayout:
 
 
 def _game(game: str):
-    return registry.get(game, where="the solver tables", families=FAMILIES)
+    return registry.get(game, where="the solver tables", evaluators=EVALUATORS,
+                        deals=(registry.BOARD,))
 
 
 @cache
@@ -85,7 +86,7 @@ def deck_layout(game: str = HOLDEM) -> DeckLayout:
     card_columns = np.full((52, n - 1), -1, dtype=np.intp)
     for c in range(low, 52):
         card_columns[c] = np.flatnonzero((pairs == c).any(axis=1))
-    if g.family == registry.SHORTDECK:
+    if g.evaluator == registry.SHORTDECK:
         from gpu_eval.games.shortdeck import shortdeck_tables  # its tables load on demand
         tables = shortdeck_tables(game)
     else:

@@ -390,7 +390,7 @@ BAD = [
     (["eval", "AsKsQsJsTs", "--invalid", "skip"], "invalid choice: 'skip'"),
     (["eval", "AsKsQsJsTs", "--file", "-", "--chunk-lines", "0"], "--chunk-lines"),
     (["eval", "AsKsQsJsTs", "--backend", "gpu"], "invalid choice: 'gpu'"),
-    (["eval", "AsKsQsJsTs", "--game", "razz"], "invalid choice: 'razz'"),
+    (["eval", "AsKsQsJsTs", "--game", "stud-hilo"], "invalid choice: 'stud-hilo'"),
     (["eval", "AsKsQsJsTs", "--board", "2c3c4c"], "Omaha games only"),
     (["eval", "AsKsQsJsTs", "--bogus"], "unrecognized arguments: --bogus"),
     # equity

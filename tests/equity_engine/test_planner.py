@@ -227,7 +227,7 @@ class RiverKnownHands(planner.Strategy):
     engine = holdem.ENGINE
 
     def applies(self, req):
-        if req.kind != "equity" or req.family != "holdem" or req.exact is False:
+        if req.kind != "equity" or req.engine != holdem.ENGINE.name or req.exact is False:
             return False
         prob = req.state(HoldemSetup).problem
         return prob.k == 0 and all(p.fixed for p in prob.players)

@@ -179,8 +179,8 @@ def games(pred) -> set[str]:
 
 #: The games each public function's ``game`` takes, from the registry's records.
 GAMES_TAKEN = {
-    "equity": games(lambda g: g.family not in LOWS),
-    "equity_batch": games(lambda g: g.family not in LOWS),
+    "equity": games(lambda g: bool(g.engine)),
+    "equity_batch": games(lambda g: bool(g.engine)),
     "category": games(lambda g: True) | {registry.WILD},
     "describe": games(lambda g: True) | {registry.WILD},
     "to_value": games(lambda g: g.scale in HIGH_SCALES) | {registry.WILD},
@@ -189,16 +189,20 @@ GAMES_TAKEN = {
     "to_rating": games(lambda g: g.scale in HIGH_SCALES),
     "from_rating": games(lambda g: g.scale in HIGH_SCALES),
     "hand_type": games(lambda g: g.scale in HIGH_SCALES),
-    "evaluate": games(lambda g: g.family in (registry.HOLDEM, registry.SHORTDECK) or
-                      g.family in LOWS),
+    "evaluate": games(lambda g: not g.is_omaha),
     "evaluate_omaha": games(lambda g: g.is_omaha),
     "evaluate_low": games(lambda g: g.is_omaha),
     "Range": games(lambda g: True),
-    "HandIndexer": games(lambda g: g.family in (registry.HOLDEM, registry.SHORTDECK)),
-    "hole_pairs": games(lambda g: g.family in (registry.HOLDEM, registry.SHORTDECK)),
-    "board_strengths": games(lambda g: g.family in (registry.HOLDEM, registry.SHORTDECK)),
-    "river_strength": games(lambda g: g.family in (registry.HOLDEM, registry.SHORTDECK)),
-    "strength_histograms": games(lambda g: g.family in (registry.HOLDEM, registry.SHORTDECK)),
+    "HandIndexer": games(lambda g: g.evaluator in (registry.HOLDEM, registry.SHORTDECK)
+                                      and g.deal == registry.BOARD),
+    "hole_pairs": games(lambda g: g.evaluator in (registry.HOLDEM, registry.SHORTDECK)
+                                      and g.deal == registry.BOARD),
+    "board_strengths": games(lambda g: g.evaluator in (registry.HOLDEM, registry.SHORTDECK)
+                                      and g.deal == registry.BOARD),
+    "river_strength": games(lambda g: g.evaluator in (registry.HOLDEM, registry.SHORTDECK)
+                                      and g.deal == registry.BOARD),
+    "strength_histograms": games(lambda g: g.evaluator in (registry.HOLDEM, registry.SHORTDECK)
+                                      and g.deal == registry.BOARD),
 }
 
 

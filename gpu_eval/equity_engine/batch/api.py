@@ -203,7 +203,7 @@ def equity_batch(hands, boards=None, dead=None, game: str = HOLDEM,
 
 
 def _equity_batch(hands, boards, dead, game: str, backend: str) -> BatchResult:
-    if registry.get(game, where="equity_batch()").family != HOLDEM:  # one spot at a time
+    if registry.get(game, where="equity_batch()").engine != HOLDEM:  # one spot at a time
         from gpu_eval.equity_engine.batch import other_games  # noqa: PLC0415
         return BatchResult(*other_games.spot_counts(hands, boards, dead, game=game,
                                                    backend=backend))

@@ -78,7 +78,7 @@ def _small_deals(spots: list, b_rows: list, d_rows: list, game: str, backend: st
     """Fill the rows of the small heads-up spots of a game without a board (stud, the draw
     games), walked together by :func:`gpu_eval.equity_engine.deals.numpy_engine.batch_counts` on NumPy
     (every spot validated first, errors naming it); the indices of the rows filled."""
-    if registry.GAMES[game].equity_family != "deals" or backend == "cuda" \
+    if registry.GAMES[game].engine != "deals" or backend == "cuda" \
             or not spots or len(spots[0]) != 2:
         return set()
     from gpu_eval.equity_engine.deals import numpy_engine as deals  # noqa: PLC0415 -- hold'em never loads it

@@ -80,8 +80,9 @@ __all__ = ["exact_task", "sample_task", "ExactJob", "SampleJob", "GAMES", "HILO_
            "SAMPLE_BLOCK", "RATE", "EXACT_WORK_LIMIT", "listed", "matchups", "board_counts",
            "exact_work", "common", "group"]
 
-#: The games handled here: the Omaha and short-deck families of the registry.
-GAMES = tuple(g for g in registry.names() if registry.GAMES[g].family in (OMAHA, SHORTDECK))
+#: The games handled here: the shared-board games besides hold'em (Omaha, hi/lo, short deck,
+#: Courchevel).
+GAMES = tuple(g for g in registry.names() if registry.GAMES[g].engine == "board games")
 HILO_GAMES = registry.names(OMAHA, hilo=True)
 SHORTDECK_GAMES = registry.names(SHORTDECK)
 #: Monte Carlo samples per block (one random stream each).

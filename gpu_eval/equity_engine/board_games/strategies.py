@@ -124,7 +124,7 @@ def _setup(req: Request) -> BoardGameSetup:
 
 
 def _mine(req: Request) -> bool:
-    return req.kind == "equity" and req.family == "games"
+    return req.kind == "equity" and req.engine == ENGINE.name
 
 
 class GameEnumeration(Strategy):

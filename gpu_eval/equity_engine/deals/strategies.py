@@ -74,7 +74,7 @@ def _setup(req: Request) -> DealSetup:
 
 
 def _mine(req: Request) -> bool:
-    return req.kind == "equity" and req.family == "deals"
+    return req.kind == "equity" and req.engine == ENGINE.name
 
 
 class DealEnumeration(Strategy):

@@ -222,7 +222,7 @@ def _setup(req: Request) -> HoldemSetup:
 
 
 def _equity_request(req: Request) -> bool:
-    return req.kind == "equity" and req.family == HOLDEM
+    return req.kind == "equity" and req.engine == ENGINE.name
 
 
 def _exact_equity(req: Request) -> bool:
