@@ -97,7 +97,8 @@ def test_evaluate_every_game_larger_than_the_device(gpu):
     low = _deal(rng, n // 2, 5)
     wild = _deal(rng, n // 2, 7)
     for args, kw in (((ids[:5],), {}), ((sd[:5],), {"game": "shortdeck"}),
-                     ((low[:5],), {"game": "deuce-seven"}), ((wild[:5],), {"wild": "joker"})):
+                     ((low[:5],), {"game": "deuce-seven"}), ((wild[:5],), {"wild": "joker"}),
+                     ((ids[:5],), {"game": "stud-hilo"})):
         ge.evaluate(*args, backend="cuda", **kw)  # the modules and tables, before the cap
     with gpu.capped(CAP):
         assert ids.nbytes > 4 * CAP
@@ -111,6 +112,15 @@ def test_evaluate_every_game_larger_than_the_device(gpu):
                                       ge.evaluate(low, game="deuce-seven", backend="numpy"))
         np.testing.assert_array_equal(ge.evaluate(wild, wild="joker", backend="cuda"),
                                       ge.evaluate(wild, wild="joker", backend="numpy"))
+        # the games without a board: a finished hand through the high or the low evaluator
+        half = ids[:n // 2]
+        for game, hands in (("stud", half), ("razz", half), ("five-card-draw", low),
+                            ("deuce-seven-draw", low), ("badugi-draw", low[:, :4])):
+            np.testing.assert_array_equal(ge.evaluate(hands, game=game, backend="cuda"),
+                                          ge.evaluate(hands, game=game, backend="numpy"))
+        for got, want in zip(ge.evaluate(half, game="stud-hilo", backend="cuda"),
+                             ge.evaluate(half, game="stud-hilo", backend="numpy")):
+            np.testing.assert_array_equal(got, want)
 
 
 def test_omaha_and_lows_larger_than_the_device(gpu):
@@ -208,6 +218,10 @@ def test_device_ids_of_any_width_without_full_size_temporaries(gpu):
         got = ge.evaluate(d_ids[:, :5], game="ace-five", backend="cuda")
         np.testing.assert_array_equal(cp.asnumpy(got), ge.evaluate(ids[:, :5], game="ace-five",
                                                                    backend="numpy"))
+        for game in ("stud", "razz"):  # a finished hand of the games without a board
+            got = ge.evaluate(d_ids, game=game, backend="cuda")
+            np.testing.assert_array_equal(cp.asnumpy(got), ge.evaluate(ids, game=game,
+                                                                       backend="numpy"))
         np.testing.assert_array_equal(cp.asnumpy(idx.index(d_ids)), idx.index(ids))
         with pytest.raises(ValueError, match=r"row 27777.*card id 300 is out of range"):
             ge.evaluate(bad, backend="cuda")
