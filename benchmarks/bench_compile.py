@@ -97,20 +97,18 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:<16} {alone[name][0]:8.2f} {alone[name][1]:8.2f}", flush=True)
     figures["alone"] = {n: {"wall_s": w, "cpu_s": c} for n, (w, c) in alone.items()}
 
-    from gpu_eval.cuda import games_module
-    from gpu_eval.equity_engine.batch import cuda_engine as cb
-    from gpu_eval.equity_engine.deals import cuda_engine as cd
-    from gpu_eval.equity_engine.holdem import cuda_engine as ce
+    from gpu_eval.cuda import manifest
 
     parts = {}
     print(f"\n{'part':<16} {'wall s':>8} {'CPU s':>8}   (what a first call compiles)")
-    for name, launcher in (("equity", ce), ("games", games_module), ("deals", cd),
-                           ("batch", cb)):
+    for name, module in manifest.MODULES.items():
+        if not module.players.counts:  # compiled whole
+            continue
         for players in (2, 0):
-            if players == 0 and not launcher.PLAYER_KERNELS.base:
+            if players == 0 and not module.players.base:
                 continue
             key = f"{name} p{players}"
-            parts[key] = timed_build(launcher.module_source(players), a.arch)
+            parts[key] = timed_build(manifest.module_source(name, players), a.arch)
             print(f"{key:<16} {parts[key][0]:8.2f} {parts[key][1]:8.2f}", flush=True)
     figures["parts"] = {n: {"wall_s": w, "cpu_s": c} for n, (w, c) in parts.items()}
 

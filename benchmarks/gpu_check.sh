@@ -22,7 +22,7 @@
 #
 #   bash benchmarks/gpu_check.sh [--plan check|bench] [--dry-run]
 #
-# --dry-run runs the same steps on the stand-in device (tests/emulation/fake_cupy.py as `cupy`,
+# --dry-run runs the same steps on the stand-in device (tests/emulation/fake_cupy/ as `cupy`,
 # through benchmarks/dry_run/site), with compute-sanitizer, ncu and nvidia-smi replaced by
 # stubs that record their calls, at small sizes; tests/package/test_gpu_check.py runs it in CI.
 # The stand-in is slow per launch, so a dry run multiplies every cap and the budget by the same
@@ -36,18 +36,19 @@ set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 cd "$ROOT" || exit 2
 
-# ---- the GPU tests: the pytest arguments that select them (one line to change when they
-# move to a marker: GPU_TESTS="-m gpu tests") ----
-GPU_TESTS=$(find tests -name "*_gpu.py" | sort | tr "\n" " ")
-# The newest kernels' tests, run first (the likeliest to fail on a first device).
-NEWEST_GPU_TESTS="tests/range_reports/test_report_cuda_gpu.py
-tests/equity_engine/deals/test_cuda_deals_gpu.py
-tests/equity_engine/board_games/test_cuda_games_gpu.py
-tests/equity_engine/batch/test_batch_cuda_gpu.py
-tests/solver_tables/test_solver_tables_gpu.py
-tests/solver_tables/test_hand_indexer_gpu.py
-tests/games/test_lows_gpu.py
-tests/cuda/test_small_launches_gpu.py"
+# ---- the GPU tests: the pytest arguments that select them (every test body's real-device
+# instance, the `device` marker: tests/conftest.py's gpu fixture) ----
+GPU_TESTS="-m device tests"
+# The files of the newest kernels' tests, whose device instances run first (the likeliest to
+# fail on a first device).
+NEWEST_GPU_TESTS="tests/range_reports/test_report_cuda.py
+tests/equity_engine/deals/test_cuda_deals_emulated.py
+tests/equity_engine/board_games/test_cuda_games_emulated.py
+tests/equity_engine/batch/test_batch_cuda.py
+tests/solver_tables/test_solver_tables_cuda.py
+tests/solver_tables/test_hand_indexer_cuda.py
+tests/games/test_lows.py
+tests/cuda/test_small_launches.py"
 
 PLAN=check
 DRY_RUN=0
@@ -136,7 +137,7 @@ pytest_step() {  # pytest_step ARGS...: the GPU tests (dry run: collected, not r
 
 step_tests_newest() {
     # shellcheck disable=SC2086
-    pytest_step $NEWEST_GPU_TESTS
+    pytest_step -m device $NEWEST_GPU_TESTS
 }
 
 step_tests_gpu() {  # the other GPU tests

@@ -54,7 +54,6 @@ class Case:
     kernels: tuple[str, ...]            # every kernel the device call launches
     device: Callable[[], Any]
     reference: Callable[[], Any]
-    stand_in: bool = True               # the stand-in device emulates these kernels
 
 
 def digest(value: Any) -> str:
@@ -124,9 +123,9 @@ def cases() -> list[Case]:
 
     out: list[Case] = []
 
-    def case(name, kernels, fn, stand_in=True):
+    def case(name, kernels, fn):
         """``fn(device: bool)`` answers on the device or on NumPy."""
-        out.append(Case(name, tuple(kernels), lambda: fn(True), lambda: fn(False), stand_in))
+        out.append(Case(name, tuple(kernels), lambda: fn(True), lambda: fn(False)))
 
     ids = _ids(3000, 7, 1)
     masks = cards.to_mask(ids)
@@ -280,7 +279,7 @@ def cases() -> list[Case]:
         return statemachine.evaluate_fsm(_xp(True).asarray(hands),
                                          statemachine.build_table(5))
 
-    case("fsm", ["ge_fsm_eval_ids"], fsm, stand_in=False)
+    case("fsm", ["ge_fsm_eval_ids"], fsm)
 
     # Hold'em equity: strengths + showdown (exact, on the turn) and sampling, 2..10 players.
     deck = [r + u for r in "23456789TJQKA" for u in "cdhs"]
@@ -486,19 +485,10 @@ def cases() -> list[Case]:
 
 
 def every_kernel_name() -> set[str]:
-    """Every kernel of every module the package compiles (the launchers' lists)."""
-    from gpu_eval.cuda import games_module, holdem, lowball
-    from gpu_eval.cuda import variants as CV
-    from gpu_eval.equity_engine.batch import cuda_engine as cb
-    from gpu_eval.equity_engine.deals import cuda_engine as cd
-    from gpu_eval.equity_engine.holdem import cuda_engine as ce
-    from gpu_eval.range_reports import cuda as cr
-    from gpu_eval.solver_tables import cuda_engine as ct
-    from gpu_eval.solver_tables import cuda_indexer as ci
+    """Every kernel of every module the package compiles: its kernel manifest's records."""
+    from gpu_eval.cuda import manifest as kernel_manifest
 
-    return {"ge_fsm_eval_ids", *holdem.KERNELS, *CV.KERNELS, *lowball.KERNELS, *ce.KERNELS,
-            *games_module.KERNELS, *cd.KERNELS, *cb.KERNELS, *ct.KERNELS, *ci.KERNELS,
-            *cr.KERNELS}
+    return kernel_manifest.every_kernel_name()
 
 
 def store(selected: list[Case], merge: bool) -> None:
@@ -510,8 +500,9 @@ def store(selected: list[Case], merge: bool) -> None:
     print(f"stored {len(selected)} digests in {STORED.name}")
 
 
-def run(selected: list[Case], stand_in: bool = False) -> int:
-    """Each case on the device against its stored digest; the number of mismatches."""
+def run(selected: list[Case]) -> int:
+    """Each case on the device against its stored digest; the number of mismatches (the
+    stand-in device of the tests runs every kernel too, from its host builds)."""
     import cupy
 
     stored = json.loads(STORED.read_text())
@@ -521,9 +512,6 @@ def run(selected: list[Case], stand_in: bool = False) -> int:
         cupy.cuda.set_allocator(None)
     bad = 0
     for c in selected:
-        if stand_in and not c.stand_in:
-            print(f"--  {c.name}: not emulated by the stand-in device", flush=True)
-            continue
         t = time.perf_counter()
         got = digest(c.device())
         ok = stored.get(c.name) == got
@@ -616,7 +604,7 @@ def main(argv: list[str] | None = None) -> int:
         selected.sort(key=lambda c: not any(k.startswith(NEWEST) for k in c.kernels))
     if args.list:
         for c in selected:
-            print(f"{c.name}: {' '.join(c.kernels)}{'' if c.stand_in else ' (no stand-in)'}")
+            print(f"{c.name}: {' '.join(c.kernels)}")
         return 0
     if args.store:
         store(selected, merge=bool(args.only))
@@ -628,8 +616,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile:
         profile(args.small)
         return 0
-    stand_in = getattr(sys.modules.get("cupy"), "__name__", "cupy") != "cupy"
-    bad = run(selected, stand_in)
+    bad = run(selected)
     print(f"{len(selected) - bad} of {len(selected)} cases match the stored values")
     return 1 if bad else 0
 

@@ -1,5 +1,7 @@
-"""Shared test set-up: the helpers beside the tests on sys.path, and the host-built kernels."""
+"""Shared test set-up: the helpers beside the tests on sys.path, the host-built kernels and the
+stand-in CuPy."""
 
+import contextlib
 import sys
 
 import pytest
@@ -85,61 +87,118 @@ def variant_host():
 
 @pytest.fixture
 def stand_in_cupy(monkeypatch):
-    """The stand-in CuPy (``tests/emulation/fake_cupy.py``) installed as ``cupy``, running the
-    host builds of the kernels, with the per-device module caches of the hold'em and variant
-    launchers emptied; skips the test when there is no C++ compiler."""
-    from gpu_eval.cuda import availability, holdem, variants
+    """The stand-in CuPy (``tests/emulation/fake_cupy/``) installed as ``cupy``, running the
+    host builds of the kernels, with every launcher's per-device caches emptied, no launches
+    or races listed and default device memory; skips the test when there is no C++ compiler."""
+    from gpu_eval.cuda import availability, modules
 
-    from emulation import fake_cupy, hostbuild, variants_host
+    from emulation import fake_cupy, hostbuild
 
     try:
-        variants_host.load()
-        hostbuild.load()
+        hostbuild.find_compiler()
     except hostbuild.HostBuildUnavailableError as exc:
         pytest.skip(f"cannot build the kernels for the CPU: {exc}")
     monkeypatch.setitem(sys.modules, "cupy", fake_cupy)
-    monkeypatch.setattr(holdem, "_STATES", {})
-    monkeypatch.setattr(variants, "_STATES", {})
+    modules.clear_device_caches()
     availability.cuda_available.cache_clear()
-    fake_cupy.launches.clear()
-    fake_cupy.races.clear()
+    fake_cupy.reset()
     yield fake_cupy
+    modules.clear_device_caches()
     availability.cuda_available.cache_clear()
-    # The host builds share ge_bitmask_tables (a process-wide symbol): point it back at
-    # long-lived tables before this test's "device" copies go away.
-    variants_host.load()._set_tables()
+    fake_cupy.reset()
 
 
-def _with_module(stand_in_cupy, monkeypatch, build, launcher):
-    """The stand-in CuPy once ``build()`` (a host build of a kernel module) works, with the
-    launcher module's per-device cache emptied; skips the test when there is no compiler."""
-    from emulation import hostbuild
+@pytest.fixture
+def kernel_host():
+    """Launches of any kernel's host build on NumPy arrays (``emulation.kernel_build.Host``),
+    its tables the NumPy path's unless the test points them elsewhere; skips the test when
+    there is no C++ compiler."""
+    from emulation import hostbuild, kernel_build
 
     try:
-        build()
+        hostbuild.find_compiler()
     except hostbuild.HostBuildUnavailableError as exc:
         pytest.skip(f"cannot build the kernels for the CPU: {exc}")
-    monkeypatch.setattr(launcher, "_STATES", {})
-    return stand_in_cupy
+    return kernel_build.Host()
 
 
-@pytest.fixture
-def stand_in_cuda_games(stand_in_cupy, monkeypatch):
-    """The stand-in CuPy with the other games' module (kernels/equity_games.cu built as host
-    C++, tests/emulation/games_host.py) and its per-device cache emptied."""
-    from gpu_eval.cuda import games_module
+@pytest.fixture(scope="session")
+def ptxas_report():
+    """ptxas's figures of every kernel of every manifest module, compiled once per session for
+    sm_90 by NVRTC (gpu_eval.cuda.resources); skips where NVRTC is missing."""
+    from gpu_eval.cuda import nvrtc, resources
 
-    from emulation import games_host
+    try:
+        nvrtc.nvrtc_version()
+    except nvrtc.NvrtcUnavailableError as exc:
+        pytest.skip(str(exc))
+    return resources.report_all("sm_90")
 
-    return _with_module(stand_in_cupy, monkeypatch, games_host.load, games_module)
+
+class Gpu:
+    """The device a test body runs on: the stand-in CuPy, or a real GPU's CuPy.
+
+    ``with gpu.capped(nbytes):`` leaves the current device ``nbytes`` more than it holds now
+    (CuPy's pool limit, on both; on the stand-in the device's capacity too, so
+    ``Device().mem_info`` says so).
+
+    Attributes
+    ----------
+    cp : module
+        The CuPy to make arrays with.
+    real : bool
+        Whether it is a real device.
+    """
+
+    def __init__(self, cp, real: bool) -> None:
+        self.cp, self.real = cp, real
+
+    def size(self, gpu: int, stand_in: int) -> int:
+        """An input size: ``gpu`` on a real device, ``stand_in`` on the CPU stand-in (whose
+        kernels run on two cores)."""
+        return gpu if self.real else stand_in
+
+    @contextlib.contextmanager
+    def capped(self, nbytes: int):
+        pool = self.cp.get_default_memory_pool()
+        pool.free_all_blocks()
+        old = pool.get_limit()
+        pool.set_limit(size=pool.used_bytes() + int(nbytes))
+        if not self.real:
+            self.cp.set_device_memory(pool.used_bytes() + int(nbytes),
+                                      self.cp.cuda.runtime.getDevice())
+        try:
+            yield
+        finally:
+            pool.set_limit(size=old)
+            if not self.real:
+                self.cp.set_device_memory(None, self.cp.cuda.runtime.getDevice())
+
+    def devices(self) -> int:
+        """How many devices there are."""
+        return int(self.cp.cuda.runtime.getDeviceCount())
+
+    def only_real(self, why: str) -> None:
+        """Skip on the stand-in: for work only a GPU gets through in the time (``why``)."""
+        if not self.real:
+            pytest.skip(f"a real device only: {why}")
 
 
-@pytest.fixture
-def stand_in_cuda_deals(stand_in_cupy, monkeypatch):
-    """The stand-in CuPy with the board-less games' module (kernels/equity_deals.cu in the
-    block emulator, tests/emulation/deals_host.py) and its per-device cache emptied."""
-    from gpu_eval.equity_engine.deals import cuda_engine as cuda_deals
+@pytest.fixture(params=["stand-in", pytest.param("cuda", marks=pytest.mark.device)])
+def gpu(request):
+    """One test body for both devices (as PyTorch's device-type tests and numba-cuda's
+    simulator do it): the stand-in CuPy always, and a real CUDA device where one is present
+    (skipped with the reason otherwise). ``pytest -m device`` runs the real-device ones only
+    (benchmarks/gpu_check.sh)."""
+    if request.param == "stand-in":
+        yield Gpu(request.getfixturevalue("stand_in_cupy"), real=False)
+        return
+    from gpu_eval.cuda import availability
 
-    from emulation import deals_host
+    availability.cuda_available.cache_clear()
+    ok, reason = availability.cuda_available()
+    if not ok:
+        pytest.skip(reason)
+    import cupy
 
-    return _with_module(stand_in_cupy, monkeypatch, deals_host.build, cuda_deals)
+    yield Gpu(cupy, real=True)

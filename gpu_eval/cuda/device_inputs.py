@@ -18,12 +18,15 @@ from typing import Any, cast
 import numpy as np
 
 from gpu_eval import cards
+from gpu_eval.cuda import streaming
 from gpu_eval.evaluator import inputs
 
 __all__ = ["DeviceHands", "device_hands", "evaluate_device_fused", "finish_device_rows",
            "first_flagged", "popcount_masks"]
 
 _DH_PLACEHOLDER = (1 << 14) | 1  # 2c: stands in for a bad DeadHorse card (its row reads 0)
+#: ``first_bad`` of a kind with no bad row.
+NO_ROW = (1 << 64) - 1
 
 
 class _HostRows:
@@ -184,35 +187,52 @@ def device_hands(cupy, state: Any, a: Any, invalid: str, encoding: str) -> Devic
     convert = None if encoding == "ids" else cards.from_deadhorse
     label = _label(ids=_HostRows(rows, convert), scalar=scalar)
     if encoding == "ids":
-        bad_cells = rows > 51
-        if a.dtype.kind == "i":
-            bad_cells |= rows < 0
         kernel, clean_dtype, placeholder = "ge_ids_to_masks", cupy.uint8, 0
     else:
-        r64 = rows.astype(cupy.int64)
-        rank_bits, suit_bits = r64 & 0x1FFF, r64 & ~0x1FFF
-        bad_cells = ~((rank_bits != 0) & ((rank_bits & (rank_bits - 1)) == 0)
-                      & ((suit_bits & (suit_bits - 1)) == 0)
-                      & (suit_bits >= 1 << 13) & (suit_bits <= 1 << 16))
         kernel, clean_dtype, placeholder = ("ge_deadhorse_to_masks", cupy.int32,
                                             _DH_PLACEHOLDER)
-    if n * k and bool(bad_cells.any()):
-        row_bad = bad_cells.any(axis=1)
-        if invalid == "raise":
-            r = first_flagged(cupy, row_bad)
-            v = int(rows[r][bad_cells[r]][0].get())
-            if encoding == "ids":
-                raise inputs.row_error(label, r, f"card id {v} is out of range 0..51")
-            raise ValueError(f"row {r}: {v} is not a DeadHorse card (one rank bit 0..12 plus "
-                             f"one suit bit 13..16)")
-        bad = row_bad
-        rows = cupy.where(bad_cells, placeholder, rows)
-    clean = cupy.ascontiguousarray(rows, dtype=clean_dtype)
     masks = cupy.empty(n, dtype=cupy.uint64)
     counts = cupy.empty(n, dtype=cupy.uint8)
+    bad = cupy.zeros(n, dtype=bool) if invalid == "mask" else None
+    flagged = []
+
+    def work(lo: int, hi: int) -> None:
+        # A chunk at a time: its bad cells, placeholders in them, the cast, the masks. No
+        # temporary grows with the input (an int64 copy of 1e9 x 7 ids would be 56 GB).
+        chunk = rows[lo:hi]
+        cells = _bad_cells(cupy, chunk, encoding)
+        row_bad = cells.any(axis=1)
+        if bool(row_bad.any()):
+            if invalid == "raise":
+                r = first_flagged(cupy, row_bad)
+                v = int(chunk[r][cells[r]][0].get())
+                if encoding == "ids":
+                    raise inputs.row_error(label, lo + r, f"card id {v} is out of range 0..51")
+                raise ValueError(f"row {lo + r}: {v} is not a DeadHorse card (one rank bit "
+                                 f"0..12 plus one suit bit 13..16)")
+            assert bad is not None  # invalid == "mask": the rows are flagged, not raised
+            bad[lo:hi] = row_bad
+            flagged.append(True)
+            chunk = cupy.where(cells, placeholder, chunk)
+        clean = cupy.ascontiguousarray(chunk, dtype=clean_dtype)
+        state.launch(kernel, hi - lo, (clean, np.int32(k), masks[lo:hi], counts[lo:hi],
+                                       np.uint64(hi - lo)))
+
     if n:
-        state.launch(kernel, n, (clean, np.int32(k), masks, counts, np.uint64(n)))
-    return DeviceHands(masks, counts, k, bad, label, scalar)
+        streaming.for_chunks(cupy, n, k * (2 * rows.dtype.itemsize + 10), work)
+    return DeviceHands(masks, counts, k, bad if flagged else None, label, scalar)
+
+
+def _bad_cells(cupy, chunk: Any, encoding: str) -> Any:
+    """Which ids (or DeadHorse ints) of a chunk are not cards."""
+    if encoding == "ids":
+        cells = chunk > 51
+        return cells | (chunk < 0) if chunk.dtype.kind == "i" else cells
+    r64 = chunk.astype(cupy.int64)
+    rank_bits, suit_bits = r64 & 0x1FFF, r64 & ~0x1FFF
+    return ~((rank_bits != 0) & ((rank_bits & (rank_bits - 1)) == 0)
+             & ((suit_bits & (suit_bits - 1)) == 0)
+             & (suit_bits >= 1 << 13) & (suit_bits <= 1 << 16))
 
 
 def evaluate_device_fused(cupy, state: Any, a: Any, lo: int, hi: int, invalid: str,
@@ -276,8 +296,8 @@ def evaluate_device_fused(cupy, state: Any, a: Any, lo: int, hi: int, invalid: s
     if encoding == "mask":
         if a.ndim > 1:
             return None
-        rows = cupy.ascontiguousarray(a.reshape(-1), dtype=cupy.uint64)
-        host = _HostRows(rows)
+        rows = a.reshape(-1)
+        host = _HostRows(rows, _as_mask)
         label = _label(masks=host, scalar=a.ndim == 0)
         n, k, scalar = rows.size, None, a.ndim == 0
     elif encoding == "ids":
@@ -290,26 +310,19 @@ def evaluate_device_fused(cupy, state: Any, a: Any, lo: int, hi: int, invalid: s
             return None
         host = _HostRows(rows)
         label = _label(ids=host, scalar=scalar)
-        if rows.dtype != cupy.uint8:  # other integer dtypes: out of range -> 255 (bad too)
-            rows = cupy.where((rows < 0) | (rows > 51), 255, rows)
-        rows = cupy.ascontiguousarray(rows, dtype=cupy.uint8)
     else:
         return None
     if callable(kernels):
         kernels = kernels()
-    none = int(np.iinfo(np.uint64).max)
     out = cupy.empty(n, dtype=cupy.uint16)
-    first_bad = cupy.full(3, np.uint64(none), dtype=cupy.uint64)
-    common = (np.int32(lo), np.int32(hi), np.uint64(forbidden), np.int32(param),
-              np.int32(invalid == "mask"), out, first_bad)
+    first_bad = cupy.full(3, np.uint64(NO_ROW), dtype=cupy.uint64)
     if n:
-        if k is None:
-            state.launch(kernels[0], n, (rows, np.uint64(n), *common))
-        else:
-            state.launch(kernels[1], n, (rows, np.int32(k), np.uint64(n), *common))
+        _check_and_evaluate(cupy, state, kernels, rows, k, out, first_bad,
+                            (np.int32(lo), np.int32(hi), np.uint64(forbidden), np.int32(param),
+                             np.int32(invalid == "mask")))
     if n and invalid == "raise":
         bad_range, bad_forbidden, bad_count = (int(x) for x in first_bad.get())
-        if bad_range != none:
+        if bad_range != NO_ROW:
             if k is None:
                 raise inputs.row_error(label, bad_range,
                                         "bits set outside the 52 card positions (bits "
@@ -317,10 +330,10 @@ def evaluate_device_fused(cupy, state: Any, a: Any, lo: int, hi: int, invalid: s
             row = host[bad_range]
             v = int(row[(row < 0) | (row > 51)][0])
             raise inputs.row_error(label, bad_range, f"card id {v} is out of range 0..51")
-        if bad_forbidden != none:
+        if bad_forbidden != NO_ROW:
             assert forbidden_reason is not None
             raise inputs.row_error(label, bad_forbidden, forbidden_reason(label, bad_forbidden))
-        if bad_count != none:
+        if bad_count != NO_ROW:
             if k is None:
                 c = bin(int(host[bad_count]) & cards.VALID_MASK_BITS).count("1")
             else:
@@ -329,6 +342,44 @@ def evaluate_device_fused(cupy, state: Any, a: Any, lo: int, hi: int, invalid: s
                       else f"{c} cards; this game takes {lo} to {hi}")
             raise inputs.row_error(label, bad_count, reason)
     return out[0] if scalar else out
+
+
+def _as_mask(row: np.ndarray) -> np.ndarray:
+    return np.asarray(row).astype(np.uint64)
+
+
+def _check_and_evaluate(cupy, state: Any, kernels: tuple[str, str], rows: Any, k: int | None,
+                        out: Any, first_bad: Any, flags: tuple) -> None:
+    """The fused kernels over ``rows`` (uint64 masks, or ``(n, k)`` ids of any integer
+    dtype) into ``out``: rows already in the kernel's dtype and contiguous go in one launch;
+    others are converted a chunk at a time (ids out of 0..51 become 255, which the kernel
+    rejects as out of range, so no cast can wrap a bad id into a card), each chunk's first
+    bad rows folded into ``first_bad`` on the device: no temporary grows with the input."""
+    n = int(rows.shape[0])
+    dtype = cupy.uint64 if k is None else cupy.uint8
+    kernel = kernels[0] if k is None else kernels[1]
+
+    def launch(chunk: Any, lo: int, hi: int, fb: Any) -> None:
+        head = (chunk,) if k is None else (chunk, np.int32(k))
+        state.launch(kernel, hi - lo, (*head, np.uint64(hi - lo), *flags, out[lo:hi], fb))
+
+    if rows.dtype == dtype and rows.flags.c_contiguous:
+        launch(rows, 0, n, first_bad)
+        return
+    width = 1 if k is None else k
+    temps = width * (rows.dtype.itemsize + 2) + 24 if k is not None else 16
+
+    def work(lo: int, hi: int) -> None:
+        chunk = rows[lo:hi]
+        if k is not None and rows.dtype.kind in "iu":
+            chunk = cupy.where((chunk < 0) | (chunk > 51), 255, chunk)
+        chunk = cupy.ascontiguousarray(chunk, dtype=dtype)
+        fb = cupy.full(3, np.uint64(NO_ROW), dtype=cupy.uint64)
+        launch(chunk, lo, hi, fb)
+        shifted = cupy.where(fb == np.uint64(NO_ROW), fb, fb + np.uint64(lo))
+        first_bad[...] = cupy.minimum(first_bad, shifted)
+
+    streaming.for_chunks(cupy, n, temps, work)
 
 
 def finish_device_rows(cupy, d: DeviceHands, bad: Any, out: Any, lo: int, hi: int,

@@ -15,28 +15,22 @@ from gpu_eval.cuda.modules import (
     THREADS_PER_BLOCK,
     cached_device_state,
     compile_module,
+    device_cache,
     resident_blocks_per_sm,
 )
-from gpu_eval.cuda.nvrtc import module_code
 
-__all__ = ["fsm_kernel", "launch", "module_source", "FSM_STATES"]
+__all__ = ["fsm_kernel", "launch", "FSM_STATES"]
 
 #: (device, sources hash) -> (kernel, blocks that fill the device)
-FSM_STATES: dict = {}
+FSM_STATES: dict = device_cache()
 _LOCK = threading.Lock()
-
-
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash."""
-    return module_code("state-machine kernel", ["fsm.cu"])
 
 
 def fsm_kernel(device_id: int) -> tuple[Any, int]:
     """The fsm kernel of a device and its full grid, built once through the per-device module
     cache every CUDA module of the package shares (gpu_eval.cuda.modules.cached_device_state)."""
     def build(cupy, dev: int) -> tuple[Any, int]:
-        _, kernels = compile_module(cupy, module_source(), ("ge_fsm_eval_ids",),
-                                    "state-machine", dev)
+        _, kernels = compile_module(cupy, "fsm", dev)
         kernel = kernels["ge_fsm_eval_ids"]
         props = cupy.cuda.runtime.getDeviceProperties(dev)
         full = int(props["multiProcessorCount"]) * resident_blocks_per_sm(kernel, props)
@@ -54,9 +48,10 @@ def launch(device_table: Any, ids8: Any, k: int, out: Any) -> None:
     >>> launch  # doctest: +ELLIPSIS
     <function launch at ...>
     """
-    cupy = require_cuda()
+    require_cuda()
     n = int(ids8.shape[0])
-    kernel, full = fsm_kernel(cupy.cuda.runtime.getDevice())
-    threads = THREADS_PER_BLOCK
-    blocks = max(1, min(full, -(-n // threads)))
-    kernel((blocks,), (threads,), (device_table, ids8, np.int32(k), np.int64(n), out))
+    with ids8.device:  # the device that holds the ids (and the table and out with them)
+        kernel, full = fsm_kernel(ids8.device.id)
+        threads = THREADS_PER_BLOCK
+        blocks = max(1, min(full, -(-n // threads)))
+        kernel((blocks,), (threads,), (device_table, ids8, np.int32(k), np.int64(n), out))

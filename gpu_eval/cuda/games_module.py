@@ -19,33 +19,26 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval.cuda import modules
+from gpu_eval.cuda import manifest, modules, streaming
 from gpu_eval.cuda.availability import require_cuda
-from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.games import eight_or_better
 from gpu_eval.games.registry import OMAHA, SHORTDECK
 
-__all__ = ["get_module", "module_source", "low_cuda", "KERNELS", "PLAYER_KERNELS",
-           "MODULE_FILES", "MAX_PLAYERS", "LOW_ONE_BOARD", "LOW_ONE_HOLE"]
+__all__ = ["get_module", "low_cuda", "KERNELS", "PLAYER_KERNELS", "MODULE",
+           "MAX_PLAYERS", "LOW_ONE_BOARD", "LOW_ONE_HOLE"]
 
-MODULE_FILES: tuple[str, ...] = ("equity_games.cu",)
-#: Most players of the showdown and sampling kernels (one of each per player count).
-MAX_PLAYERS = 10
-#: The module's kernels; a call compiles the base ones and its own player count's alone
-#: while the whole module is not in the kernel cache (modules.cached_part_state).
-PLAYER_KERNELS = modules.PlayerKernels(("ge_games_strengths", "ge_games_low"),
-                                       ("ge_games_showdown_{n}", "ge_games_sample_{n}"),
-                                       tuple(range(2, MAX_PLAYERS + 1)))
+#: The manifest module of these launchers (gpu_eval.cuda.manifest).
+MODULE = "games"
+#: The module's kernels (its manifest records); a call compiles the base ones and its own
+#: player count's alone while the whole module is not in the kernel cache
+#: (modules.cached_part_state).
+PLAYER_KERNELS: manifest.PlayerKernels = manifest.module(MODULE).players
 KERNELS: tuple[str, ...] = PLAYER_KERNELS.names()
+#: Most players of the showdown and sampling kernels (one of each per player count).
+MAX_PLAYERS = PLAYER_KERNELS.counts[-1]
 
-_STATES: dict[tuple[int, str], Any] = {}
+_STATES: dict[tuple[int, str], Any] = modules.device_cache()
 _LOCK = threading.Lock()
-
-
-def module_source(players: int | None = None) -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
-    ``players``: that count's kernels alone (0: none); default every count."""
-    return module_code("game equity kernels", MODULE_FILES, players)
 
 
 @dataclass
@@ -57,8 +50,7 @@ def _build_state(cupy, dev: int, players: int | None) -> GamesState:
     from gpu_eval.cuda.variants import family_tables  # noqa: PLC0415
 
     names = PLAYER_KERNELS.names(players)
-    module, kernels = modules.compile_module(cupy, module_source(players), names, "game equity",
-                                             dev)
+    module, kernels = modules.compile_module(cupy, MODULE, dev, players)
     arrays = []
     for family in (SHORTDECK, OMAHA):
         for symbol, tables, order, dtypes in family_tables(family):
@@ -81,8 +73,7 @@ def get_module(device_id: int | None = None, players: int | None = None) -> Game
     CudaUnavailableError
         If CuPy or a device is missing, or the kernels cannot be compiled.
     """
-    return modules.cached_part_state(_STATES, _LOCK, _build_state, module_source, players,
-                                     device_id)
+    return modules.cached_part_state(_STATES, _LOCK, _build_state, MODULE, players, device_id)
 
 
 #: ``shared`` flags of ``ge_games_low``: one board for every row, one hand for every board.
@@ -93,7 +84,10 @@ def low_cuda(hole_masks: Any, board_masks: Any | None, table: np.ndarray) -> Any
     """Lows of validated hand masks on the device (``ge_games_low``): Omaha 2 + 3 with
     ``board_masks``, else the best five of each hand. Hole rows and boards broadcast as in
     NumPy: one per row, one board for every row, or one hand against every board.
-    CuPy masks in give a CuPy ``uint8`` array out; NumPy in gives NumPy out.
+
+    CuPy masks in give a CuPy ``uint8`` array out, computed on their device; NumPy masks are
+    streamed through the current device a chunk at a time (sized from its free memory) and
+    give NumPy out.
 
     Examples
     --------
@@ -105,18 +99,53 @@ def low_cuda(hole_masks: Any, board_masks: Any | None, table: np.ndarray) -> Any
     from gpu_eval.cuda.availability import is_cupy_array  # noqa: PLC0415
 
     cupy = require_cuda()
+    on_device = [x for x in (hole_masks, board_masks) if is_cupy_array(x)]
+    if on_device:
+        with on_device[0].device:
+            return _low_on_device(cupy, hole_masks, board_masks, table)
+    h = np.ascontiguousarray(hole_masks, dtype=np.uint64).reshape(-1)
+    b = None if board_masks is None else np.ascontiguousarray(board_masks,
+                                                              dtype=np.uint64).reshape(-1)
+    n, shared = _low_shape(h.size, None if b is None else b.size)
     state = get_module(players=0)
-    on_device = is_cupy_array(hole_masks) or is_cupy_array(board_masks)
+    with cupy.cuda.Device(state.device_id):
+        d_table = cupy.asarray(np.ascontiguousarray(table, dtype=np.uint8))
+        # A row shared by every other (one hand, one board) goes up once; the rest streams.
+        d_hole = cupy.asarray(h) if shared & LOW_ONE_HOLE else None
+        d_board = cupy.asarray(b) if shared & LOW_ONE_BOARD else None
+    ins = [x for x, one in ((h, d_hole), (b, d_board)) if x is not None and one is None]
+
+    def launch(st, d_in, d_out, m: int) -> None:
+        rest = iter(d_in)
+        hole = d_hole if d_hole is not None else next(rest)
+        board = np.uint64(0) if b is None else (d_board if d_board is not None else next(rest))
+        st.launch("ge_games_low", m, (hole, board, np.int32(shared), d_table, d_out[0],
+                                      np.uint64(m)))
+
+    out, = streaming.stream_host(state, ins, [((), np.uint8, np.uint8)], launch)
+    return out
+
+
+def _low_shape(h: int, b: int | None) -> tuple[int, int]:
+    """``(rows, shared flags)`` of ``h`` hole rows against ``b`` boards (None: no board);
+    the caller checked that the sizes are equal or one is 1."""
+    n = h if b is None else max(h, b)
+    shared = 0
+    if b is not None and n > 1:
+        shared = (LOW_ONE_BOARD if b == 1 else 0) | (LOW_ONE_HOLE if h == 1 else 0)
+    return n, shared
+
+
+def _low_on_device(cupy, hole_masks: Any, board_masks: Any | None, table: np.ndarray) -> Any:
+    """:func:`low_cuda` for CuPy masks, on the current device (theirs)."""
+    state = get_module(players=0)
     h = cupy.ascontiguousarray(cupy.asarray(hole_masks), dtype=cupy.uint64).reshape(-1)
     b = None if board_masks is None else cupy.ascontiguousarray(
         cupy.asarray(board_masks), dtype=cupy.uint64).reshape(-1)
-    n = int(h.size) if b is None else max(int(h.size), int(b.size))
-    shared = 0
-    if b is not None and n > 1:  # the caller checked that the sizes are equal or one is 1
-        shared = (LOW_ONE_BOARD if b.size == 1 else 0) | (LOW_ONE_HOLE if h.size == 1 else 0)
+    n, shared = _low_shape(int(h.size), None if b is None else int(b.size))
     d_table = cupy.asarray(np.ascontiguousarray(table, dtype=np.uint8))
     out = cupy.empty(n, dtype=cupy.uint8)
     if n:
         state.launch("ge_games_low", n, (h, np.uint64(0) if b is None else b,
                                          np.int32(shared), d_table, out, np.uint64(n)))
-    return out if on_device else out.get()
+    return out

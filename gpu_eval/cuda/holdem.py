@@ -30,7 +30,7 @@ import numpy as np
 
 from gpu_eval import cards
 from gpu_eval.combinatorics import BINOM
-from gpu_eval.cuda import device_inputs
+from gpu_eval.cuda import device_inputs, manifest
 from gpu_eval.cuda.availability import (
     import_cupy,
     is_cupy_array,
@@ -43,11 +43,11 @@ from gpu_eval.cuda.modules import (
     DeviceState,
     cached_device_state,
     compile_module,
+    device_cache,
     resident_blocks_per_sm,
-    stream_host,
     upload_tables,
 )
-from gpu_eval.cuda.nvrtc import module_code
+from gpu_eval.cuda.streaming import STRENGTHS, stream_host
 from gpu_eval.evaluator import inputs
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.games import registry
@@ -57,14 +57,12 @@ from gpu_eval.scale import NUM_STRENGTHS
 __all__ = [
     "evaluate",
     "get_module",
-    "module_source",
     "phash_device_tables",
     "evaluate_masks_cuda",
     "evaluate_ids_cuda",
     "evaluate_deadhorse_cuda",
     "enumerate_counts_cuda",
     "KERNELS",
-    "MODULE_FILES",
     "ALGORITHMS",
 ]
 
@@ -81,29 +79,14 @@ PHASH_TABLE_DTYPES: dict[str, np.dtype] = {
 #: The rank groups phash.cuh hard-codes (ge_phash_group<LO, W>).
 PHASH_RANK_GROUPS = ((0, 4), (4, 7), (7, 10), (10, 13))
 
-#: Kernel sources compiled into the per-device module, and the kernels it exports.
-MODULE_FILES: tuple[str, ...] = ("evaluate.cu", "enumerate.cu", "evaluate_phash.cu",
-                                 "convert.cu", "check_eval.cu")
-KERNELS: tuple[str, ...] = ("ge_eval_masks", "ge_eval_ids", "ge_eval_deadhorse",
-                            "ge_enumerate_counts", "ge_phash_eval_masks", "ge_phash_eval_ids",
-                            "ge_phash_eval_deadhorse", "ge_ids_to_masks",
-                            "ge_deadhorse_to_masks", "ge_mask_counts",
-                            "ge_check_eval_masks", "ge_check_eval_ids",
-                            "ge_phash_check_eval_masks", "ge_phash_check_eval_ids")
+#: The manifest module of these launchers (gpu_eval.cuda.manifest), and its kernels.
+MODULE = "evaluator"
+KERNELS: tuple[str, ...] = manifest.module(MODULE).kernels
 #: ``algorithm=`` names and the prefix of their kernels.
 ALGORITHMS = {"bitmask": "ge_", "perfect-hash": "ge_phash_"}
 
 # The enumeration kernel's per-block counters are 32-bit: each launch covers < 2^32 hands.
 _ENUM_LAUNCH_MAX = 1 << 31
-
-
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``: the kernel files, included by name.
-
-    The first line carries the hash of every kernel source: CuPy's on-disk cache keys on
-    this text, which would otherwise not change when only an included header does.
-    """
-    return module_code("kernels", MODULE_FILES)
 
 
 @dataclass
@@ -113,7 +96,7 @@ class HoldemState(DeviceState):
     phash_tables: list[Any] | None = None  # building them takes ~2 s: only on demand
 
 
-_STATES: dict[tuple[int, str], HoldemState] = {}
+_STATES: dict[tuple[int, str], HoldemState] = device_cache()
 _LOCK = threading.Lock()
 
 
@@ -139,7 +122,7 @@ def get_module(device_id: int | None = None) -> HoldemState:
 
 
 def _build_state(cupy, dev: int) -> HoldemState:
-    module, kernels = compile_module(cupy, module_source(), KERNELS, "CUDA", dev)
+    module, kernels = compile_module(cupy, MODULE, dev)
 
     device_tables = upload_tables(cupy, module, "ge_bitmask_tables", bitmask_tables().as_dict(),
                                    BITMASK_TABLE_ORDER, BITMASK_TABLE_DTYPES)
@@ -230,10 +213,10 @@ def evaluate_masks_cuda(masks: Any, *, algorithm: str = "bitmask",
     host = np.ascontiguousarray(masks, dtype=np.uint64)
     state = get_module()
     kernel = _kernel_name(algorithm, "ge_eval_masks", state)
-    out = stream_host(
-        state, host.reshape(-1, 1), chunk_rows,
-        lambda st, d_in, d_out, n: st.launch(kernel, n, (d_in, d_out, np.uint64(n))),
-    )
+    out, = stream_host(
+        state, [host.reshape(-1)], [STRENGTHS],
+        lambda st, d_in, d_out, n: st.launch(kernel, n, (d_in[0], d_out[0], np.uint64(n))),
+        chunk_rows=chunk_rows)
     return out.reshape(host.shape)
 
 
@@ -258,10 +241,11 @@ def _evaluate_rows(cards: Any, dtype, base: str, what: str, algorithm: str,
     host = np.ascontiguousarray(cards, dtype=dtype)
     state = get_module()
     kernel = _kernel_name(algorithm, base, state)
-    return stream_host(
-        state, host, chunk_rows,
-        lambda st, d_in, d_out, n: st.launch(kernel, n, (d_in, k, d_out, np.uint64(n))),
-    )
+    out, = stream_host(
+        state, [host], [STRENGTHS],
+        lambda st, d_in, d_out, n: st.launch(kernel, n, (d_in[0], k, d_out[0], np.uint64(n))),
+        chunk_rows=chunk_rows)
+    return out
 
 
 def evaluate_ids_cuda(ids: Any, *, algorithm: str = "bitmask",

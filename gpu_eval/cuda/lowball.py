@@ -22,21 +22,20 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval.cuda import device_inputs, modules
+from gpu_eval.cuda import device_inputs, manifest, modules
 from gpu_eval.cuda.availability import is_cupy_array, require_cuda
 from gpu_eval.cuda.device_inputs import device_hands, finish_device_rows, first_flagged
-from gpu_eval.cuda.nvrtc import module_code
+from gpu_eval.cuda.streaming import STRENGTHS, stream_host
 from gpu_eval.evaluator import inputs
 from gpu_eval.games import registry
 from gpu_eval.games.registry import ACE_FIVE, BADUGI, DEUCE_SEVEN
 
-__all__ = ["get_module", "module_source", "low_masks_cuda", "evaluate", "low_device_tables",
+__all__ = ["get_module", "low_masks_cuda", "evaluate", "low_device_tables",
            "LOW_TABLE_ORDER", "KERNELS", "GAME_CODES"]
 
-MODULE_FILES: tuple[str, ...] = ("lowball.cu", "convert.cu")
-KERNELS: tuple[str, ...] = ("ge_low_eval_masks", "ge_low_check_eval_masks",
-                            "ge_low_check_eval_ids", "ge_ids_to_masks", "ge_deadhorse_to_masks",
-                            "ge_mask_counts")
+#: The manifest module of these launchers (gpu_eval.cuda.manifest), and its kernels.
+MODULE = "lows"
+KERNELS: tuple[str, ...] = manifest.module(MODULE).kernels
 #: ``game`` argument of ``ge_low_eval_masks`` (GE_LOW_* in kernels/lowball.cuh).
 GAME_CODES: dict[str, int] = {DEUCE_SEVEN: 0, ACE_FIVE: 1, BADUGI: 2}
 #: Field order of ``GeLowTables`` (kernels/lowball.cuh), with each table's dtype.
@@ -48,11 +47,6 @@ LOW_TABLE_DTYPES: dict[str, np.dtype] = {
     "ds_noflush": np.dtype(np.uint16), "ds_flush": np.dtype(np.uint16),
     "a5_noflush": np.dtype(np.uint16), "a5_offset": np.dtype(np.uint32),
     BADUGI: np.dtype(np.uint16)}
-
-
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash."""
-    return module_code("low kernels", MODULE_FILES)
 
 
 def low_device_tables() -> dict[str, np.ndarray]:
@@ -75,7 +69,7 @@ def low_device_tables() -> dict[str, np.ndarray]:
             BADUGI: lowball.badugi_table()}
 
 
-_STATES: dict = {}
+_STATES: dict = modules.device_cache()
 _LOCK = threading.Lock()
 
 
@@ -91,7 +85,7 @@ def get_module(device_id: int | None = None) -> modules.DeviceState:
 
 
 def _build_state(cupy, dev: int) -> modules.DeviceState:
-    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "low", dev)
+    module, kernels = modules.compile_module(cupy, MODULE, dev)
     tables = modules.upload_tables(cupy, module, "ge_low_tables", low_device_tables(),
                                    LOW_TABLE_ORDER, LOW_TABLE_DTYPES)
     cupy.cuda.runtime.deviceSynchronize()
@@ -124,10 +118,11 @@ def low_masks_cuda(masks: Any, game: str, *, chunk_rows: int | None = None) -> A
             return out.reshape(masks.shape)
     host = np.ascontiguousarray(masks, dtype=np.uint64)
     state = get_module(None)
-    out = modules.stream_host(
-        state, host.reshape(-1, 1), chunk_rows,
+    out, = stream_host(
+        state, [host.reshape(-1)], [STRENGTHS],
         lambda st, d_in, d_out, n: st.launch("ge_low_eval_masks", n,
-                                             (d_in.reshape(-1), code, d_out, np.uint64(n))))
+                                             (d_in[0], code, d_out[0], np.uint64(n))),
+        chunk_rows=chunk_rows)
     return out.reshape(host.shape)
 
 

@@ -1,15 +1,17 @@
-"""What every CUDA launcher module shares: the per-device module cache, table upload, launch
-geometry and streaming host arrays through the device.
+"""What every CUDA launcher module shares: the per-device module cache, kernels checked against
+their manifest records, table upload and launch geometry.
 
 Each launcher module (:mod:`gpu_eval.cuda.holdem`, :mod:`gpu_eval.cuda.variants`,
 :mod:`gpu_eval.equity_engine.holdem.cuda_engine`, :mod:`gpu_eval.cuda.games_module` and the state-machine
 kernel of
 :mod:`gpu_eval.cuda.fsm`) compiles its own kernels once per device with NVRTC
-through ``cupy.RawModule`` (:func:`module_options`), keeps them in its own dictionary through
-:func:`cached_device_state` (keyed by device and the kernel sources' hash, so no cache serves a
+(:func:`compile_module`: its manifest record's code, loaded from the kernel cache of
+:mod:`gpu_eval.cuda.kernel_cache` where an earlier process compiled it), keeps them in its own
+dictionary through :func:`cached_device_state` or, for a module with per-player-count kernels,
+:func:`cached_part_state` (keyed by device and the kernel sources' hash, so no cache serves a
 binary built from older headers), uploads its tables with :func:`upload_tables` and sizes its
 grids with :func:`resident_blocks_per_sm` (:class:`DeviceState` holds the result). NumPy inputs
-go through the device with :func:`stream_host`.
+go through the device with :func:`gpu_eval.cuda.streaming.stream_host`.
 
 CuPy is imported lazily, inside the functions here, never at import time.
 """
@@ -24,24 +26,25 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval.cuda import kernel_cache
+from gpu_eval.cuda import kernel_cache, manifest
 from gpu_eval.cuda.availability import CudaUnavailableError, import_cupy, require_cuda
 from gpu_eval.cuda.nvrtc import source_hash
 
 __all__ = [
     "compile_module",
+    "CheckedKernel",
     "BITMASK_TABLE_ORDER",
     "BITMASK_TABLE_DTYPES",
-    "STREAM_CHUNK_BYTES",
     "THREADS_PER_BLOCK",
     "module_options",
     "DeviceState",
     "cached_device_state",
     "cached_part_state",
     "PlayerKernels",
+    "device_cache",
+    "clear_device_caches",
     "upload_tables",
     "resident_blocks_per_sm",
-    "stream_host",
 ]
 
 
@@ -55,10 +58,8 @@ BITMASK_TABLE_DTYPES: dict[str, np.dtype] = {
     for name in BITMASK_TABLE_ORDER
 }
 
-#: Bytes of host input per streamed chunk (two chunks are in flight at a time).
-STREAM_CHUNK_BYTES = 64 << 20
 #: Threads per block of every launch (occupancy and grids are sized for it).
-THREADS_PER_BLOCK = 256
+THREADS_PER_BLOCK = manifest.THREADS
 
 
 def module_options() -> tuple[str, ...]:
@@ -102,53 +103,86 @@ class DeviceState:
 
 
 
-def compile_module(cupy, code: str, names: tuple[str, ...], what: str, dev: int):
-    """``(module, {name: kernel})``: ``code`` compiled for device ``dev`` (the current one) by
-    NVRTC, or loaded from the kernel cache where an earlier process compiled it
-    (:mod:`gpu_eval.cuda.kernel_cache`), and each kernel of ``names`` fetched; a failure
-    becomes :class:`CudaUnavailableError` naming ``what`` and the device.
+class CheckedKernel:
+    """A compiled kernel whose every launch is checked against its manifest record first
+    (:func:`gpu_eval.cuda.manifest.check_launch`: argument count and types, block shape, the
+    arrays' device) and made on the device its module lives on; other attributes are the
+    raw kernel's (``num_regs``, ...)."""
+
+    def __init__(self, cupy, raw: Any, record: manifest.Kernel, device_id: int) -> None:
+        self.raw, self.record, self.device_id, self._cupy = raw, record, device_id, cupy
+
+    def __call__(self, grid: tuple, block: tuple, args: tuple, **kwargs) -> Any:
+        manifest.check_launch(self.record, grid, block, args, self.device_id)
+        current = self._cupy.cuda.runtime.getDevice()
+        if current != self.device_id:
+            raise manifest.LaunchError(f"{self.record.name}: launched with device {current} "
+                                       f"current; its module is on device {self.device_id}")
+        return self.raw(grid, block, args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.raw, name)
+
+
+def compile_module(cupy, name: str, dev: int, players: int | None = None
+                   ) -> tuple[Any, dict[str, CheckedKernel]]:
+    """``(module, {kernel name: kernel})`` of manifest module ``name`` on device ``dev`` (the
+    current one): its code (:func:`gpu_eval.cuda.manifest.module_source`) compiled by NVRTC,
+    or loaded from the kernel cache where an earlier process compiled it
+    (:mod:`gpu_eval.cuda.kernel_cache`), each of its kernels fetched and wrapped in a
+    :class:`CheckedKernel`; a failure becomes :class:`CudaUnavailableError` naming the
+    module and the device.
+
+    ``players`` compiles the part of a module with per-player-count kernels that a call of
+    that many players launches (0: the base kernels alone; see
+    :meth:`gpu_eval.cuda.manifest.PlayerKernels.names`); None, the whole module.
 
     Examples
     --------
-    >>> module, kernels = compile_module(cupy, module_source(), KERNELS, "equity", 0)  # doctest: +SKIP
+    >>> module, kernels = compile_module(cupy, "equity", 0)  # doctest: +SKIP
+    >>> kernels["ge_eq_pairs"].record.launch.dims  # doctest: +SKIP
+    2
     """
+    record = manifest.module(name)
+    names = record.players.names(players)
     try:
-        return kernel_cache.load_kernels(cupy, code, tuple(names), dev)
+        module, raw = kernel_cache.load_kernels(
+            cupy, manifest.module_source(name, players), names, dev)
     except Exception as exc:
         raise CudaUnavailableError(
-            f"compiling gpu_eval's {what} kernels for device {dev} failed "
+            f"compiling gpu_eval's {record.title} for device {dev} failed "
             f"({type(exc).__name__}): {exc}") from exc
+    return module, {k: CheckedKernel(cupy, raw[k], manifest.kernel(k), dev) for k in names}
 
 
-@dataclass(frozen=True)
-class PlayerKernels:
-    """A module's kernels: the ``base`` ones, and those compiled once per player count
-    (``per_count`` patterns such as ``"ge_eq_showdown_{n}"``, for each of ``counts``), which
-    ``GE_PLAYERS`` lets a call compile for its own count alone (``kernels/ge_common.cuh``).
+#: A module's kernels, the base ones and those per player count (derived from the manifest:
+#: :attr:`gpu_eval.cuda.manifest.Module.players`).
+PlayerKernels = manifest.PlayerKernels
+
+
+_DEVICE_CACHES: list[Any] = []
+
+
+def device_cache(container: Any = None) -> Any:
+    """A per-device cache of a launcher module (compiled modules, uploaded tables, device
+    copies), registered so that :func:`clear_device_caches` empties it.
 
     Examples
     --------
-    >>> k = PlayerKernels(("ge_x",), ("ge_y_{n}",), (2, 3))
-    >>> k.names(), k.names(0), k.names(3)
-    (('ge_x', 'ge_y_2', 'ge_y_3'), ('ge_x',), ('ge_x', 'ge_y_3'))
+    >>> _STATES = device_cache()
+    >>> _STATES[(0, "hash")] = "state"; clear_device_caches(); _STATES
+    {}
     """
+    container = {} if container is None else container
+    _DEVICE_CACHES.append(container)
+    return container
 
-    base: tuple[str, ...]
-    per_count: tuple[str, ...]
-    counts: tuple[int, ...]
 
-    def names(self, players: int | None = None) -> tuple[str, ...]:
-        """Every kernel (``players=None``: the whole module), the base ones alone (0), or the
-        base ones and those of ``players``."""
-        if players is None:
-            counts = self.counts
-        elif players == 0:
-            counts = ()
-        elif players in self.counts:
-            counts = (players,)
-        else:
-            raise ValueError(f"no kernels for {players} players (counts {self.counts})")
-        return self.base + tuple(p.format(n=n) for p in self.per_count for n in counts)
+def clear_device_caches() -> None:
+    """Forget every module, table and device copy the launchers keep (after a device reset,
+    or between tests that swap the CuPy they run on)."""
+    for cache in _DEVICE_CACHES:
+        cache.clear()
 
 
 def cached_device_state(states: dict, lock: threading.Lock, build: Callable[[Any, int], Any],
@@ -204,11 +238,11 @@ def cached_device_state(states: dict, lock: threading.Lock, build: Callable[[Any
 
 def cached_part_state(states: dict, lock: threading.Lock,
                       build: Callable[[Any, int, int | None], Any],
-                      whole_code: Callable[[], str], players: int | None = None,
+                      module: str, players: int | None = None,
                       device_id: int | None = None) -> Any:
-    """The state of a module with per-player-count kernels (:class:`PlayerKernels`) that
-    holds ``players``' kernels, built once per device and sources like
-    :func:`cached_device_state`.
+    """The state of a manifest module with per-player-count kernels
+    (:attr:`gpu_eval.cuda.manifest.Module.players`) that holds ``players``' kernels, built
+    once per device and sources like :func:`cached_device_state`.
 
     That is the whole module's state (every count) when it is built already or its binary is
     in the kernel cache (``gpu-eval compile`` put it there), else the state of the part for
@@ -223,8 +257,9 @@ def cached_part_state(states: dict, lock: threading.Lock,
         Guards ``states``.
     build : callable
         ``build(cupy, device, part) -> state``, run with that device current.
-    whole_code : callable
-        ``whole_code() -> str``, the whole module's code (looked up in the kernel cache).
+    module : str
+        The manifest module (its whole code, :func:`gpu_eval.cuda.manifest.module_source`, is
+        looked up in the kernel cache).
     players : int, optional
         The player count whose kernels the caller launches; 0 for the base kernels alone.
     device_id : int, optional
@@ -232,7 +267,7 @@ def cached_part_state(states: dict, lock: threading.Lock,
 
     Examples
     --------
-    >>> state = cached_part_state(_STATES, _LOCK, _build_state, module_source, players=2)  # doctest: +SKIP
+    >>> state = cached_part_state(_STATES, _LOCK, _build_state, "equity", players=2)  # doctest: +SKIP
     >>> "ge_eq_showdown_2" in state.kernels  # doctest: +SKIP
     True
     """
@@ -250,7 +285,8 @@ def cached_part_state(states: dict, lock: threading.Lock,
                 return state
         with cupy.cuda.Device(dev):
             part = players
-            if part is not None and kernel_cache.whole_module_cached(cupy, whole_code(), dev):
+            whole = manifest.module_source(module)
+            if part is not None and kernel_cache.whole_module_cached(cupy, whole, dev):
                 part = None  # loading every count costs less than compiling one
             state = build(cupy, dev, part)
         states[(dev, sources, part)] = state
@@ -372,100 +408,3 @@ def _blocks_per_sm_estimate(kernel, props: dict) -> int:
         return max(1, min(by_threads, by_regs, by_smem, by_blocks))
     except Exception:  # attributes missing in some CuPy version: a safe default
         return 4
-
-
-def stream_host(state: DeviceState, host: np.ndarray, chunk_rows: int | None,
-                 launch: Callable[[DeviceState, Any, Any, int], None]) -> np.ndarray:
-    """Evaluate the rows of a C-contiguous 2-D host array chunk by chunk.
-
-    Two slots, each with pinned input/output buffers, device buffers and its own stream
-    (ordered after the caller's stream by an event, so the inputs the caller wrote are there),
-    alternate: while one slot's transfer and kernel run, the host fills the other's pinned
-    input, so host copies, PCIe transfers and kernels overlap.
-
-    Parameters
-    ----------
-    state : DeviceState
-        The device module the launches run on (its two ``streams``).
-    host : numpy.ndarray
-        ``(N, w)`` C-contiguous rows.
-    chunk_rows : int, optional
-        Rows per chunk; default: :data:`STREAM_CHUNK_BYTES` of input.
-    launch : callable
-        ``launch(state, d_in, d_out, n)`` queues the kernel over ``n`` rows of ``d_in``
-        into the ``uint16`` ``d_out`` on the current stream.
-
-    Returns
-    -------
-    numpy.ndarray
-        ``uint16[N]``: what the launches wrote, row for row.
-
-    Examples
-    --------
-    >>> stream_host(state, masks.reshape(-1, 1), None, lambda st, d_in, d_out, n: st.launch(
-    ...     "ge_eval_masks", n, (d_in, d_out, np.uint64(n))))  # doctest: +SKIP
-    """
-    cupy = require_cuda()
-    n = host.shape[0]
-    row_bytes = host.dtype.itemsize * host.shape[1]
-    out = np.empty(n, dtype=np.uint16)
-    if n == 0:
-        return out
-    rows = chunk_rows or max(1, STREAM_CHUNK_BYTES // row_bytes)
-    rows = min(rows, n)
-    with cupy.cuda.Device(state.device_id):
-        if rows == n:  # one chunk: plain (synchronous) copies are just as fast
-            d_in = cupy.asarray(host)
-            d_out = cupy.empty(n, dtype=cupy.uint16)
-            launch(state, d_in, d_out, n)
-            d_out.get(out=out)
-            return out
-        # Our streams do not order themselves after the caller's: wait for an event recorded
-        # there now, after whatever the caller wrote for these launches (an Omaha board, ...).
-        inputs_ready = cupy.cuda.get_current_stream().record()
-        slots = []
-        for stream in state.streams:
-            stream.wait_event(inputs_ready)
-            with stream:
-                pin_in = np.frombuffer(cupy.cuda.alloc_pinned_memory(rows * row_bytes),
-                                       dtype=host.dtype, count=rows * host.shape[1])
-                pin_out = np.frombuffer(cupy.cuda.alloc_pinned_memory(rows * 2),
-                                        dtype=np.uint16, count=rows)
-                slots.append({
-                    "stream": stream,
-                    "pin_in": pin_in.reshape(rows, host.shape[1]),
-                    "pin_out": pin_out,
-                    "d_in": cupy.empty((rows, host.shape[1]), dtype=host.dtype),
-                    "d_out": cupy.empty(rows, dtype=cupy.uint16),
-                    "pending": None,
-                })
-
-        def drain(slot: dict) -> None:
-            if slot["pending"] is not None:
-                lo, hi = slot["pending"]
-                slot["stream"].synchronize()
-                out[lo:hi] = slot["pin_out"][: hi - lo]
-                slot["pending"] = None
-
-        try:
-            for i, lo in enumerate(range(0, n, rows)):
-                slot = slots[i % 2]
-                drain(slot)  # its previous chunk must be done before its buffers are reused
-                hi = min(n, lo + rows)
-                m = hi - lo
-                np.copyto(slot["pin_in"][:m], host[lo:hi])
-                stream = slot["stream"]
-                with stream:
-                    slot["d_in"].data.copy_from_host_async(
-                        slot["pin_in"].ctypes.data, m * row_bytes, stream)
-                    launch(state, slot["d_in"], slot["d_out"], m)
-                    slot["d_out"].data.copy_to_host_async(
-                        slot["pin_out"].ctypes.data, m * 2, stream)
-                slot["pending"] = (lo, hi)
-        finally:
-            for slot in slots:
-                slot["stream"].synchronize()
-        for slot in slots:
-            drain(slot)
-    return out
-

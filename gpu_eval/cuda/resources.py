@@ -14,6 +14,7 @@ import re
 import sys
 from dataclasses import dataclass
 
+from gpu_eval.cuda import manifest
 from gpu_eval.cuda import nvrtc as _nvrtc
 
 __all__ = ["KernelResources", "module_sources", "ptxas_report", "report_all"]
@@ -41,14 +42,13 @@ class KernelResources:
 
 
 def module_sources() -> dict[str, str]:
-    """The code of every CUDA module the package builds, as handed to ``cupy.RawModule``.
+    """The code of every CUDA module the package builds, as handed to ``cupy.RawModule``
+    (every module of :data:`gpu_eval.cuda.manifest.MODULES`).
 
     Returns
     -------
     dict
-        Module name -> source text (the evaluator, equity, batch equity, other games'
-        equity, board-less games' equity, variants, state-machine, hand-indexer, solver-table
-        and range-report modules).
+        Module name -> source text.
 
     Examples
     --------
@@ -56,22 +56,7 @@ def module_sources() -> dict[str, str]:
     ['batch', 'deals', 'equity', 'evaluator', 'fsm', 'games', 'indexer', 'lows', 'range_report',
      'solver_tables', 'variants']
     """
-    from gpu_eval.cuda import fsm, games_module, holdem  # noqa: PLC0415 -- light imports
-    from gpu_eval.cuda import lowball as cuda_lows
-    from gpu_eval.cuda import variants as cuda_variants
-    from gpu_eval.equity_engine.batch import cuda_engine as cuda_batch
-    from gpu_eval.equity_engine.deals import cuda_engine as cuda_deals
-    from gpu_eval.equity_engine.holdem import cuda_engine as cuda_equity
-    from gpu_eval.range_reports import cuda as cuda_report
-    from gpu_eval.solver_tables import cuda_engine as cuda_tables
-    from gpu_eval.solver_tables import cuda_indexer
-
-    return {"evaluator": holdem.module_source(), "equity": cuda_equity.module_source(),
-            "batch": cuda_batch.module_source(), "games": games_module.module_source(),
-            "variants": cuda_variants.module_source(), "fsm": fsm.module_source(),
-            "indexer": cuda_indexer.module_source(), "lows": cuda_lows.module_source(),
-            "solver_tables": cuda_tables.module_source(), "deals": cuda_deals.module_source(),
-            "range_report": cuda_report.module_source()}
+    return {name: manifest.module_source(name) for name in manifest.MODULES}
 
 
 _ENTRY = re.compile(r"Compiling entry function '(\w+)' for '(\w+)'")

@@ -17,7 +17,7 @@ the field order of its struct (:data:`OMAHA_TABLE_ORDER`, ``gpu_eval.games.wild.
 Validation is the NumPy path's, with the same messages and the same rows zeroed by
 ``invalid="mask"``: host inputs (NumPy arrays, text) go through the NumPy modules' own
 checks, which then hand the cleaned arrays to the kernels here (streamed through pinned
-buffers by :func:`gpu_eval.cuda.modules.stream_host`; NumPy out). CuPy inputs are checked on
+buffers by :func:`gpu_eval.cuda.streaming.stream_host`; NumPy out). CuPy inputs are checked on
 their device with CuPy operations that mirror those checks (:mod:`gpu_eval.cuda.device_inputs`),
 fetching only the one row a message names; the result stays on the device. Rows that cannot be
 evaluated (a card twice, wrong sizes) are replaced by placeholder cards before a launch, so a
@@ -36,24 +36,21 @@ from typing import Any, cast
 import numpy as np
 
 from gpu_eval import cards
-from gpu_eval.cuda import device_inputs, modules
+from gpu_eval.cuda import device_inputs, manifest, modules
 from gpu_eval.cuda.availability import is_cupy_array, require_cuda
 from gpu_eval.cuda.device_inputs import device_hands, finish_device_rows, first_flagged, popcount_masks
 from gpu_eval.cuda.modules import BITMASK_TABLE_DTYPES, BITMASK_TABLE_ORDER
-from gpu_eval.cuda.nvrtc import module_code
+from gpu_eval.cuda.streaming import STRENGTHS, stream_host
 from gpu_eval.evaluator import inputs
 from gpu_eval.games.registry import OMAHA, SHORTDECK, SHORTDECK_TRITON, WILD
 
-__all__ = ["get_module", "module_source", "shortdeck_masks_cuda", "shortdeck_ids_cuda",
+__all__ = ["get_module", "shortdeck_masks_cuda", "shortdeck_ids_cuda",
            "omaha_ids_cuda", "wild_masks_cuda", "evaluate", "evaluate_omaha",
            "OMAHA_TABLE_ORDER", "KERNELS"]
 
-#: Kernel sources of the variant module, and the kernels it exports.
-MODULE_FILES: tuple[str, ...] = ("variants.cu", "convert.cu")
-KERNELS: tuple[str, ...] = ("ge_shortdeck_eval_masks", "ge_shortdeck_eval_ids",
-                            "ge_shortdeck_check_eval_masks", "ge_shortdeck_check_eval_ids",
-                            "ge_omaha_eval_ids", "ge_wild_eval_masks", "ge_ids_to_masks",
-                            "ge_deadhorse_to_masks", "ge_mask_counts")
+#: The manifest module of these launchers (gpu_eval.cuda.manifest), and its kernels.
+MODULE = "variants"
+KERNELS: tuple[str, ...] = manifest.module(MODULE).kernels
 #: ``variant`` argument of the short-deck kernels (``ge_shortdeck_tables[variant]``).
 SHORTDECK_VARIANTS: tuple[str, ...] = (SHORTDECK, SHORTDECK_TRITON)
 #: Field order of ``GeOmahaTables`` in kernels/omaha.cuh, with each table's dtype.
@@ -76,11 +73,6 @@ FAMILIES = (SHORTDECK, OMAHA, WILD)
 _HAND_LO, _HAND_HI = 5, 9  # cards per hand for short deck and wild cards
 
 
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash."""
-    return module_code("variant kernels", MODULE_FILES)
-
-
 @dataclass
 class _VariantState(modules.DeviceState):
     """One device's variant module, with the tables uploaded so far (by family)."""
@@ -89,7 +81,7 @@ class _VariantState(modules.DeviceState):
     id_masks: Any = None  # the mask bit of every card id, joker (52) included: 0
 
 
-_STATES: dict[tuple[int, str], _VariantState] = {}
+_STATES: dict[tuple[int, str], _VariantState] = modules.device_cache()
 _LOCK = threading.Lock()
 
 
@@ -111,7 +103,7 @@ def get_module(device_id: int | None = None, families: tuple[str, ...] = ()) -> 
 
 
 def _build_state(cupy, dev: int) -> _VariantState:
-    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "variant", dev)
+    module, kernels = modules.compile_module(cupy, MODULE, dev)
     from gpu_eval.games.wild import ID_OR_JOKER_TO_MASK  # noqa: PLC0415
 
     id_masks = cupy.asarray(np.ascontiguousarray(ID_OR_JOKER_TO_MASK, dtype=np.uint64))
@@ -199,10 +191,11 @@ def shortdeck_masks_cuda(masks: Any, game: str = SHORTDECK, *,
             return out.reshape(masks.shape)
     host = np.ascontiguousarray(masks, dtype=np.uint64)
     state = get_module(None, (SHORTDECK,))
-    out = modules.stream_host(
-        state, host.reshape(-1, 1), chunk_rows,
+    out, = stream_host(
+        state, [host.reshape(-1)], [STRENGTHS],
         lambda st, d_in, d_out, n: st.launch("ge_shortdeck_eval_masks", n,
-                                             (d_in, variant, d_out, np.uint64(n))))
+                                             (d_in[0], variant, d_out[0], np.uint64(n))),
+        chunk_rows=chunk_rows)
     return out.reshape(host.shape)
 
 
@@ -226,10 +219,12 @@ def shortdeck_ids_cuda(ids: Any, game: str = SHORTDECK, *,
             return out
     host = np.ascontiguousarray(ids, dtype=np.uint8)
     state = get_module(None, (SHORTDECK,))
-    return modules.stream_host(
-        state, host, chunk_rows,
+    out, = stream_host(
+        state, [host], [STRENGTHS],
         lambda st, d_in, d_out, n: st.launch("ge_shortdeck_eval_ids", n,
-                                             (d_in, k, variant, d_out, np.uint64(n))))
+                                             (d_in[0], k, variant, d_out[0], np.uint64(n))),
+        chunk_rows=chunk_rows)
+    return out
 
 
 def omaha_ids_cuda(hole: Any, board: Any, *, chunk_rows: int | None = None) -> Any:
@@ -262,17 +257,16 @@ def omaha_ids_cuda(hole: Any, board: Any, *, chunk_rows: int | None = None) -> A
     if shared:
         with cupy.cuda.Device(state.device_id):
             bd = cupy.asarray(board)
-        return modules.stream_host(
-            state, hole, chunk_rows,
-            lambda st, d_in, d_out, m: _launch_omaha(st, d_in, bd, args, d_out, m))
-    packed = np.concatenate([hole, board], axis=1)  # one row = the hand's h + b cards
-
-    def launch(st, d_in, d_out, m):
-        hd = cupy.ascontiguousarray(d_in[:m, :h])
-        bd = cupy.ascontiguousarray(d_in[:m, h:])
-        _launch_omaha(st, hd, bd, args, d_out, m)
-
-    return modules.stream_host(state, packed, chunk_rows, launch)
+        out, = stream_host(
+            state, [hole], [STRENGTHS],
+            lambda st, d_in, d_out, m: _launch_omaha(st, d_in[0], bd, args, d_out[0], m),
+            chunk_rows=chunk_rows)
+        return out
+    out, = stream_host(
+        state, [hole, board], [STRENGTHS],
+        lambda st, d_in, d_out, m: _launch_omaha(st, d_in[0], d_in[1], args, d_out[0], m),
+        chunk_rows=chunk_rows)
+    return out
 
 
 def _launch_omaha(state, hole, board, args, out, n: int) -> None:
@@ -303,16 +297,14 @@ def wild_masks_cuda(masks: Any, jokers: Any, spec, *, chunk_rows: int | None = N
                 state.launch("ge_wild_eval_masks", n, (m, j, ranks, bug, out, np.uint64(n)))
             return out
     state = get_module(None, (WILD,))
-    packed = np.empty((n, 9), dtype=np.uint8)  # a row: the mask's 8 bytes, then the jokers
-    packed[:, :8] = np.ascontiguousarray(masks, dtype="<u8").view(np.uint8).reshape(n, 8)
-    packed[:, 8] = jokers
-
-    def launch(st, d_in, d_out, rows):
-        m = cupy.ascontiguousarray(d_in[:rows, :8]).view(cupy.uint64).reshape(rows)
-        j = cupy.ascontiguousarray(d_in[:rows, 8])
-        st.launch("ge_wild_eval_masks", rows, (m, j, ranks, bug, d_out, np.uint64(rows)))
-
-    return modules.stream_host(state, packed, chunk_rows, launch)
+    out, = stream_host(
+        state, [np.ascontiguousarray(masks, dtype=np.uint64),
+                np.ascontiguousarray(jokers, dtype=np.uint8)], [STRENGTHS],
+        lambda st, d_in, d_out, rows: st.launch(
+            "ge_wild_eval_masks", rows, (d_in[0], d_in[1], ranks, bug, d_out[0],
+                                         np.uint64(rows))),
+        chunk_rows=chunk_rows)
+    return out
 
 
 # --- the validated entry points behind the public API -------------------------------------

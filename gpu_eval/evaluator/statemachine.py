@@ -820,7 +820,8 @@ def evaluate_fsm(ids: Any, table: FsmTable, *, check: bool = True) -> Any:
     from gpu_eval.cuda.availability import is_cupy_array  # noqa: PLC0415 -- no CuPy import happens here
 
     if is_cupy_array(ids):
-        return _evaluate_cuda(ids, table, check)
+        with ids.device:  # checked, and the table walked, on the device that holds the ids
+            return _evaluate_cuda(ids, table, check)
     arr = np.asarray(ids)
     k = table.cards
     if arr.ndim != 2 or arr.shape[1] != k:

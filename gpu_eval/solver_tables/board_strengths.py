@@ -12,6 +12,8 @@ the largest candidate. Columns that share a card with the board are 0.
 
 from __future__ import annotations
 
+from typing import Any, cast
+
 import numpy as np
 import numpy.typing as npt
 
@@ -186,7 +188,11 @@ def board_strengths(boards: npt.ArrayLike, game: str = HOLDEM, *, backend: str =
     lay = deck_layout(game)
     if on_device:
         from gpu_eval.solver_tables.cuda_engine import board_strengths_cuda  # CuPy only here
-        out = board_strengths_cuda(masks, lay, cupy_out=cupy_in)
+        if cupy_in:  # on the device that holds the boards
+            with cast(Any, boards).device:  # a CuPy array: on its own device
+                out = board_strengths_cuda(masks, lay, cupy_out=True)
+        else:
+            out = board_strengths_cuda(masks, lay)
         if not cupy_in:
             out = registry.tag(out, game)
         return out[0] if scalar else out

@@ -17,32 +17,21 @@ import threading
 
 import numpy as np
 
-from gpu_eval.cuda import availability, modules
-from gpu_eval.cuda.nvrtc import module_code
+from gpu_eval.cuda import availability, manifest, modules, streaming
 
-__all__ = ["board_strengths_cuda", "river_counts_cuda", "get_state", "module_source", "KERNELS",
-           "MODULE_FILE", "BOARDS_PER_LAUNCH"]
+__all__ = ["board_strengths_cuda", "river_counts_cuda", "get_state", "KERNELS", "MODULE",
+           "BOARDS_PER_LAUNCH"]
 
-MODULE_FILE = "solver_tables.cu"
-KERNELS: tuple[str, ...] = ("ge_tables_board_strengths", "ge_tables_river_counts")
+#: The manifest module of these launchers (gpu_eval.cuda.manifest), and its kernels.
+MODULE = "solver_tables"
+KERNELS: tuple[str, ...] = manifest.module(MODULE).kernels
 THREADS = modules.THREADS_PER_BLOCK
-#: Boards per launch: bounds the device output (2.6 KB a board per array) and keeps each
-#: launch short.
+#: Boards per launch at most (fewer where free device memory says so): keeps each launch
+#: short.
 BOARDS_PER_LAUNCH = 1 << 16
 
-_STATES: dict[str, dict] = {}
+_STATES: dict[str, dict] = modules.device_cache()
 _LOCK = threading.Lock()
-
-
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
-
-    Examples
-    --------
-    >>> module_source().splitlines()[1]
-    '#include "solver_tables.cu"'
-    """
-    return module_code("solver tables kernels", [MODULE_FILE])
 
 
 def get_state(lay, device_id: int | None = None) -> modules.DeviceState:
@@ -57,8 +46,7 @@ def get_state(lay, device_id: int | None = None) -> modules.DeviceState:
         states = _STATES.setdefault(lay.game, {})
 
     def build(cupy, dev):
-        module, kernels = modules.compile_module(cupy, module_source(), KERNELS,
-                                                 "solver tables", dev)
+        module, kernels = modules.compile_module(cupy, MODULE, dev)
         tables = modules.upload_tables(cupy, module, "ge_bitmask_tables", lay.tables.as_dict(),
                                        modules.BITMASK_TABLE_ORDER, modules.BITMASK_TABLE_DTYPES)
         low = lay.lowest_card
@@ -76,8 +64,12 @@ def get_state(lay, device_id: int | None = None) -> modules.DeviceState:
 
 def board_strengths_cuda(masks: np.ndarray, lay, *, cupy_out: bool = False):
     """``board_strengths`` on the GPU: validated board masks (3 to 5 cards, NumPy ``uint64``)
-    of ``lay``'s game, the same ``(N, C)`` uint16 strengths as the NumPy path; a CuPy array
-    with ``cupy_out``, else a NumPy one.
+    of ``lay``'s game, the same ``(N, C)`` uint16 strengths as the NumPy path, computed on
+    the current device.
+
+    NumPy out streams: a chunk of boards at a time (sized from free device memory), its
+    strengths copied back while the next chunk runs, so no more than two chunks' strengths
+    are ever on the device. With ``cupy_out`` the whole result is a CuPy array there.
 
     Examples
     --------
@@ -85,48 +77,77 @@ def board_strengths_cuda(masks: np.ndarray, lay, *, cupy_out: bool = False):
     """
     cupy = availability.require_cuda()
     state = get_state(lay)
+    masks = np.ascontiguousarray(masks, dtype=np.uint64).reshape(-1)
+    n, c = int(masks.shape[0]), lay.columns
+    d_pairs = state.tables[-2]
+
+    def launch(st, d_in, d_out, m: int) -> None:
+        st.launch("ge_tables_board_strengths", m * c,
+                  (d_in[0], np.uint32(m), d_pairs, np.uint32(c), d_out[0]))
+
+    if not cupy_out:
+        out, = streaming.stream_host(state, [masks], [((c,), np.uint16, np.uint16)], launch,
+                                     max_rows=BOARDS_PER_LAUNCH)
+        return out
     with cupy.cuda.Device(state.device_id):
-        d_masks = cupy.asarray(np.ascontiguousarray(masks, dtype=np.uint64))
-        n, c = int(d_masks.shape[0]), lay.columns
         out = cupy.empty((n, c), dtype=cupy.uint16)
-        d_pairs = state.tables[-2]
-        for lo in range(0, n, BOARDS_PER_LAUNCH):
-            hi = min(n, lo + BOARDS_PER_LAUNCH)
-            state.launch("ge_tables_board_strengths", (hi - lo) * c,
-                         (cupy.ascontiguousarray(d_masks[lo:hi]), np.uint32(hi - lo), d_pairs,
-                          np.uint32(c), out[lo:hi]))
-        return out if cupy_out else out.get()
+
+        def work(lo: int, hi: int) -> None:
+            launch(state, [cupy.asarray(masks[lo:hi])], [out[lo:hi]], hi - lo)
+
+        streaming.for_chunks(cupy, n, 8, work, max_rows=BOARDS_PER_LAUNCH)
+        return out
 
 
 def river_counts_cuda(masks, lay, *, device_out: bool = False):
     """``(wins, ties)``, each ``(B, C)`` uint16, of every column on validated 5-card board
     masks (NumPy or CuPy ``uint64``) of ``lay``'s game: ``river_counts.count_columns``'
-    integers.
+    integers, on the device that holds CuPy masks (else the current one).
+
+    NumPy out streams a chunk of boards at a time, as :func:`board_strengths_cuda` does;
+    ``device_out`` keeps both arrays on the device.
 
     Examples
     --------
     >>> w, t = river_counts_cuda(ge.cards.to_mask(["AhKhQhJh2c"]), deck_layout())  # doctest: +SKIP
     """
     cupy = availability.require_cuda()
+    if availability.is_cupy_array(masks):
+        with masks.device:
+            return _river_counts(cupy, masks, lay, device_out)
+    return _river_counts(cupy, np.ascontiguousarray(masks, dtype=np.uint64), lay, device_out)
+
+
+def _river_counts(cupy, masks, lay, device_out: bool):
     state = get_state(lay)
     n_strengths = _scale_top(lay.game) + 1
+    n, c = int(masks.shape[0]), lay.columns
+    d_pairs, d_cards = state.tables[-2], state.tables[-1]
+    name = "ge_tables_river_counts"
+
+    def launch(st, d_in, d_out, m: int) -> None:
+        grid = max(1, min(m, st.sm_count * st.blocks_per_sm[name]))
+        st.kernels[name]((grid,), (THREADS,), (
+            d_in[0], np.uint32(m), d_pairs, d_cards, np.uint32(c), np.uint32(lay.deck_size),
+            np.uint32(n_strengths), d_out[0], d_out[1]))
+
+    if not device_out:
+        host = masks.get() if availability.is_cupy_array(masks) else masks
+        wins, ties = streaming.stream_host(state, [host.reshape(-1)],
+                                           [((c,), np.uint16, np.uint16)] * 2, launch,
+                                           max_rows=BOARDS_PER_LAUNCH)
+        return wins, ties
     with cupy.cuda.Device(state.device_id):
-        d_masks = cupy.asarray(masks, dtype=cupy.uint64)
-        n, c = int(d_masks.shape[0]), lay.columns
+        d_masks = cupy.asarray(masks, dtype=cupy.uint64).reshape(-1)
         wins = cupy.empty((n, c), dtype=cupy.uint16)
         ties = cupy.empty((n, c), dtype=cupy.uint16)
-        d_pairs, d_cards = state.tables[-2], state.tables[-1]
-        name = "ge_tables_river_counts"
-        for lo in range(0, n, BOARDS_PER_LAUNCH):
-            hi = min(n, lo + BOARDS_PER_LAUNCH)
-            grid = max(1, min(hi - lo, state.sm_count * state.blocks_per_sm[name]))
-            state.kernels[name]((grid,), (THREADS,), (
-                cupy.ascontiguousarray(d_masks[lo:hi]), np.uint32(hi - lo), d_pairs, d_cards,
-                np.uint32(c), np.uint32(lay.deck_size), np.uint32(n_strengths),
-                wins[lo:hi], ties[lo:hi]))
-        if device_out:
-            return wins, ties
-        return wins.get(), ties.get()
+
+        def work(lo: int, hi: int) -> None:
+            launch(state, [cupy.ascontiguousarray(d_masks[lo:hi])],
+                   [wins[lo:hi], ties[lo:hi]], hi - lo)
+
+        streaming.for_chunks(cupy, n, 8, work, max_rows=BOARDS_PER_LAUNCH)
+        return wins, ties
 
 
 def _scale_top(game: str) -> int:

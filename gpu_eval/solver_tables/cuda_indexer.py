@@ -18,15 +18,15 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval.cuda import availability, modules
-from gpu_eval.cuda.nvrtc import module_code
+from gpu_eval.cuda import availability, manifest, modules, streaming
 
-__all__ = ["index", "kernel_tables", "get_state", "module_source", "KERNELS", "MODULE_FILE",
+__all__ = ["index", "kernel_tables", "get_state", "KERNELS", "MODULE",
            "ROWS_PER_LAUNCH", "NO_BAD_ROW"]
 
-MODULE_FILE = "hand_index.cu"
-KERNELS: tuple[str, ...] = ("ge_hand_index",)
-#: Rows per launch (bounds a NumPy input's device copy; CuPy inputs go in whole launches too).
+#: The manifest module of this launcher (gpu_eval.cuda.manifest), and its kernels.
+MODULE = "indexer"
+KERNELS: tuple[str, ...] = manifest.module(MODULE).kernels
+#: Rows per launch at most (fewer where free device memory says so).
 ROWS_PER_LAUNCH = 1 << 24
 #: ``first_bad`` when every row is valid.
 NO_BAD_ROW = (1 << 64) - 1
@@ -42,19 +42,8 @@ class IndexerState(modules.DeviceState):
     layouts: dict = field(default_factory=dict)  # (rounds, nranks) -> device tables
 
 
-_STATES: dict[tuple[int, str], IndexerState] = {}
+_STATES: dict[tuple[int, str], IndexerState] = modules.device_cache()
 _LOCK = threading.Lock()
-
-
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
-
-    Examples
-    --------
-    >>> module_source().splitlines()[1]
-    '#include "hand_index.cu"'
-    """
-    return module_code("hand indexer kernel", [MODULE_FILE])
 
 
 def kernel_tables(tables) -> dict[str, np.ndarray]:
@@ -120,8 +109,7 @@ def get_state(device_id: int | None = None) -> IndexerState:
 
 
 def _build_state(cupy, dev: int) -> IndexerState:
-    module, kernels = modules.compile_module(cupy, module_source(), KERNELS, "hand indexer",
-                                             dev)
+    module, kernels = modules.compile_module(cupy, MODULE, dev)
     props = cupy.cuda.runtime.getDeviceProperties(dev)
     blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}
     return IndexerState(dev, module, kernels, [], None, int(props["multiProcessorCount"]),
@@ -141,13 +129,16 @@ def _device_tables(cupy, state: IndexerState, tables) -> dict[str, Any]:
 
 
 def index(ids, tables, *, lowest_rank: int, all_rounds: bool = False) -> tuple[Any, int | None]:
-    """Indices of ``(N, cards)`` ``uint8`` rows on the device.
+    """Indices of ``(N, cards)`` rows on the device.
 
     Parameters
     ----------
     ids : cupy.ndarray or numpy.ndarray
-        ``uint8`` card ids, C-contiguous, one hand a row, round by round. A NumPy array is
-        copied to the device in launches of :data:`ROWS_PER_LAUNCH` rows.
+        Card ids, one hand a row, round by round. A NumPy array (``uint8``) is streamed
+        through the current device a chunk at a time (sized from free device memory), the
+        indices coming back as it goes. A CuPy array is indexed on its own device into a CuPy
+        result; ids of any integer dtype are checked for range a chunk at a time before the
+        cast to ``uint8`` (no temporary grows with the input).
     tables : gpu_eval.solver_tables.indexer.LayoutTables
         The layout's tables.
     lowest_rank : int
@@ -159,7 +150,8 @@ def index(ids, tables, *, lowest_rank: int, all_rounds: bool = False) -> tuple[A
     -------
     tuple
         ``(indices, first_bad)``: ``int64`` indices (CuPy for CuPy input, else NumPy), -1 on
-        invalid rows, and the lowest invalid row (None if none).
+        invalid rows, and the lowest invalid row (None if none): an id out of the deck's
+        range first (as the NumPy path checks), else a card outside the deck or twice.
 
     Examples
     --------
@@ -167,30 +159,65 @@ def index(ids, tables, *, lowest_rank: int, all_rounds: bool = False) -> tuple[A
     >>> out, bad = index(cupy.asarray(ids), layout_tables((2, 5)), lowest_rank=0)  # doctest: +SKIP
     """
     cupy = availability.require_cuda()
-    state = get_state()
     n, k = ids.shape
-    rounds = tables.rounds
-    cpr = sum(c << (4 * r) for r, c in enumerate(rounds))
-    width = len(rounds) if all_rounds else 1
-    on_device = availability.is_cupy_array(ids)
-    first = None
-    with cupy.cuda.Device(state.device_id):
-        t = _device_tables(cupy, state, tables)
-        out = cupy.empty((n, width), dtype=cupy.int64) if on_device else \
-            np.empty((n, width), dtype=np.int64)
-        for lo in range(0, n, ROWS_PER_LAUNCH):
-            hi = min(n, lo + ROWS_PER_LAUNCH)
-            d_ids = ids[lo:hi] if on_device else cupy.asarray(ids[lo:hi])
-            d_out: Any = out[lo:hi] if on_device else cupy.empty((hi - lo, width), dtype=cupy.int64)
-            d_bad = cupy.full(1, np.uint64(NO_BAD_ROW), dtype=cupy.uint64)
-            state.launch("ge_hand_index", hi - lo, (
-                d_ids, np.uint64(hi - lo), np.int32(k), np.int32(len(rounds)), np.uint32(cpr),
-                np.int32(lowest_rank), np.int32(tables.nranks), np.int32(bool(all_rounds)),
-                t["rinfo"], t["lookup"], t["cfgdata"], t["binom"], d_out, d_bad))
-            if not on_device:
-                d_out.get(out=out[lo:hi])
-            bad = int(d_bad.get()[0])
-            if bad != NO_BAD_ROW and first is None:
-                first = lo + bad  # launches go in row order: the first found is the lowest
-    result = out if all_rounds else out.reshape(n)
-    return result, first
+    width = len(tables.rounds) if all_rounds else 1
+    if not availability.is_cupy_array(ids):
+        state = get_state()
+        with cupy.cuda.Device(state.device_id):
+            launch = _launcher(cupy, state, tables, k, lowest_rank, all_rounds)
+            out, = streaming.stream_host(
+                state, [np.ascontiguousarray(ids, dtype=np.uint8)],
+                [((width,), np.int64, np.int64)],
+                lambda st, d_in, d_out, m: launch(d_in[0], d_out[0], m), max_rows=ROWS_PER_LAUNCH)
+        bad = np.flatnonzero(out[:, -1] < 0)  # the kernel writes -1 on every bad row
+        return (out if all_rounds else out.reshape(n)), (int(bad[0]) if bad.size else None)
+    with ids.device:
+        state = get_state(ids.device.id)
+        launch = _launcher(cupy, state, tables, k, lowest_rank, all_rounds)
+        wide = ids.dtype != cupy.uint8
+        row_bytes = k * (ids.dtype.itemsize + 2) + 8 * width
+        if wide:  # ids out of range first, over every row, before any cast
+            out_of_range: list[int] = []
+
+            def check(lo: int, hi: int) -> None:
+                if not out_of_range:
+                    chunk = ids[lo:hi]
+                    rows = cupy.flatnonzero(((chunk < 0) | (chunk >= 52)).any(axis=1))
+                    if rows.size:
+                        out_of_range.append(lo + int(rows[0]))
+
+            streaming.for_chunks(cupy, n, row_bytes, check)
+            if out_of_range:
+                return None, out_of_range[0]
+        out = cupy.empty((n, width), dtype=cupy.int64)
+        first: list[int] = []
+
+        def work(lo: int, hi: int) -> None:
+            if first:
+                return
+            chunk = ids[lo:hi]
+            chunk = cupy.ascontiguousarray(chunk.astype(cupy.uint8) if wide else chunk)
+            bad = launch(chunk, out[lo:hi], hi - lo)
+            row = int(bad.get()[0])
+            if row != NO_BAD_ROW:
+                first.append(lo + row)  # launches go in row order: the first is the lowest
+
+        streaming.for_chunks(cupy, n, row_bytes, work, max_rows=ROWS_PER_LAUNCH)
+    return (out if all_rounds else out.reshape(n)), (first[0] if first else None)
+
+
+def _launcher(cupy, state: IndexerState, tables, k: int, lowest_rank: int, all_rounds: bool):
+    """``launch(d_ids, d_out, m) -> first_bad``: one launch over ``m`` rows on the current
+    stream, its lowest bad row (relative) in a one-element device array."""
+    t = _device_tables(cupy, state, tables)
+    cpr = sum(c << (4 * r) for r, c in enumerate(tables.rounds))
+    fixed = (np.int32(k), np.int32(len(tables.rounds)), np.uint32(cpr), np.int32(lowest_rank),
+             np.int32(tables.nranks), np.int32(bool(all_rounds)))
+
+    def launch(d_ids, d_out, m: int):
+        bad = cupy.full(1, np.uint64(NO_BAD_ROW), dtype=cupy.uint64)
+        state.launch("ge_hand_index", m, (d_ids, np.uint64(m), *fixed, t["rinfo"], t["lookup"],
+                                          t["cfgdata"], t["binom"], d_out, bad))
+        return bad
+
+    return launch

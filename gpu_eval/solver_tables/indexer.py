@@ -698,21 +698,17 @@ class HandIndexer:
         """The CUDA path of a CuPy array: checked and indexed on its device."""
         from gpu_eval.solver_tables import cuda_indexer  # noqa: PLC0415 -- CuPy inside
 
-        cupy = import_cupy()
         single = cards.ndim == 1
         arr = cards.reshape(1, -1) if single else cards
         self._check_shape(cards, arr)
-        if arr.dtype != np.uint8 and arr.size:
-            bad = (arr < 0) | (arr >= 52)  # before the cast to uint8 could hide them
-            rows = cupy.flatnonzero(bad.any(axis=1))
-            if rows.size:
-                row = int(rows[0])
-                raise self.row_error(arr[row].get(), row)
-        ids = cupy.ascontiguousarray(arr.astype(cupy.uint8))
-        out, bad = cuda_indexer.index(ids, self.tables, lowest_rank=self.lowest_rank,
+        if arr.dtype.kind not in "iu":
+            raise TypeError(f"card ids must be integers, got dtype {arr.dtype}")
+        # Range (before any cast to uint8 could hide a bad id) and indexing, a chunk at a
+        # time on the array's device.
+        out, bad = cuda_indexer.index(arr, self.tables, lowest_rank=self.lowest_rank,
                                       all_rounds=all_rounds)
         if bad is not None:
-            raise self.row_error(ids[bad].get(), bad)
+            raise self.row_error(arr[bad].get(), bad)
         return out[0] if single else out
 
     def _first_duplicate(self, ids: np.ndarray, lo: int, hi: int) -> ValueError:

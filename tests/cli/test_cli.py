@@ -217,7 +217,7 @@ def test_eval_file_streams_in_chunks(capsys, tmp_path, as_json):
 
 
 def test_eval_file_auto_backend_uses_the_device(capsys, tmp_path, monkeypatch):
-    """With a CUDA device (here CuPy emulated on the CPU, tests/emulation/fake_cupy.py) --backend auto
+    """With a CUDA device (here CuPy emulated on the CPU, tests/emulation/fake_cupy/) --backend auto
     evaluates every chunk on it, with the same output as NumPy."""
     from gpu_eval.cuda import availability, holdem
 

@@ -1,6 +1,6 @@
 """The fused validate-and-evaluate kernels (kernels/check_eval.cu) against the step-by-step
 device path they replace (stray bits, range, counts, evaluation as separate passes), through
-the host build of the kernels (tests/emulation/fake_cupy.py): the same strengths, the same errors and
+the host build of the kernels (tests/emulation/fake_cupy/): the same strengths, the same errors and
 the same ``invalid="mask"`` zeros, on all 2,598,960 five-card hands and on random 6- to
 9-card hands with every kind of bad row, as masks and as ids.
 """
@@ -17,7 +17,6 @@ from gpu_eval.cuda import device_inputs, holdem
 from gpu_eval.evaluator import bitmask
 
 import kernel_refs as R
-from emulation import hostbuild
 
 
 @pytest.fixture
@@ -144,15 +143,10 @@ def test_other_paths_unchanged(fake, monkeypatch):
         _same(fused, old)
 
 
-@pytest.fixture(scope="module")
-def blocks():
-    """The block emulator of tests/emulation/equity_host.py (real blocks of threads and barriers)."""
-    from emulation import equity_host
-
-    try:
-        return equity_host.load()
-    except hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build the block emulator: {exc}")
+@pytest.fixture
+def blocks(kernel_host):
+    """The kernels' host build in the block emulator (real blocks of threads and barriers)."""
+    return kernel_host
 
 
 @pytest.mark.parametrize("k", [5, 7, 9])
@@ -164,7 +158,6 @@ def test_ids_tile_with_real_blocks(blocks, k, grid, block):
     n = grid[0] * block[0] * 2 + 77
     ids = R.random_hands(rng, n, k)
     want = bitmask.evaluate_masks(R.ids_to_masks(ids))
-    blocks.set_tables(blocks._ptrs)
     for mi in (0, 1):
         bad = ids.copy()
         bad[n - 5, 1] = bad[n - 5, 0]    # a duplicate late (count)
@@ -203,7 +196,6 @@ def test_raw_ids_kernel_tile_with_real_blocks(blocks, k):
         n = grid[0] * block[0] * 3 + 45
         ids = R.random_hands(rng, n, k)
         out = np.zeros(n, dtype=np.uint16)
-        blocks.set_tables(blocks._ptrs)
         blocks.launch("ge_eval_ids", grid, block, (ids, np.int32(k), out, np.uint64(n)))
         np.testing.assert_array_equal(out, bitmask.evaluate_masks(R.ids_to_masks(ids)))
 
@@ -214,29 +206,24 @@ def test_short_deck_shares_the_fused_kernels(fake, monkeypatch):
     from gpu_eval.cuda import variants as CV
 
     import variant_cases as VC
-    from emulation import variants_host
 
-    monkeypatch.setattr(CV, "_STATES", {})
-    try:
-        for name, (arr, kw) in VC.shortdeck_cases().items():
-            if kw or np.asarray(arr).dtype.kind not in "iu" or np.ndim(arr) > 2:
-                continue
-            for invalid in ("raise", "mask"):
-                fake.launches.clear()
-                fused = _outcome(lambda: CV._shortdeck_device(
+    for name, (arr, kw) in VC.shortdeck_cases().items():
+        if kw or np.asarray(arr).dtype.kind not in "iu" or np.ndim(arr) > 2:
+            continue
+        for invalid in ("raise", "mask"):
+            fake.launches.clear()
+            fused = _outcome(lambda: CV._shortdeck_device(
+                fake.asarray(arr), "shortdeck-triton", invalid, "auto"))
+            names = {n for n, _, _ in fake.launches}
+            with monkeypatch.context() as m:
+                m.setattr(device_inputs, "evaluate_device_fused", lambda *a, **k: None)
+                old = _outcome(lambda: CV._shortdeck_device(
                     fake.asarray(arr), "shortdeck-triton", invalid, "auto"))
-                names = {n for n, _, _ in fake.launches}
-                with monkeypatch.context() as m:
-                    m.setattr(device_inputs, "evaluate_device_fused", lambda *a, **k: None)
-                    old = _outcome(lambda: CV._shortdeck_device(
-                        fake.asarray(arr), "shortdeck-triton", invalid, "auto"))
-                _same(fused, old)
-                a = np.asarray(arr)
-                applies = (a.ndim <= 1 if a.dtype == np.uint64
-                           else a.ndim in (1, 2) and 5 <= a.shape[-1] <= 9)
-                if applies:
-                    assert names <= {"ge_shortdeck_check_eval_masks",
-                                     "ge_shortdeck_check_eval_ids"}, (name, names)
-                    assert names or not a.size, name
-    finally:
-        variants_host.load()._set_tables()
+            _same(fused, old)
+            a = np.asarray(arr)
+            applies = (a.ndim <= 1 if a.dtype == np.uint64
+                       else a.ndim in (1, 2) and 5 <= a.shape[-1] <= 9)
+            if applies:
+                assert names <= {"ge_shortdeck_check_eval_masks",
+                                 "ge_shortdeck_check_eval_ids"}, (name, names)
+                assert names or not a.size, name

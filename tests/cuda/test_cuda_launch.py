@@ -1,4 +1,4 @@
-"""Launch configuration of the CUDA modules, without a GPU (tests/emulation/fake_cupy.py stands in):
+"""Launch configuration of the CUDA modules, without a GPU (tests/emulation/fake_cupy/ stands in):
 occupancy from the driver's occupancy API where CuPy offers it (the estimate otherwise),
 grids of whole waves, the kernel-source hash computed once per process, and the state-machine
 kernel loaded through the shared per-device module cache.

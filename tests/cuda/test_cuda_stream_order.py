@@ -1,4 +1,4 @@
-"""Stream order on the CUDA paths, checked on the CPU with tests/emulation/fake_cupy.py.
+"""Stream order on the CUDA paths, checked on the CPU with tests/emulation/fake_cupy/.
 
 The stand-in CuPy queues the work of our own streams until they are synchronised or waited on,
 and a launch that reads a buffer written on another stream without being ordered after that

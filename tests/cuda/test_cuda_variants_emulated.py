@@ -1,8 +1,9 @@
-"""gpu_eval.cuda.variants (short deck, Omaha, wild cards on CUDA) without a GPU.
+"""gpu_eval.cuda.variants (short deck, Omaha, wild cards on CUDA), on the stand-in CuPy and, where
+one is present, on a real device (the ``gpu`` fixture: one test body for both).
 
-tests/emulation/fake_cupy.py stands in for CuPy: device arrays are NumPy arrays and each launch runs
-the variant kernels built for the host (tests/variants_host.py), with the tables uploaded
-through the module's ``__constant__`` symbols exactly as on a device. Every public path
+On the stand-in (tests/emulation/fake_cupy/) device arrays are NumPy arrays and each launch
+runs the variants module's host build, with the tables uploaded through the module's
+``__constant__`` symbols exactly as on a device. Every public path
 (``evaluate(game="shortdeck")``, ``evaluate(wild=...)``, ``evaluate_omaha``) must give the
 NumPy path's strengths, dtype (game tag included for NumPy out) and errors, for NumPy input
 and for device input alike.
@@ -16,7 +17,7 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
-from gpu_eval.cuda import modules, nvrtc
+from gpu_eval.cuda import manifest, modules
 from gpu_eval.cuda import variants as CV
 from gpu_eval.games import shortdeck as SD
 from gpu_eval.games import wild as W
@@ -65,14 +66,14 @@ def _check_same(fake, want, want_exc, got_fn, device: bool):
 def test_module_built_once_and_tables_uploaded_per_family(fake):
     state = CV.get_module()
     assert CV.get_module(0) is state and state.uploaded == {}
-    assert state.module.code == CV.module_source()
+    assert state.module.code == manifest.module_source("variants")
     assert state.module.options == modules.module_options()
     ge.evaluate("As Ks Qs Js Ts", game="shortdeck", backend="cuda")
     assert set(state.uploaded) == {"shortdeck"}
     sd = state.uploaded["shortdeck"]
     ge.evaluate("As Ks Qs Js Ts", game="shortdeck-triton", backend="cuda")
     assert state.uploaded["shortdeck"] is sd  # not uploaded again
-    symbols = state.module._symbols
+    symbols = state.module.symbols
     assert symbols["ge_shortdeck_tables"].tolist() == [t.data.ptr for t in sd]
     assert len(sd) == 2 * len(modules.BITMASK_TABLE_ORDER)
     per_game = len(modules.BITMASK_TABLE_ORDER)
@@ -99,9 +100,6 @@ def test_module_built_once_and_tables_uploaded_per_family(fake):
 def test_orders_match_the_structs():
     from gpu_eval.games import omaha as O
 
-    from emulation import variants_host
-
-    assert CV.OMAHA_TABLE_ORDER == variants_host.OMAHA_TABLE_ORDER
     assert CV.OMAHA_TABLE_ORDER == tuple(O.OmahaTables.__dataclass_fields__)
     assert CV.SHORTDECK_VARIANTS == SD.GAMES
     assert set(CV.WILD_TABLE_DTYPES) == set(W.WILD_TABLE_ORDER)
@@ -109,23 +107,6 @@ def test_orders_match_the_structs():
     assert {n: tables[n].dtype for n in CV.OMAHA_TABLE_ORDER} == CV.OMAHA_TABLE_DTYPES
     wild = W.wild_device_tables()
     assert {n: wild[n].dtype for n in W.WILD_TABLE_ORDER} == CV.WILD_TABLE_DTYPES
-
-
-def test_module_source_compiles_for_sm90():
-    try:
-        nvrtc.nvrtc_version()
-    except nvrtc.NvrtcUnavailableError as exc:
-        pytest.skip(str(exc))
-    src = CV.module_source()
-    assert nvrtc.source_hash() in src
-    ptx = nvrtc.compile_ptx(src, arch="compute_90", name="variants_module.cu")
-    for kernel in CV.KERNELS:
-        assert f".entry {kernel}" in ptx, kernel
-    for symbol in ("ge_shortdeck_tables", "ge_omaha_tables", "ge_wild_tables",
-                   "ge_bitmask_tables"):
-        assert symbol in ptx
-    cubin = nvrtc.compile_cubin(src, arch="sm_90", name="variants_module.cu")  # + ptxas
-    assert cubin[:4] == b"\x7fELF"
 
 
 # --- the public API against NumPy ---------------------------------------------------------
@@ -136,7 +117,8 @@ SD_CASES = VC.shortdeck_cases()
 @pytest.mark.parametrize("invalid", ["raise", "mask"])
 @pytest.mark.parametrize("game", SD.GAMES)
 @pytest.mark.parametrize("case", list(SD_CASES))
-def test_shortdeck_matches_numpy(fake, case, game, invalid):
+def test_shortdeck_matches_numpy(gpu, case, game, invalid):
+    fake = gpu.cp
     hands, kw = SD_CASES[case]
     want, exc = _outcome(lambda: ge.evaluate(hands, game=game, backend="numpy",
                                              invalid=invalid, **kw))
@@ -151,7 +133,8 @@ WILD_CASES = VC.wild_cases()
 
 @pytest.mark.parametrize("invalid", ["raise", "mask"])
 @pytest.mark.parametrize("case", list(WILD_CASES))
-def test_wild_matches_numpy(fake, case, invalid):
+def test_wild_matches_numpy(gpu, case, invalid):
+    fake = gpu.cp
     hands, kw = WILD_CASES[case]
     want, exc = _outcome(lambda: ge.evaluate(hands, backend="numpy", invalid=invalid, **kw))
     for device in (False, True):
@@ -165,7 +148,8 @@ OMAHA_CASES = VC.omaha_cases()
 
 @pytest.mark.parametrize("invalid", ["raise", "mask"])
 @pytest.mark.parametrize("case", list(OMAHA_CASES))
-def test_omaha_matches_numpy(fake, case, invalid):
+def test_omaha_matches_numpy(gpu, case, invalid):
+    fake = gpu.cp
     hole, board, kw = OMAHA_CASES[case]
     want, exc = _outcome(lambda: ge.evaluate_omaha(hole, board, backend="numpy",
                                                    invalid=invalid, **kw))
@@ -204,78 +188,145 @@ def test_auto_backend_routes_device_input_here(fake):
         ge.evaluate(ids, game="shortdeck", backend="cuda", algorithm="perfect-hash")
 
 
-def test_all_five_card_short_deck_hands(fake):
+@pytest.fixture(scope="module")
+def all_five_short():
     from itertools import combinations
 
     ids = VC.SHORT_DECK[np.array(list(combinations(range(36), 5)), dtype=np.uint8)]
+    return ids, VC.masks_of(ids)
+
+
+def _same(cp, got, want, device: bool) -> None:
+    if device:
+        assert isinstance(got, cp.ndarray) and got.dtype == cp.uint16
+        got = cp.asnumpy(got)
+    else:
+        assert isinstance(got, np.ndarray) and got.dtype.metadata == want.dtype.metadata
+    assert got.shape == want.shape
+    np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.parametrize("game", SD.GAMES)
+def test_all_five_card_short_deck_hands(gpu, all_five_short, game):
+    cp = gpu.cp
+    ids, masks = all_five_short
     assert len(ids) == comb(36, 5)
-    masks = VC.masks_of(ids)
+    want = ge.evaluate(ids, game=game, backend="numpy")
+    assert len(np.unique(want)) == SD.NUM_CLASSES  # every class is some 5-card hand
+    _same(cp, ge.evaluate(cp.asarray(ids), game=game), want, True)
+    _same(cp, ge.evaluate(cp.asarray(masks), game=game), want, True)
+    _same(cp, ge.evaluate(ids, game=game, backend="cuda"), want, False)
+    _same(cp, ge.evaluate(masks, game=game, backend="cuda"), want, False)
+    _same(cp, CV.shortdeck_ids_cuda(cp.asarray(ids), game), want.view(np.uint16), True)
+    _same(cp, CV.shortdeck_masks_cuda(cp.asarray(masks), game), want.view(np.uint16), True)
+
+
+@pytest.mark.parametrize("k", [6, 7, 9])
+def test_random_short_deck_hands(gpu, k):
+    cp = gpu.cp
+    ids = VC.deal(np.random.default_rng(k), gpu.size(300_000, 20_000), k, VC.SHORT_DECK)
     for game in SD.GAMES:
         want = ge.evaluate(ids, game=game, backend="numpy")
-        np.testing.assert_array_equal(ge.evaluate(ids, game=game, backend="cuda"), want)
-        np.testing.assert_array_equal(ge.evaluate(fake.asarray(masks), game=game).get(), want)
-        np.testing.assert_array_equal(CV.shortdeck_ids_cuda(fake.asarray(ids), game).get(),
-                                      want)
-        assert len(np.unique(want)) == SD.NUM_CLASSES  # every class is some 5-card hand
+        _same(cp, ge.evaluate(cp.asarray(ids), game=game), want, True)
+        _same(cp, ge.evaluate(ids, game=game, backend="cuda"), want, False)
 
 
 @pytest.mark.parametrize("h", [4, 5, 6])
-def test_random_omaha(fake, h):
-    rng = np.random.default_rng(h)
+def test_random_omaha(gpu, h):
+    cp = gpu.cp
     game = {4: "omaha", 5: "omaha5", 6: "omaha6"}[h]
+    rng = np.random.default_rng(100 + h)
+    n = gpu.size(200_000, 20_000)
     for k in (3, 4, 5):
-        cards = VC.deal(rng, 20_000, h + k)
+        cards = VC.deal(rng, n, h + k)
         hole, board = cards[:, :h], cards[:, h:]
         want = ge.evaluate_omaha(hole, board, game=game, backend="numpy")
-        np.testing.assert_array_equal(ge.evaluate_omaha(hole, board, game=game,
-                                                        backend="cuda"), want)
-        got = ge.evaluate_omaha(fake.asarray(hole), fake.asarray(board), game=game)
-        np.testing.assert_array_equal(got.get(), want)
-    flushy = VC.deal(rng, 20_000, h + 5, np.arange(1, 52, 2))  # two suits
+        _same(cp, ge.evaluate_omaha(cp.asarray(hole), cp.asarray(board), game=game), want,
+              True)
+        _same(cp, ge.evaluate_omaha(hole, board, game=game, backend="cuda"), want, False)
+    flushy = VC.deal(rng, n, h + 5, np.arange(0, 52, 2))  # two suits
     want = ge.evaluate_omaha(flushy[:, :h], flushy[:, h:], game=game, backend="numpy")
     assert (ge.category(want) >= 5).mean() > 0.2
-    np.testing.assert_array_equal(
-        ge.evaluate_omaha(flushy[:, :h], flushy[:, h:], game=game, backend="cuda"), want)
+    _same(cp, ge.evaluate_omaha(cp.asarray(flushy[:, :h]), cp.asarray(flushy[:, h:]),
+                                game=game), want, True)
+    _same(cp, ge.evaluate_omaha(flushy[:, :h], flushy[:, h:], game=game, backend="cuda"),
+          want, False)
+    shared = np.array([51, 47, 43, 39, 2], dtype=np.uint8)
+    holes = VC.deal(rng, n // 2, h, np.setdiff1d(np.arange(52), shared))
+    want = ge.evaluate_omaha(holes, shared, game=game, backend="numpy")
+    _same(cp, ge.evaluate_omaha(cp.asarray(holes), "As Ks Qs Js 2h", game=game), want, True)
+    _same(cp, ge.evaluate_omaha(holes, shared, game=game, backend="cuda"), want, False)
 
 
 @pytest.mark.parametrize("wild", ["joker", ["joker", "2"], "bug", "2", ["3", "K"]])
-def test_random_wild(fake, wild):
-    rng = np.random.default_rng(5)
+def test_random_wild_hands(gpu, wild):
+    cp = gpu.cp
+    rng = np.random.default_rng(7)
     for k in (5, 7, 9):
-        ids = VC.deal(rng, 20_000, k)
+        ids = VC.deal(rng, gpu.size(200_000, 20_000), k)
         if W.parse_wild(wild).jokers != "none":
             ids[::3, 0] = VC.JOKER
             ids[::5, k - 1] = VC.JOKER
         want = ge.evaluate(ids, wild=wild, backend="numpy")
-        np.testing.assert_array_equal(ge.evaluate(ids, wild=wild, backend="cuda"), want)
-        np.testing.assert_array_equal(ge.evaluate(fake.asarray(ids), wild=wild).get(), want)
+        _same(cp, ge.evaluate(cp.asarray(ids), wild=wild), want, True)
+        _same(cp, ge.evaluate(ids, wild=wild, backend="cuda"), want, False)
+
+
+def test_module_cached_and_tables_uploaded_once(gpu):
+    cp = gpu.cp
+    state = CV.get_module(families=("shortdeck", "omaha", "wild"))
+    assert CV.get_module(cp.cuda.runtime.getDevice()) is state
+    assert set(state.uploaded) == {"shortdeck", "omaha", "wild"}
+    uploaded = {k: list(v) for k, v in state.uploaded.items()}
+    ge.evaluate("As Ks Qs Js Ts", game="shortdeck", backend="cuda")
+    assert all(state.uploaded[k] == v for k, v in uploaded.items())  # nothing re-uploaded
+    assert state.sm_count > 0 and all(b >= 1 for b in state.blocks_per_sm.values())
+
+
+def test_cupy_results_are_plain_and_readable_with_game(gpu):
+    cp = gpu.cp
+    s = ge.evaluate(cp.asarray(ge.cards.parse(["As Ks Qs Js Ts", "6c 7d 8h 9s Ac"])),
+                    game="shortdeck")
+    assert s.dtype == cp.uint16
+    assert ge.describe(cp.asnumpy(s), game="shortdeck") == ["Royal Flush", "Straight, Nine high"]
+    one = ge.evaluate(cp.asarray(ge.cards.parse("Ac Ad Ah As Jk", allow_joker=True)),
+                      wild="joker")
+    assert one.shape == () and int(one) == 7475
+
+
+def _forget_launches(gpu) -> None:
+    if not gpu.real:
+        gpu.cp.launches.clear()
 
 
 # --- streaming of host arrays -----------------------------------------------------------
 
-@pytest.mark.parametrize("chunk_rows", [None, 1_000, 4_999])
-def test_streamed_in_chunks(fake, chunk_rows):
+@pytest.mark.parametrize("chunks", [1, 5, 25])
+def test_streamed_in_chunks(gpu, chunks):
+    """Host arrays in chunks of a given size: the NumPy path's strengths, a launch a chunk."""
+    fake = gpu.cp
     rng = np.random.default_rng(9)
-    n = 5_000
+    n = gpu.size(250_000, 5_000)
+    chunk_rows = None if chunks == 1 else -(-n // chunks)
     chunks = -(-n // (chunk_rows or n))
     ids = VC.deal(rng, n, 7, VC.SHORT_DECK)
     want = ge.evaluate(ids, game="shortdeck-triton", backend="numpy")
-    fake.launches.clear()
+    _forget_launches(gpu)
     np.testing.assert_array_equal(
         CV.shortdeck_masks_cuda(VC.masks_of(ids), "shortdeck-triton", chunk_rows=chunk_rows),
         want)
     np.testing.assert_array_equal(
         CV.shortdeck_ids_cuda(ids, "shortdeck-triton", chunk_rows=chunk_rows), want)
-    assert len(fake.launches) == 2 * chunks
+    assert gpu.real or len(fake.launches) == 2 * chunks
 
     cards = VC.deal(rng, n, 10)
     hole, board = cards[:, :5], cards[:, 5:]
     want = ge.evaluate_omaha(hole, board, game="omaha5", backend="numpy")
-    fake.launches.clear()
+    _forget_launches(gpu)
     got = CV.omaha_ids_cuda(hole, board, chunk_rows=chunk_rows)
     assert isinstance(got, np.ndarray) and not isinstance(got, fake.ndarray)
     np.testing.assert_array_equal(got, want)
-    assert len(fake.launches) == chunks
+    assert gpu.real or len(fake.launches) == chunks
     shared = cards[0, 5:]
     ok = ~np.isin(hole, shared).any(axis=1)
     want = ge.evaluate_omaha(hole[ok], shared, game="omaha5", backend="numpy")
@@ -288,10 +339,10 @@ def test_streamed_in_chunks(fake, chunk_rows):
     masks = np.bitwise_or.reduce(W.ID_OR_JOKER_TO_MASK[ids], axis=1)
     jokers = (ids == VC.JOKER).sum(axis=1).astype(np.uint8)
     want = ge.evaluate(ids, wild=["joker", "5"], backend="numpy")
-    fake.launches.clear()
+    _forget_launches(gpu)
     np.testing.assert_array_equal(CV.wild_masks_cuda(masks, jokers, spec,
                                                      chunk_rows=chunk_rows), want)
-    assert len(fake.launches) == chunks
+    assert gpu.real or len(fake.launches) == chunks
 
 
 def test_low_level_entry_points(fake):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from gpu_eval.cuda import kernel_cache, modules, nvrtc
+from gpu_eval.cuda import kernel_cache, manifest, modules, nvrtc
 from gpu_eval.cuda.nvrtc import module_code
 
 try:
@@ -137,7 +137,7 @@ def test_whole_module_preferred_to_a_part_once_cached(cache, monkeypatch):
     cupy = recording_cupy("90")
     monkeypatch.setattr(modules, "require_cuda", lambda: cupy)
     monkeypatch.setattr(kernel_cache, "supported_archs", lambda: (80, 90))
-    whole = module_code("test kernels", ["equity_batch.cu"])
+    whole = manifest.module_source("batch")
     built = []
 
     def build(cupy_, dev, part):
@@ -145,15 +145,15 @@ def test_whole_module_preferred_to_a_part_once_cached(cache, monkeypatch):
         return f"state {part}"
 
     states, lock = {}, threading.Lock()
-    assert modules.cached_part_state(states, lock, build, lambda: whole, 3) == "state 3"
-    assert modules.cached_part_state(states, lock, build, lambda: whole, 3) == "state 3"
+    assert modules.cached_part_state(states, lock, build, "batch", 3) == "state 3"
+    assert modules.cached_part_state(states, lock, build, "batch", 3) == "state 3"
     assert built == [3]
     path = kernel_cache.binary_path(whole, "sm_90")  # `gpu-eval compile` ran meanwhile
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"\x7fELF")
-    assert modules.cached_part_state(states, lock, build, lambda: whole, 5) == "state None"
-    assert modules.cached_part_state(states, lock, build, lambda: whole, 3) == "state None"
-    assert modules.cached_part_state(states, lock, build, lambda: whole, 0) == "state None"
+    assert modules.cached_part_state(states, lock, build, "batch", 5) == "state None"
+    assert modules.cached_part_state(states, lock, build, "batch", 3) == "state None"
+    assert modules.cached_part_state(states, lock, build, "batch", 0) == "state None"
     assert built == [3, None]
 
 
@@ -167,8 +167,10 @@ def test_a_part_holds_exactly_its_player_count_kernels():
     from gpu_eval.equity_engine.batch import cuda_engine as cuda_batch
     from gpu_eval.equity_engine.deals import cuda_engine as cuda_deals
 
-    assert _entries(cuda_batch.module_source(3)) == set(cuda_batch.PLAYER_KERNELS.names(3))
-    assert _entries(cuda_deals.module_source(0)) == set(cuda_deals.PLAYER_KERNELS.names(0))
+    assert _entries(manifest.module_source(cuda_batch.MODULE, 3)) == set(
+        cuda_batch.PLAYER_KERNELS.names(3))
+    assert _entries(manifest.module_source(cuda_deals.MODULE, 0)) == set(
+        cuda_deals.PLAYER_KERNELS.names(0))
 
 
 def test_every_per_count_kernel_list_can_be_compiled_alone():
@@ -186,17 +188,17 @@ def test_every_per_count_kernel_list_can_be_compiled_alone():
         kinds = launcher.PLAYER_KERNELS
         assert launcher.KERNELS == kinds.names()
         n = kinds.counts[-1]
-        assert f"#define GE_PLAYERS {n}\n" in launcher.module_source(n)
-        assert "GE_PLAYERS" not in launcher.module_source()
+        assert f"#define GE_PLAYERS {n}\n" in manifest.module_source(launcher.MODULE, n)
+        assert "GE_PLAYERS" not in manifest.module_source(launcher.MODULE)
         text = "".join((nvrtc.kernel_dir() / f).read_text() for f in re.findall(
-            r'#include "(\w+\.cu)"', launcher.module_source()))
+            r'#include "(\w+\.cu)"', manifest.module_source(launcher.MODULE)))
         for pattern in kinds.per_count:
             macro = re.search(r"GE_FOR_PLAYERS_2_TO_(\d+)\((\w+)\)", text[text.index(
                 pattern.split("{")[0].rstrip("_") + "_##N"):])
             assert macro and int(macro.group(1)) == n, pattern
 
 
-def test_stand_in_call_builds_only_its_part(stand_in_cuda_games):
+def test_stand_in_call_builds_only_its_part(stand_in_cupy):
     """A heads-up Omaha spot on the stand-in device compiles the two-player part of the
     games module: its code says GE_PLAYERS 2 and it fetches only that part's kernels."""
     import gpu_eval as ge

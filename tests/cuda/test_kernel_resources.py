@@ -8,43 +8,21 @@ from __future__ import annotations
 
 import pytest
 
-from gpu_eval.cuda import games_module, holdem, nvrtc
+from gpu_eval.cuda import manifest, nvrtc
 from gpu_eval.cuda import resources as KR
-from gpu_eval.cuda import variants as cuda_variants
-from gpu_eval.equity_engine.batch import cuda_engine as cuda_batch
-from gpu_eval.equity_engine.deals import cuda_engine as cuda_deals
-from gpu_eval.equity_engine.holdem import cuda_engine as cuda_equity
-from gpu_eval.solver_tables import cuda_indexer
-
-try:
-    nvrtc.nvrtc_version()
-    SKIP = ""
-except nvrtc.NvrtcUnavailableError as exc:
-    SKIP = str(exc)
 
 
-@pytest.fixture(scope="module")
-def report():
-    if SKIP:
-        pytest.skip(SKIP)
-    return KR.report_all("sm_90")
+@pytest.fixture
+def report(ptxas_report):
+    return ptxas_report
 
 
 def test_every_kernel_is_reported(report):
+    """Every kernel of every manifest module, by the module it is in (that each module
+    exports exactly its records is tests/cuda/test_manifest.py's)."""
     names = {(r.module, r.kernel) for r in report}
-    expected = ({("evaluator", k) for k in holdem.KERNELS}
-                | {("equity", k) for k in cuda_equity.KERNELS}
-                | {("batch", k) for k in cuda_batch.KERNELS}
-                | {("fsm", "ge_fsm_eval_ids")}
-                | {("indexer", k) for k in cuda_indexer.KERNELS}
-                | {("deals", k) for k in cuda_deals.KERNELS}
-                | {("games", k) for k in games_module.KERNELS})
-    assert expected <= names
-    assert {k for m, k in names if m == "variants"} >= {"ge_omaha_eval_ids",
-                                                         "ge_wild_eval_masks"}
+    assert names == {(m.name, k) for m in manifest.MODULES.values() for k in m.kernels}
     assert all(r.registers > 0 for r in report)
-    # the deal module's cubin exports exactly the kernels its launcher looks up
-    assert {k for m, k in names if m == "deals"} == set(cuda_deals.KERNELS)
 
 
 def test_every_kernel_file_is_built_for_sm90_here(report):
@@ -109,4 +87,4 @@ def test_parse_reads_nvcc_style_logs():
     assert (a.kernel, a.registers, a.stack, a.spill_stores, a.spill_loads, a.barriers) == (
         "ge_a", 64, 16, 8, 12, 1)
     assert a.spills and not b.spills and (b.registers, b.shared) == (12, 2048)
-    assert cuda_variants.module_source() in KR.module_sources().values()
+    assert manifest.module_source("variants") in KR.module_sources().values()

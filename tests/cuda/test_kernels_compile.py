@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gpu_eval.cuda import holdem, modules, nvrtc
+from gpu_eval.cuda import holdem, manifest, modules, nvrtc
 from gpu_eval.evaluator.tables import bitmask_tables
 
 try:
@@ -87,9 +87,10 @@ def test_every_header_is_self_contained(name):
 @pytest.mark.parametrize("arch", ["sm_90", "sm_80"])
 def test_device_module_assembles_to_cubin(arch):
     """The exact module CuPy builds per device, through ptxas, with CuPy's extra options."""
-    cubin = nvrtc.compile_cubin(holdem.module_source(), arch=arch, options=CUPY_EXTRA_OPTIONS)
+    cubin = nvrtc.compile_cubin(manifest.module_source("evaluator"), arch=arch,
+                                options=CUPY_EXTRA_OPTIONS)
     assert cubin[:4] == b"\x7fELF"
-    ptx = nvrtc.compile_ptx(holdem.module_source(), arch="compute_90",
+    ptx = nvrtc.compile_ptx(manifest.module_source("evaluator"), arch="compute_90",
                              options=CUPY_EXTRA_OPTIONS)
     entries = set(re.findall(r"\.entry\s+(\w+)", ptx))
     assert set(holdem.KERNELS) <= entries
@@ -134,9 +135,9 @@ def test_phash_rank_groups_match_kernel():
 
 
 def test_module_source_carries_source_hash():
-    src = holdem.module_source()
+    src = manifest.module_source("evaluator")
     assert nvrtc.source_hash() in src
-    for f in holdem.MODULE_FILES:
+    for f in manifest.module("evaluator").files:
         assert f'#include "{f}"' in src
 
 

@@ -1,4 +1,4 @@
-"""The low launchers on the stand-in CuPy (tests/emulation/fake_cupy.py): the 8-or-better lows
+"""The low launchers on the stand-in CuPy (tests/emulation/fake_cupy/): the 8-or-better lows
 of ``evaluate_low`` (gpu_eval/cuda/games_module.py, ``ge_games_low``) and the 2-7, A-5 and
 badugi evaluator of CuPy input (gpu_eval/cuda/lowball.py), against the NumPy path.
 """
@@ -13,8 +13,8 @@ from gpu_eval import cards
 
 
 @pytest.fixture
-def games_cupy(stand_in_cuda_games):
-    return stand_in_cuda_games
+def games_cupy(stand_in_cupy):
+    return stand_in_cupy
 
 
 BOARDS = ["2c 5d 4h", "2c 5d 4h Qs Js", "7s 8s 9c Td"]
@@ -70,12 +70,12 @@ def test_low_games_check_and_evaluate_in_one_launch(low_cupy, game, k):
     want = ge.evaluate(ids, game=game, backend="numpy")
     for name, arr in (("ids", cp.asarray(ids)), ("masks", cp.asarray(cards.to_mask(ids)))):
         cp.launches.clear()
-        syncs = cp.Stream.null.synchronized
+        syncs = cp.cuda.Stream.null.synchronized
         got = ge.evaluate(arr, game=game, backend="cuda")
         assert isinstance(got, cp.ndarray)
         np.testing.assert_array_equal(got.get(), want)
         assert [n for n, _, _ in cp.launches] == [f"ge_low_check_eval_{name}"]
-        assert cp.Stream.null.synchronized - syncs <= 2  # the error check, and our .get()
+        assert cp.cuda.Stream.null.synchronized - syncs <= 2  # the error check, and our .get()
     assert not cp.races
 
 

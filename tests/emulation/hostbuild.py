@@ -27,9 +27,9 @@ from pathlib import Path
 import numpy as np
 
 from gpu_eval.combinatorics import BINOM
+from gpu_eval.cuda import nvrtc
 from gpu_eval.cuda.holdem import PHASH_TABLE_ORDER, phash_device_tables
 from gpu_eval.cuda.modules import BITMASK_TABLE_ORDER
-from gpu_eval.cuda.nvrtc import kernel_dir, source_hash
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.scale import NUM_STRENGTHS
 
@@ -368,7 +368,7 @@ def compile_cached(wrapper: str, name: str, flag_sets: list[tuple[str, ...]],
     cxx = find_compiler()
     errors = []
     for flags in flag_sets:
-        key = source_hash(extra=(wrapper, cxx, _compiler_version(cxx), *flags))[:24]
+        key = nvrtc.source_hash(extra=(wrapper, cxx, _compiler_version(cxx), *flags))[:24]
         target = writable_cache_dir() / f"{name}_{key}.so"
         if target.is_file():
             return target
@@ -379,7 +379,7 @@ def compile_cached(wrapper: str, name: str, flag_sets: list[tuple[str, ...]],
                 src = Path(tmp) / f"{name}.cpp"
                 src.write_text(wrapper)
                 tmp_so = Path(tmp) / target.name
-                cmd = [cxx, *flags, f"-I{kernel_dir()}", str(src), "-o", str(tmp_so)]
+                cmd = [cxx, *flags, f"-I{nvrtc.kernel_dir()}", str(src), "-o", str(tmp_so)]
                 proc = subprocess.run(cmd, capture_output=True, text=True)
                 if proc.returncode == 0:
                     os.replace(tmp_so, target)
@@ -517,8 +517,7 @@ class HostKernels:
         """The host launcher ``ge_host_<name>`` for ``algorithm``.
 
         The table pointers are (re)written before every call: the library's table structs
-        are process-wide, and another user of the same library (tests/emulation/fake_cupy.py) may have
-        pointed them at its own copies.
+        are process-wide.
         """
         if algorithm == "bitmask":
             self.lib.ge_host_set_bitmask_tables(_ptr(self._table_ptrs))

@@ -1,10 +1,11 @@
-"""Kernels' host builds under AddressSanitizer and UBSan, for the tests.
+"""Kernels' host builds under AddressSanitizer and UBSan, for the tests and the sanitizer job.
 
-A host library built with :data:`FLAGS` reports an out-of-bounds read, a bad shift or any
-other undefined behaviour of the kernel code it runs, and stops the process. The ASan runtime
-must be the first library a process loads, so such a library runs in a fresh interpreter
-started by :func:`run` with the compiler's ``libasan`` preloaded; the test reads its exit status
-and standard error.
+A host library built with :data:`FLAGS` (``emulation.kernel_build.load(name, sanitize=True)``)
+reports an out-of-bounds read, a bad shift or any other undefined behaviour of the kernel code
+it runs, and stops the process. The ASan runtime must be the first library a process loads, so
+such a library runs in a fresh interpreter started with the compiler's ``libasan`` preloaded
+(:func:`environment`): :func:`run` for a test, which reads its exit status and standard
+error; ``tests/emulation/sanitize.py`` re-executes itself so.
 """
 
 from __future__ import annotations
@@ -17,12 +18,14 @@ from pathlib import Path
 
 from emulation import hostbuild
 
-__all__ = ["FLAGS", "runtime", "run"]
+__all__ = ["FLAGS", "runtime", "environment", "run"]
 
-#: Compiler flags of a sanitized host library (no OpenMP: one thread keeps reports readable).
+#: Compiler flags of a sanitized host library (one OS thread per launch keeps reports
+#: readable: emulation.kernel_build).
 FLAGS: tuple[str, ...] = ("-O1", "-g", "-std=c++17", "-shared", "-fPIC", "-Wall",
-                          "-Wno-unknown-pragmas", "-fsanitize=address,undefined",
-                          "-fno-sanitize-recover=all", "-fno-omit-frame-pointer")
+                          "-Wno-unknown-pragmas", "-fno-strict-aliasing",
+                          "-fno-omit-frame-pointer", "-fsanitize=address,undefined",
+                          "-fno-sanitize-recover=all")
 _TESTS = Path(__file__).resolve().parents[1]
 
 
@@ -33,7 +36,7 @@ def runtime() -> str:
     Raises
     ------
     hostbuild.HostBuildUnavailableError
-        If the compiler has no ASan runtime.
+        If there is no compiler, or it has no ASan runtime.
     """
     cxx = hostbuild.find_compiler()
     try:
@@ -46,12 +49,20 @@ def runtime() -> str:
     return path
 
 
-def run(code: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    """Run ``code`` in a fresh Python with the ASan runtime preloaded (``tests/`` on its
-    path); a sanitizer report makes it exit non-zero with the report on standard error."""
-    env = dict(os.environ, LD_PRELOAD=runtime(), ASAN_OPTIONS="detect_leaks=0",
-               UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1",
-               PYTHONPATH=os.pathsep.join(filter(None, [str(_TESTS),
-                                                        os.environ.get("PYTHONPATH")])))
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          env=env, timeout=timeout)
+def environment(**extra: str) -> dict[str, str]:
+    """This process's environment for a child that loads sanitized builds: the ASan runtime
+    preloaded, the first report fatal, ``tests/`` on its path, plus ``extra``."""
+    return {**os.environ, "LD_PRELOAD": runtime(),
+            "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1:halt_on_error=1",
+            "UBSAN_OPTIONS": "print_stacktrace=1:halt_on_error=1",
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(_TESTS),
+                                                        os.environ.get("PYTHONPATH")])),
+            **extra}
+
+
+def run(code: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    """Run ``code`` (with ``args`` as ``sys.argv[1:]``) in a fresh Python with the ASan
+    runtime preloaded (:func:`environment`); a sanitizer report makes it exit non-zero with
+    the report on standard error."""
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                          env=environment(), timeout=timeout)

@@ -143,7 +143,7 @@ def test_a_client_without_a_device_plans_for_gpu_workers():
     (["AsAhKdQc", "KQJT"], "omaha"),
     (["AsAhKdQc", "AAxx$ds"], "omaha-hilo"),
 ])
-def test_omaha_ranges_preflop_are_exact_on_a_device(stand_in_cuda_games, players, game):
+def test_omaha_ranges_preflop_are_exact_on_a_device(stand_in_cupy, players, game):
     """These raised "no strategy answers" with a device present: their NumPy cost was past
     the CUDA engine's limit and the sampler refused a job already decided exact. Now the exact
     job is costed at the device's rate and chosen."""
@@ -156,7 +156,7 @@ def test_omaha_ranges_preflop_are_exact_on_a_device(stand_in_cuda_games, players
     (["AsAhKdQc", "KQJT"], "2c7d9h", "omaha"),
     (["AsAh2d3c", "AAxx$ds"], "4c7d9h", "omaha-hilo"),
 ])
-def test_omaha_ranges_give_the_numpy_integers_on_a_device(stand_in_cuda_games, players, board,
+def test_omaha_ranges_give_the_numpy_integers_on_a_device(stand_in_cupy, players, board,
                                                           game):
     on_device = ge.equity(players, board=board, game=game)
     on_host = ge.equity(players, board=board, game=game, backend="numpy")

@@ -34,26 +34,15 @@ def client():
 
 
 @pytest.fixture
-def cuda_equity(monkeypatch):
-    """The hold'em CUDA engine on the stand-in CuPy, as tests/equity_engine/holdem/test_cuda_equity.py sets
-    it up
-    (equity.cu's kernels run as host C++)."""
-    import holdem_cuda
-
-    from emulation import equity_host, hostbuild
-
-    try:
-        host = equity_host.load()
-    except hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build kernels/equity.cu for the CPU: {exc}")
-    yield holdem_cuda.install_fake_equity(monkeypatch, host)
-    holdem_cuda.clear_caches()
+def cuda_equity(stand_in_cupy):
+    """The hold'em CUDA engine on the stand-in CuPy (equity.cu's kernels run as host C++)."""
+    return stand_in_cupy
 
 
 @pytest.fixture
-def cuda_games(stand_in_cuda_games):
+def cuda_games(stand_in_cupy):
     """The other games' CUDA engine on the stand-in CuPy (conftest)."""
-    return stand_in_cuda_games
+    return stand_in_cupy
 
 
 _FIELDS = ("strategy", "method", "exact", "boards", "samples", "matchups", "seed", "labels",

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import gpu_eval as ge
+from gpu_eval.cuda import variants as CV
 from gpu_eval.games import omaha as O
 
 GAMES = {4: "omaha", 5: "omaha5", 6: "omaha6"}
@@ -161,12 +162,11 @@ def test_table_struct_matches_tables():
 
     from gpu_eval.cuda import nvrtc
 
-    from emulation import variants_host
     body = (nvrtc.kernel_dir() / "omaha.cuh").read_text()
     fields = re.findall(r"const\s+ge_(u8|u16|u32)\*\s+(\w+);",
                         re.search(r"GeOmahaTables\s*\{(.*?)\};", body, re.S).group(1))
-    assert [f for _, f in fields] == list(variants_host.OMAHA_TABLE_ORDER)
-    assert list(O.OmahaTables.__dataclass_fields__) == list(variants_host.OMAHA_TABLE_ORDER)
+    assert [f for _, f in fields] == list(CV.OMAHA_TABLE_ORDER)
+    assert list(O.OmahaTables.__dataclass_fields__) == list(CV.OMAHA_TABLE_ORDER)
     tables = O.omaha_tables().as_dict()
     for ctype, name in fields:
         assert tables[name].dtype == np.dtype(f"uint{ctype[1:]}"), name

@@ -264,7 +264,7 @@ def test_cai_object_runs_on_its_stream(stand_in_cupy):
     assert np.shares_memory(adopt(obj).array, ids)
     got = ge.evaluate(obj, backend="cuda")
     assert isinstance(got, fake.ndarray)
-    assert fake._writer(got)[0] is theirs  # written by a launch on the caller's stream
+    assert fake.writer(got)[0] is theirs  # written by a launch on the caller's stream
     theirs.synchronize()
     np.testing.assert_array_equal(got.view(np.ndarray), ge.evaluate(ids, backend="numpy"))
     cat = ge.category(CAIOnly(STRENGTHS, stream=theirs.ptr))  # host-only: back on the device
@@ -272,7 +272,7 @@ def test_cai_object_runs_on_its_stream(stand_in_cupy):
     np.testing.assert_array_equal(cat.view(np.ndarray), ge.category(STRENGTHS))
     rows = STRENGTHS.reshape(1, 3)
     duel = ge.compare(CAIOnly(rows, stream=theirs.ptr))  # compare() runs on the device
-    assert isinstance(duel.share, fake.ndarray) and fake._writer(duel.share)[0] is theirs
+    assert isinstance(duel.share, fake.ndarray) and fake.writer(duel.share)[0] is theirs
     theirs.synchronize()
     _same(type(duel)(*(np.asarray(a.view(np.ndarray)) for a in duel)), ge.compare(rows))
     with pytest.raises(ValueError) as err:
@@ -303,7 +303,7 @@ def test_torch_branch_uses_the_tensors_stream(stand_in_cupy, monkeypatch):
     kind, got = ge.evaluate(t, backend="cuda")
     assert kind == "torch tensor of" and isinstance(got, fake.ndarray)
     assert t.streams == [theirs.ptr]
-    assert fake._writer(got)[0] is theirs
+    assert fake.writer(got)[0] is theirs
     theirs.synchronize()
     np.testing.assert_array_equal(got.view(np.ndarray), ge.evaluate(HANDS7, backend="numpy"))
     assert not fake.races

@@ -87,7 +87,7 @@ import numpy as np
 from emulation import indexer_host
 from gpu_eval.solver_tables.indexer import layout_tables
 
-host = indexer_host.IndexerHost(threads=1, path=indexer_host.build(sanitize=True))
+host = indexer_host.IndexerHost(sanitize=True)
 rng = np.random.default_rng(5)
 hands = np.argsort(rng.random((300, 52)), axis=1)[:, :7].astype(np.uint8)
 hands[10, 2] = 64          # uint8 ids 52..255 reach the kernel unchecked from CuPy
@@ -112,10 +112,10 @@ def test_host_kernel_checks_ids_under_sanitizers():
     negative amount: the kernel's host build under AddressSanitizer and UBSan stays quiet."""
     import json
 
-    from emulation import indexer_host, sanitizers
+    from emulation import kernel_build, sanitizers
 
     try:
-        indexer_host.build(sanitize=True)  # here, not under the preloaded runtime
+        kernel_build.build("indexer", sanitize=True)  # here, not under the preloaded runtime
         proc = sanitizers.run(_BAD_IDS)
     except hostbuild.HostBuildUnavailableError as exc:
         pytest.skip(f"no sanitized host build: {exc}")
@@ -141,19 +141,31 @@ def test_kernel_tables_layout():
 # -- the launcher through the stand-in CuPy ---------------------------------------------------
 
 @pytest.mark.parametrize("layout, game", [((2, 5), "holdem"), ((2, 3, 1, 1), "holdem"),
-                                          ((2, 3, 1, 1), "shortdeck"), ((4,), "holdem")])
-def test_cupy_in_cupy_out(cupy, layout, game):
+                                          ((2, 3, 1, 1), "shortdeck"), ((4,), "holdem"),
+                                          ((7,), "holdem")])
+def test_cupy_in_cupy_out(gpu, layout, game):
+    cupy = gpu.cp
     idx = ge.HandIndexer(layout, game=game)
-    hands = deals(20_000, sum(layout), idx.lowest_rank, seed=3)
+    n = gpu.size(1_000_000, 20_000)
+    hands = deals(n, sum(layout), idx.lowest_rank, seed=3)
     want = idx.index(hands, all_rounds=True, backend="numpy")
     got = idx.index(cupy.asarray(hands), all_rounds=True)
     assert isinstance(got, cupy.ndarray) and got.dtype == np.int64
     np.testing.assert_array_equal(got.get(), want)
     last = idx.index(cupy.asarray(hands))
-    assert isinstance(last, cupy.ndarray) and last.shape == (20_000,)
+    assert isinstance(last, cupy.ndarray) and last.shape == (n,)
     np.testing.assert_array_equal(last.get(), want[:, -1])
-    assert [name for name, _, _ in cupy.launches] == ["ge_hand_index"] * 2
-    assert not cupy.races
+    np.testing.assert_array_equal(idx.index(hands, backend="cuda"), want[:, -1])
+    if not gpu.real:
+        assert [name for name, _, _ in cupy.launches] == ["ge_hand_index"] * 3
+        assert not cupy.races
+
+
+def test_every_flop_class_round_trips(gpu):
+    idx = ge.HandIndexer((2, 3))
+    every = np.arange(idx.size(1))
+    got = idx.index(gpu.cp.asarray(idx.unindex(1, every)))
+    np.testing.assert_array_equal(got.get(), every)
 
 
 def test_numpy_in_cuda_backend_numpy_out(cupy, monkeypatch):
@@ -169,7 +181,8 @@ def test_numpy_in_cuda_backend_numpy_out(cupy, monkeypatch):
         idx.index(hands, backend="cuda")
 
 
-def test_device_errors_name_the_row(cupy):
+def test_device_errors_name_the_row(gpu):
+    cupy = gpu.cp
     idx = ge.HandIndexer((2, 3))
     hands = ge.cards.parse(["AsKs 2c7d9h"] * 4)
     bad = hands.copy()
@@ -196,9 +209,14 @@ def test_device_errors_name_the_row(cupy):
         assert str(device_error.value).startswith("row 1: card ")
     one = idx.index(cupy.asarray(hands[0]))
     assert one.shape == () and int(one) == idx.index(hands[0])
+    many = ge.cards.parse(["AsKs 2c7d9hTs3c"] * 100)
+    many[42, 6] = many[42, 0]
+    with pytest.raises(ValueError, match="row 42: card As appears twice"):
+        ge.HandIndexer((2, 5)).index(cupy.asarray(many))
 
 
-def test_unindex_cupy_in_cupy_out(cupy):
+def test_unindex_cupy_in_cupy_out(gpu):
+    cupy = gpu.cp
     idx = ge.HandIndexer((2, 5))
     i = np.array([0, 5, 123156253])
     got = idx.unindex(1, cupy.asarray(i))

@@ -1,7 +1,7 @@
-"""The CUDA path of the solver tables (kernels/solver_tables.cu, gpu_eval.solver_tables.cuda_engine)
-without a GPU.
+"""The CUDA path of the solver tables (kernels/solver_tables.cu, gpu_eval.solver_tables.cuda_engine),
+on the stand-in CuPy and, for the ``gpu`` tests, on a real device where one is present.
 
-* NVRTC: the module assembles for sm_90 exporting both kernels (spills: test_kernel_resources).
+* NVRTC: the module assembles for sm_90 exporting its manifest kernels (tests/cuda/test_manifest.py).
 * The device code built as host C++ and run by the block emulator (every thread a fiber, real
   barriers), under several launch shapes: the NumPy path's strengths and river counts.
 * End to end through the stand-in CuPy: CuPy boards in, CuPy strengths out; NumPy in, NumPy
@@ -10,25 +10,14 @@ without a GPU.
 
 from __future__ import annotations
 
-import re
-
 import numpy as np
 import pytest
 
 import gpu_eval as ge
 from gpu_eval.cards import ID_TO_MASK
-from gpu_eval.cuda import nvrtc
 from gpu_eval.solver_tables import cuda_engine as cuda_tables
 from gpu_eval.solver_tables.layout import deck_layout
 from gpu_eval.solver_tables.river_counts import count_columns
-
-from emulation import hostbuild
-
-try:
-    nvrtc.nvrtc_version()
-    NVRTC_SKIP = ""
-except nvrtc.NvrtcUnavailableError as exc:
-    NVRTC_SKIP = str(exc)
 
 
 def _boards(rng, n, k, game="holdem"):
@@ -41,26 +30,9 @@ def _masks(boards):
     return np.bitwise_or.reduce(ID_TO_MASK[boards], axis=1)
 
 
-def test_kernel_file_is_compiled_by_the_generic_nvrtc_test():
-    assert (nvrtc.kernel_dir() / cuda_tables.MODULE_FILE).is_file()
-
-
-@pytest.mark.skipif(bool(NVRTC_SKIP), reason=NVRTC_SKIP)
-def test_module_assembles_for_sm90_with_every_kernel():
-    cubin = nvrtc.compile_cubin(cuda_tables.module_source(), arch="sm_90",
-                                options=("-ftz=true", "--device-as-default-execution-space"))
-    assert cubin[:4] == b"\x7fELF"
-    assert set(re.findall(rb"\.text\.(ge_\w+)", cubin)) == {k.encode() for k in cuda_tables.KERNELS}
-
-
-@pytest.fixture(scope="module")
-def host():
-    from emulation import tables_host
-
-    try:
-        return tables_host.load_private()
-    except hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build kernels/solver_tables.cu for the CPU: {exc}")
+@pytest.fixture
+def host(kernel_host):
+    return kernel_host
 
 
 def _columns(game):
@@ -109,8 +81,7 @@ def test_host_river_counts_equal_numpy(host, game, n, grid, block):
 
 
 @pytest.fixture
-def fake(stand_in_cupy, monkeypatch, host):
-    monkeypatch.setattr(cuda_tables, "_STATES", {})
+def fake(stand_in_cupy, monkeypatch):
     monkeypatch.setattr(cuda_tables, "BOARDS_PER_LAUNCH", 7)   # several launches per call
     yield stand_in_cupy
     assert not stand_in_cupy.races
@@ -161,3 +132,54 @@ def test_table_build_on_the_device_equals_numpy(fake, monkeypatch):
     i_dev, v_dev = dev.run(3)
     assert (i_cpu == i_dev).all()
     assert all((v_cpu[n] == v_dev[n]).all() for n in v_cpu)
+
+
+# --- one body for the stand-in and a real device ------------------------------------------------
+
+def _deck_boards(n, k, game, seed):
+    low = deck_layout(game).lowest_card
+    rng = np.random.default_rng(seed)
+    return (np.argsort(rng.random((n, 52 - low)), axis=1)[:, :k] + low).astype(np.uint8)
+
+
+@pytest.mark.parametrize("game", ["holdem", "shortdeck", "shortdeck-triton"])
+@pytest.mark.parametrize("k", [3, 4, 5])
+def test_board_strengths_device_equals_numpy(gpu, game, k):
+    cupy = gpu.cp
+    boards = _deck_boards(gpu.size(5000, 100), k, game, k)
+    want = ge.board_strengths(boards, game=game, backend="numpy")
+    got = ge.board_strengths(cupy.asarray(boards), game=game)
+    assert isinstance(got, cupy.ndarray)
+    np.testing.assert_array_equal(got.get(), want.view(np.uint16))
+    np.testing.assert_array_equal(ge.board_strengths(boards, game=game, backend="cuda"), want)
+
+
+@pytest.mark.parametrize("game", ["holdem", "shortdeck"])
+def test_river_counts_device_equals_numpy(gpu, game):
+    lay = deck_layout(game)
+    boards = _deck_boards(gpu.size(3000, 20), 5, game, 9)
+    want_w, want_t = count_columns(ge.board_strengths(boards, game=game, backend="numpy"), lay, 5)
+    w, t = cuda_tables.river_counts_cuda(np.bitwise_or.reduce(ID_TO_MASK[boards], axis=1), lay)
+    np.testing.assert_array_equal(w, want_w)
+    np.testing.assert_array_equal(t, want_t)
+
+
+def test_whole_shortdeck_river_table_on_the_device(gpu):
+    gpu.only_real("every short-deck river board (test_table_build_on_the_device_equals_numpy "
+                  "builds a chunk on the stand-in)")
+    want = ge.river_strength("shortdeck", backend="numpy", progress=False)
+    got = ge.river_strength("shortdeck", backend="cuda", progress=False)
+    assert got.wins.tobytes() == want.wins.tobytes() and got.ties.tobytes() == want.ties.tobytes()
+
+
+def test_holdem_chunks_on_the_device(gpu):
+    from gpu_eval.solver_tables import chunks
+
+    gpu.only_real("a chunk of every hold'em street is minutes of host-built kernels")
+    for street, i in (("river", 17), ("turn", 3), ("flop", 100), ("preflop", 5)):
+        a = chunks.chunks_of(street, "holdem", 50, "numpy").run(i)
+        b = chunks.chunks_of(street, "holdem", 50, "cuda").run(i)
+        if a[0] is not None:
+            np.testing.assert_array_equal(a[0], b[0])
+        for name in a[1]:
+            np.testing.assert_array_equal(a[1][name], b[1][name], err_msg=f"{street} {name}")

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import math
 import sys
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -198,6 +199,13 @@ def equity_batch(hands: npt.ArrayLike, boards: npt.ArrayLike | None = None,
     ([[787966, 917606]], [[6732, 6732]])
     """
     backend_choice.check(backend)
+    if _is_cupy(hands):  # work runs on the device that holds the input, results stay there
+        with cast(Any, hands).device:  # a CuPy array: on its own device
+            return _equity_batch(hands, boards, dead, game, backend)
+    return _equity_batch(hands, boards, dead, game, backend)
+
+
+def _equity_batch(hands, boards, dead, game: str, backend: str) -> BatchResult:
     if registry.get(game, where="equity_batch()").engine != HOLDEM:  # one spot at a time
         from gpu_eval.equity_engine.batch import other_games  # noqa: PLC0415
         return BatchResult(*other_games.spot_counts(hands, boards, dead, game=game,

@@ -18,39 +18,27 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval.cuda import availability, modules
-from gpu_eval.cuda.nvrtc import module_code
+from gpu_eval.cuda import availability, manifest, modules, streaming
 from gpu_eval.evaluator.tables import bitmask_tables
 
-__all__ = ["spot_counts", "get_state", "module_source", "KERNELS", "MODULE_FILE",
-           "SPOTS_PER_LAUNCH"]
+__all__ = ["spot_counts", "get_state", "KERNELS", "PLAYER_KERNELS", "MODULE", "SPOTS_PER_LAUNCH"]
 
-MODULE_FILE = "equity_batch.cu"
-MAX_PLAYERS = 10
-#: The module's kernels (one per player count); a call compiles its own count's alone while
-#: the whole module is not in the kernel cache (modules.cached_part_state).
-PLAYER_KERNELS = modules.PlayerKernels((), ("ge_batch_{n}",), tuple(range(2, MAX_PLAYERS + 1)))
+#: The manifest module of this engine (gpu_eval.cuda.manifest).
+MODULE = "batch"
+#: The module's kernels (one per player count, from its manifest records); a call compiles
+#: its own count's alone while the whole module is not in the kernel cache
+#: (modules.cached_part_state).
+PLAYER_KERNELS: manifest.PlayerKernels = manifest.module(MODULE).players
 KERNELS: tuple[str, ...] = PLAYER_KERNELS.names()
+MAX_PLAYERS = PLAYER_KERNELS.counts[-1]
 THREADS = modules.THREADS_PER_BLOCK
 WARP = 32
-#: Spots per launch: bounds the device buffers (about 100 bytes a heads-up spot) and keeps
-#: each launch short enough for Ctrl-C between launches.
+#: Spots per launch at most (fewer where free device memory says so): keeps each launch short
+#: enough for Ctrl-C between launches.
 SPOTS_PER_LAUNCH = 1 << 21
 
-_STATES: dict[tuple[int, str], modules.DeviceState] = {}
+_STATES: dict[tuple[int, str], modules.DeviceState] = modules.device_cache()
 _LOCK = threading.Lock()
-
-
-def module_source(players: int | None = None) -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
-    ``players``: that count's kernel alone; default every count.
-
-    Examples
-    --------
-    >>> module_source().splitlines()[1]
-    '#include "equity_batch.cu"'
-    """
-    return module_code("batch equity kernels", [MODULE_FILE], players)
 
 
 def get_state(device_id: int | None = None, players: int | None = None) -> modules.DeviceState:
@@ -66,14 +54,12 @@ def get_state(device_id: int | None = None, players: int | None = None) -> modul
     --------
     >>> get_state().kernels["ge_batch_2"]  # doctest: +SKIP
     """
-    return modules.cached_part_state(_STATES, _LOCK, _build_state, module_source, players,
-                                     device_id)
+    return modules.cached_part_state(_STATES, _LOCK, _build_state, MODULE, players, device_id)
 
 
 def _build_state(cupy, dev: int, players: int | None) -> modules.DeviceState:
     names = PLAYER_KERNELS.names(players)
-    module, kernels = modules.compile_module(cupy, module_source(players), names,
-                                             "batch equity", dev)
+    module, kernels = modules.compile_module(cupy, MODULE, dev, players)
     tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
                                   bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
                                   modules.BITMASK_TABLE_DTYPES)
@@ -141,25 +127,25 @@ def spot_counts(hole: np.ndarray, board: np.ndarray, free: np.ndarray, k: int, *
     name = f"ge_batch_{p}"
     board = np.ascontiguousarray(board, dtype=np.uint64)
     free = np.ascontiguousarray(free, dtype=np.uint64)
+    counts = [((p,), np.uint32, np.int64)] * 3
+
+    def launch(st, d_in, d_out, m: int) -> None:
+        st.kernels[name]((_grid(st, name, m, k),), (THREADS,),
+                         (d_in[0], d_in[1], d_in[2], np.uint32(m), np.int32(k), *d_out))
+
+    if not device_out:  # NumPy out: the counts come back a chunk at a time, as int64
+        wins, ties, units = streaming.stream_host(state, [hole, board, free], counts, launch,
+                                                  max_rows=SPOTS_PER_LAUNCH)
+        return wins, ties, units
     with cupy.cuda.Device(state.device_id):
-        out = cupy.empty((3, n, p), dtype=cupy.uint32)
-        for lo in range(0, n, SPOTS_PER_LAUNCH):
-            hi = min(n, lo + SPOTS_PER_LAUNCH)
-            m = hi - lo
-            d_hole = cupy.asarray(hole[lo:hi])
-            d_board = cupy.asarray(board[lo:hi])
-            d_free = cupy.asarray(free[lo:hi])
-            d_w = cupy.empty((m, p), dtype=cupy.uint32)
-            d_t = cupy.empty((m, p), dtype=cupy.uint32)
-            d_u = cupy.empty((m, p), dtype=cupy.uint32)
-            state.kernels[name](
-                (_grid(state, name, m, k),), (THREADS,),
-                (d_hole, d_board, d_free, np.uint32(m), np.int32(k), d_w, d_t, d_u))
-            out[0, lo:hi] = d_w
-            out[1, lo:hi] = d_t
-            out[2, lo:hi] = d_u
-        if device_out:
-            res = out.astype(cupy.int64)
-            return res[0], res[1], res[2]
-        host = out.get().astype(np.int64)
-    return host[0], host[1], host[2]
+        out = [cupy.empty((n, p), dtype=cupy.int64) for _ in range(3)]
+
+        def work(lo: int, hi: int) -> None:
+            d_out = [cupy.empty((hi - lo, p), dtype=cupy.uint32) for _ in range(3)]
+            launch(state, [cupy.asarray(a[lo:hi]) for a in (hole, board, free)], d_out,
+                   hi - lo)
+            for o, d in zip(out, d_out):
+                o[lo:hi] = d  # the int64 result, a chunk at a time (no second full copy)
+
+        streaming.for_chunks(cupy, n, 8 * (p + 2) + 12 * p, work, max_rows=SPOTS_PER_LAUNCH)
+        return out[0], out[1], out[2]

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from gpu_eval import cards
+from gpu_eval.cuda import streaming
 from gpu_eval.cuda.availability import require_cuda
 from gpu_eval.cuda.games_module import get_module
 from gpu_eval.cuda.launch_progress import LaunchPacer
@@ -73,7 +74,6 @@ def exact_task(job: Any, start: int, stop: int, bar: Progress | None = None
     known = np.array(job.board, dtype=np.uint8)
     d_pool = cupy.asarray(np.ascontiguousarray(job.pool_ids, dtype=np.uint8))
     d_mu = cupy.asarray(np.ascontiguousarray(job.pool_idx, dtype=np.int32))
-    chunk = max(1, MAX_CELLS // n_pool)
     null = np.uint64(0)
     pacer = LaunchPacer(cupy, bar)
     for comp, mult in parts:
@@ -81,8 +81,11 @@ def exact_task(job: Any, start: int, stop: int, bar: Progress | None = None
         acc = [cupy.zeros((m_count, n), dtype=cupy.uint64) for _ in range(3)] + \
             [cupy.zeros(m_count, dtype=cupy.uint64)] + \
             [cupy.zeros((m_count, n), dtype=cupy.uint64) for _ in range(2)]
-        for s in range(0, len(comp), chunk):
-            c = min(chunk, len(comp) - s)
+
+        def work(s: int, stop: int, comp=comp, acc=acc) -> None:
+            # Safe to repeat after an out-of-memory error: one can only come from the
+            # allocations, before this chunk's launches add to ``acc``.
+            c = stop - s
             boards = np.concatenate([np.broadcast_to(known, (c, len(known))),
                                      comp[s:s + c]], axis=1)
             d_boards = cupy.asarray(np.ascontiguousarray(boards, dtype=np.uint8))
@@ -97,7 +100,12 @@ def exact_task(job: Any, start: int, stop: int, bar: Progress | None = None
                          (S, null if L is None else L, np.uint32(n_pool), np.uint32(c), d_mu,
                           np.uint32(m_count), np.uint32(PER_TASK), np.uint32(job.scale),
                           *acc))
-            pacer.launched(c)
+            pacer.launched(c)  # the bar follows the device; Ctrl-C stops between chunks
+
+        # Boards a chunk: as many as free device memory allows for their boards, strengths
+        # (and lows), at most MAX_CELLS cells; a chunk that runs out of memory runs smaller.
+        streaming.for_chunks(cupy, len(comp), 5 + 3 * n_pool, work,
+                             max_rows=max(1, MAX_CELLS // n_pool))
         pacer.finish()
         for a, d in zip(out, acc):
             a += mult * d.get().astype(np.int64)

@@ -26,24 +26,23 @@ from typing import Any
 import numpy as np
 
 from gpu_eval.cards import ID_TO_MASK
-from gpu_eval.cuda import modules
+from gpu_eval.cuda import manifest, modules
 from gpu_eval.cuda.availability import require_cuda
 from gpu_eval.cuda.launch_progress import LaunchPacer
 from gpu_eval.cuda.lowball import GAME_CODES, LOW_TABLE_DTYPES, LOW_TABLE_ORDER, low_device_tables
-from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.equity_engine import device_sampling
 from gpu_eval.games import eight_or_better, registry
 from gpu_eval.progress import Progress
 
-__all__ = ["get_module", "module_source", "grid_counts", "sample_counts", "eval_code",
-           "player_order", "KERNELS", "MODULE_FILES", "HIGH"]
+__all__ = ["get_module", "grid_counts", "sample_counts", "eval_code",
+           "player_order", "KERNELS", "MODULE", "HIGH"]
 
-MODULE_FILES: tuple[str, ...] = ("equity_deals.cu",)
-#: The module's kernels; a call compiles the base one and its own player count's alone
-#: while the whole module is not in the kernel cache (modules.cached_part_state).
-PLAYER_KERNELS = modules.PlayerKernels(("ge_deals_strengths",),
-                                       ("ge_deals_grid_{n}", "ge_deals_sample_{n}"),
-                                       tuple(range(2, 9)))
+#: The manifest module of this engine (gpu_eval.cuda.manifest).
+MODULE = "deals"
+#: The module's kernels (its manifest records); a call compiles the base one and its own
+#: player count's alone while the whole module is not in the kernel cache
+#: (modules.cached_part_state).
+PLAYER_KERNELS: manifest.PlayerKernels = manifest.module(MODULE).players
 KERNELS: tuple[str, ...] = PLAYER_KERNELS.names()
 #: ``eval`` code of the high hand (GE_DEALS_HIGH); the lows are :data:`GAME_CODES`.
 HIGH = 3
@@ -54,7 +53,7 @@ ROWS_PER_LAUNCH = 1 << 14
 #: Monte Carlo samples per launch (keeps the kernel's 32-bit counters exact).
 SAMPLES_PER_LAUNCH = 1 << 24
 
-_STATES: dict = {}
+_STATES: dict = modules.device_cache()
 _LOCK = threading.Lock()
 
 
@@ -63,18 +62,11 @@ class DealsState(modules.DeviceState):
     best5: Any = None
 
 
-def module_source(players: int | None = None) -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
-    ``players``: that count's kernels alone (0: none); default every count."""
-    return module_code("deal equity kernels", MODULE_FILES, players)
-
-
 def _build_state(cupy, dev: int, players: int | None) -> DealsState:
     from gpu_eval.evaluator.tables import bitmask_tables  # noqa: PLC0415 -- tables on demand
 
     names = PLAYER_KERNELS.names(players)
-    module, kernels = modules.compile_module(cupy, module_source(players), names,
-                                             "deal equity", dev)
+    module, kernels = modules.compile_module(cupy, MODULE, dev, players)
     tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
                                    bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
                                    modules.BITMASK_TABLE_DTYPES)
@@ -98,8 +90,7 @@ def get_module(device_id: int | None = None, players: int | None = None) -> Deal
     CudaUnavailableError
         If CuPy or a device is missing, or the kernels cannot be compiled.
     """
-    return modules.cached_part_state(_STATES, _LOCK, _build_state, module_source, players,
-                                     device_id)
+    return modules.cached_part_state(_STATES, _LOCK, _build_state, MODULE, players, device_id)
 
 
 def eval_code(game: str) -> int:

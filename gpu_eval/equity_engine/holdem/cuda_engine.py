@@ -39,9 +39,8 @@ import numpy as np
 
 from gpu_eval import ranges
 from gpu_eval.combinatorics import BINOM
-from gpu_eval.cuda import availability, modules
+from gpu_eval.cuda import availability, manifest, modules, streaming
 from gpu_eval.cuda.launch_progress import LaunchPacer
-from gpu_eval.cuda.nvrtc import module_code
 from gpu_eval.cuda.waves import whole_wave_splits
 from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.equity_engine.deal_check import check_dealable
@@ -70,19 +69,20 @@ RATE = 2e10
 #: ``exact=None`` enumerates up to this much work (about two seconds at :data:`RATE`).
 EXACT_WORK_LIMIT = 4e10
 
-MODULE_FILE = "equity.cu"
+#: The manifest module of this engine (gpu_eval.cuda.manifest).
+MODULE = "equity"
 _LOW_WORD = np.uint64(0xFFFFFFFF)  # the low 32 bits of a 64-bit word
 MAX_PLAYERS = 10
-#: The module's kernels; a call compiles the base ones and its own player count's alone
-#: while the whole module is not in the kernel cache (modules.cached_part_state).
-PLAYER_KERNELS = modules.PlayerKernels(
-    ("ge_eq_strengths", "ge_eq_pairs", "ge_eq_philox", "ge_eq_mc_draws"),
-    ("ge_eq_showdown_{n}", "ge_eq_sample_{n}"), tuple(range(2, MAX_PLAYERS + 1)))
+#: The module's kernels (its manifest records); a call compiles the base ones and its own
+#: player count's alone while the whole module is not in the kernel cache
+#: (modules.cached_part_state).
+PLAYER_KERNELS: manifest.PlayerKernels = manifest.module(MODULE).players
 KERNELS: tuple[str, ...] = PLAYER_KERNELS.names()
 THREADS = modules.THREADS_PER_BLOCK  # block size of the launches (occupancy is sized for it)
 PAIR_THREADS = 256  # ge_eq_pairs: a 16 x 16 grid of threads, 4 x 4 pairs each
 WARP = 32
-#: Bytes of the strength table per chunk of boards.
+#: Bytes of the strength table per chunk of boards at most (less where free device memory
+#: says so).
 STRENGTH_BYTES = 1 << 29
 #: Monte Carlo samples per launch (the progress bar and Ctrl-C act between launches).
 SAMPLES_PER_LAUNCH = 1 << 27
@@ -94,20 +94,14 @@ PAIR_BOARDS = 32
 PREFLOP_BOARDS = comb(52, 5)
 PREFLOP_PER_PAIR = comb(48, 5)
 
-_STATES: dict[tuple[int, str], modules.DeviceState] = {}
-_MATRIX: dict[int, tuple[np.ndarray, np.ndarray, int]] = {}
+_STATES: dict[tuple[int, str], modules.DeviceState] = modules.device_cache()
+_MATRIX: dict[int, tuple[np.ndarray, np.ndarray, int]] = modules.device_cache()
 _LOCK = threading.Lock()
 
 
 # ---------------------------------------------------------------------------------------------
 # The module.
 # ---------------------------------------------------------------------------------------------
-
-def module_source(players: int | None = None) -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
-    ``players``: that count's kernels alone (0: none); default every count."""
-    return module_code("equity kernels", [MODULE_FILE], players)
-
 
 def get_state(device_id: int | None = None, players: int | None = None) -> modules.DeviceState:
     """The equity kernels compiled for a device, with its tables uploaded (cached):
@@ -118,14 +112,12 @@ def get_state(device_id: int | None = None, players: int | None = None) -> modul
     gpu_eval.cuda.availability.CudaUnavailableError
         If CuPy or a device is missing, or the kernels do not compile.
     """
-    return modules.cached_part_state(_STATES, _LOCK, _build_state, module_source, players,
-                                     device_id)
+    return modules.cached_part_state(_STATES, _LOCK, _build_state, MODULE, players, device_id)
 
 
 def _build_state(cupy, dev: int, players: int | None) -> modules.DeviceState:
     names = PLAYER_KERNELS.names(players)
-    module, kernels = modules.compile_module(cupy, module_source(players), names, "equity",
-                                             dev)
+    module, kernels = modules.compile_module(cupy, MODULE, dev, players)
     tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
                                    bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
                                    modules.BITMASK_TABLE_DTYPES)
@@ -146,7 +138,8 @@ _NULL = np.uint64(0)  # a null pointer argument
 
 # Board lists are often the same cached read-only arrays (every completion of a deck): their
 # device copies are kept, keyed by the host array, which is kept alive with them.
-_BOARD_CACHE: OrderedDict[tuple[int, int], tuple[np.ndarray, Any]] = OrderedDict()
+_BOARD_CACHE: OrderedDict[tuple[int, int], tuple[np.ndarray, Any]] = modules.device_cache(
+    OrderedDict())
 _BOARD_CACHE_BYTES = 256 << 20
 
 
@@ -256,7 +249,6 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
     name = f"ge_eq_showdown_{n}"
     n_pool = len(pool)
     ld = n_pool + (n_pool & 1)
-    chunk = int(max(1, min(n_boards, STRENGTH_BYTES // (2 * ld), 1 << 30)))
     with cupy.cuda.Device(state.device_id):
         d_pool = cupy.asarray(pool)
         d_mu = cupy.asarray(mu)
@@ -264,7 +256,13 @@ def showdown_counts(pool: np.ndarray, matchups: np.ndarray, boards: np.ndarray, 
         out = cupy.zeros(3 * m_count * n + m_count, dtype=cupy.uint64)
         d_w, d_t = out[:m_count * n], out[m_count * n:2 * m_count * n]
         d_u, d_v = out[2 * m_count * n:3 * m_count * n], out[3 * m_count * n:]
-        d_s = cupy.empty(chunk * ld, dtype=cupy.uint16)  # reused: the stream orders the chunks
+        # Boards a chunk: as many strength rows as free device memory allows (at most
+        # STRENGTH_BYTES), fewer if the table cannot be had; the table is reused: the stream
+        # orders the chunks.
+        chunk, d_s = streaming.allocate_rows(
+            cupy, streaming.rows_per_chunk(cupy, 2 * ld, n_boards,
+                                           max_rows=min(STRENGTH_BYTES // (2 * ld), 1 << 30)),
+            lambda rows: cupy.empty(rows * ld, dtype=cupy.uint16))
         pacer = LaunchPacer(cupy, progress)  # the bar follows the device; Ctrl-C between chunks
         for lo in range(0, n_boards, chunk):
             nb = min(chunk, n_boards - lo)
@@ -571,7 +569,6 @@ def pair_matrix_cuda(hands: np.ndarray, deck_mask: int = enumerate_boards.FULL_D
     n_tiles = -(-n_hands // PAIR_TILE)
     ld = n_tiles * PAIR_TILE
     tile_pairs = n_tiles * (n_tiles + 1) // 2
-    chunk = int(min(total, max(PAIR_BOARDS, 2 * STRENGTH_BYTES // (2 * ld))))
     cupy = availability.require_cuda()
     state = get_state(players=0)
     wave = _full_grid(state, "ge_eq_pairs")
@@ -580,7 +577,10 @@ def pair_matrix_cuda(hands: np.ndarray, deck_mask: int = enumerate_boards.FULL_D
     with cupy.cuda.Device(state.device_id):
         d_hands = cupy.asarray(hands)
         d_deck = cupy.asarray(deck_ids)
-        d_s = cupy.zeros(chunk * ld, dtype=cupy.uint16)  # columns >= n_hands stay 0
+        chunk, d_s = streaming.allocate_rows(  # columns >= n_hands stay 0
+            cupy, streaming.rows_per_chunk(cupy, 2 * ld, total, max_rows=max(
+                PAIR_BOARDS, 2 * STRENGTH_BYTES // (2 * ld))),
+            lambda rows: cupy.zeros(rows * ld, dtype=cupy.uint16))
         d_w = cupy.zeros(n_hands * n_hands, dtype=cupy.uint32)
         d_t = cupy.zeros(n_hands * n_hands, dtype=cupy.uint32)
         pacer = LaunchPacer(cupy, progress)  # the bar follows the device; Ctrl-C between chunks

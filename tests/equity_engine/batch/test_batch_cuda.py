@@ -1,18 +1,18 @@
 """The CUDA path of ge.equity_batch (kernels/equity_batch.cu, gpu_eval.equity_engine.batch.cuda_engine)
 without a GPU.
 
-* NVRTC: the module assembles for sm_90 exporting every kernel the launcher looks up.
+* NVRTC: the module assembles for sm_90 exporting its manifest kernels
+  (tests/cuda/test_kernel_resources.py).
 * The device code built as host C++ and run by the block emulator of
-  tests/emulation/equity_host.py (warp shuffles included), on random spots with 2 to 4 players,
+  tests/emulation/kernel_build.py (warp shuffles included), on random spots with 2 to 4 players,
   flop, turn and river, dead cards, under several launch shapes: the NumPy path's integers.
-* End to end through tests/emulation/fake_cupy.py standing in for CuPy: backend="cuda" and
+* End to end through tests/emulation/fake_cupy/ standing in for CuPy: backend="cuda" and
   "auto", NumPy in / NumPy out, CuPy in / CuPy out, several launches per call.
 """
 
 from __future__ import annotations
 
 import math
-import re
 
 import numpy as np
 import pytest
@@ -21,8 +21,6 @@ from batch_spots import random_spots
 import gpu_eval as ge
 from gpu_eval.cuda import nvrtc
 from gpu_eval.equity_engine.batch import cuda_engine as cuda_batch
-
-from emulation import hostbuild
 
 try:
     nvrtc.nvrtc_version()
@@ -52,32 +50,11 @@ def units_of(r, p: int) -> np.ndarray:
         np.int64)
 
 
-# --- NVRTC -----------------------------------------------------------------------------------
-
-def test_kernel_file_is_compiled_by_the_generic_nvrtc_test():
-    assert (nvrtc.kernel_dir() / cuda_batch.MODULE_FILE).is_file()
-
-
-@pytest.mark.skipif(bool(NVRTC_SKIP), reason=NVRTC_SKIP)
-def test_module_assembles_for_sm90_with_every_kernel():
-    cubin = nvrtc.compile_cubin(cuda_batch.module_source(), arch="sm_90",
-                                 options=("-ftz=true", "--device-as-default-execution-space"))
-    assert cubin[:4] == b"\x7fELF"
-    entries = set(re.findall(rb"\.text\.(ge_\w+)", cubin))
-    assert entries == {k.encode() for k in cuda_batch.KERNELS}
-    assert b"ge_bitmask_tables" in cubin
-
-
 # --- the device code on the CPU --------------------------------------------------------------
 
-@pytest.fixture(scope="module")
-def host():
-    from emulation import equity_host
-
-    try:
-        return equity_host.load()
-    except hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build kernels/equity_batch.cu for the CPU: {exc}")
+@pytest.fixture
+def host(kernel_host):
+    return kernel_host
 
 
 @pytest.mark.parametrize("p, b, grid, block", [
@@ -123,20 +100,29 @@ def test_host_build_many_players_and_all_ties(host):
 # --- end to end through the stand-in CuPy ----------------------------------------------------
 
 @pytest.fixture
-def fake(stand_in_cupy, monkeypatch, host):
-    monkeypatch.setattr(cuda_batch, "_STATES", {})
+def fake(stand_in_cupy, monkeypatch):
     monkeypatch.setattr(cuda_batch, "SPOTS_PER_LAUNCH", 17)  # several launches per call
     yield stand_in_cupy
     assert not stand_in_cupy.races  # every launch was ordered after the writes it read
 
 
+@pytest.fixture
+def device(gpu, monkeypatch):
+    """The ``gpu`` fixture, several launches per call, no unordered read on the stand-in."""
+    monkeypatch.setattr(cuda_batch, "SPOTS_PER_LAUNCH", gpu.size(1000, 17))
+    yield gpu
+    assert gpu.real or not gpu.cp.races
+
+
 FIELDS = ("equity", "win", "tie", "tie_share", "wins", "ties", "boards")
 
 
-@pytest.mark.parametrize("p, b", [(2, 3), (3, 4), (4, 5), (2, 5), (3, 3), (10, 3)])
-def test_cuda_backend_equals_numpy(fake, p, b):
+@pytest.mark.parametrize("p, b", [(2, 3), (3, 4), (4, 5), (2, 5), (3, 3), (10, 3), (4, 3),
+                                  (2, 4), (6, 4), (10, 5)])
+def test_cuda_backend_equals_numpy(device, p, b):
     rng = np.random.default_rng(7 * p + b)
-    hands, boards, dead = random_spots(rng, 45, p, b)
+    n = device.size(3000, 45)
+    hands, boards, dead = random_spots(rng, n, p, b)
     want = ge.equity_batch(hands, boards, dead, backend="numpy")
     got = ge.equity_batch(hands, boards, dead, backend="cuda")
     assert (want.backend, got.backend) == ("numpy", "cuda")
@@ -146,13 +132,15 @@ def test_cuda_backend_equals_numpy(fake, p, b):
         assert type(g) is np.ndarray, name  # NumPy in, NumPy out
         assert g.dtype == a.dtype and not g.flags.writeable, name
         np.testing.assert_array_equal(g, a, err_msg=name)
-    launches = [x for x in fake.launches if x[0] == f"ge_batch_{p}"]
-    assert len(launches) == -(-45 // cuda_batch.SPOTS_PER_LAUNCH)
-    assert all(block == (cuda_batch.THREADS,) for _, _, block in launches)
+    if not device.real:
+        launches = [x for x in device.cp.launches if x[0] == f"ge_batch_{p}"]
+        assert len(launches) == -(-n // cuda_batch.SPOTS_PER_LAUNCH)
+        assert all(block == (cuda_batch.THREADS,) for _, _, block in launches)
 
 
-def test_auto_picks_the_device_and_cupy_in_gives_cupy_out(fake):
-    hands, boards, dead = random_spots(np.random.default_rng(3), 20, 2, 3)
+def test_auto_picks_the_device_and_cupy_in_gives_cupy_out(device):
+    fake = device.cp
+    hands, boards, dead = random_spots(np.random.default_rng(3), device.size(4321, 40), 2, 3)
     want = ge.equity_batch(hands, boards, dead, backend="numpy")
     got = ge.equity_batch(fake.asarray(hands), fake.asarray(boards), dead)
     assert got.backend == "cuda"

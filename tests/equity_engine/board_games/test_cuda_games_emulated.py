@@ -1,8 +1,8 @@
 """gpu_eval.equity_engine.board_games.cuda_engine (exact equity for Omaha, hi/lo and short deck on CUDA)
 without a GPU.
 
-tests/emulation/fake_cupy.py stands in for CuPy: device arrays are NumPy arrays and each launch runs
-kernels/equity_games.cu built for the host (tests/games_host.py), with the tables uploaded
+tests/emulation/fake_cupy/ stands in for CuPy: device arrays are NumPy arrays and each launch runs
+kernels/equity_games.cu built for the host (tests/emulation/kernel_build.py), with the tables uploaded
 through the module's ``__constant__`` symbols exactly as on a device. ``ge.equity(...,
 backend="cuda")`` must give the NumPy engine's result field for field.
 """
@@ -21,9 +21,9 @@ from result_fields import assert_same_fields
 
 
 @pytest.fixture
-def fake(stand_in_cuda_games, monkeypatch):
+def fake(stand_in_cupy, monkeypatch):
     monkeypatch.setattr(cuda_board_games, "MAX_CELLS", 3_000)  # several chunks per part
-    return stand_in_cuda_games
+    return stand_in_cupy
 
 FIELDS = ("equity", "win", "tie", "wins", "ties", "high", "low", "scoop")
 
@@ -40,16 +40,18 @@ FIELDS = ("equity", "win", "tie", "wins", "ties", "high", "low", "scoop")
     ("shortdeck", ["AhAd", "KsKc"], ""),
     ("shortdeck-triton", ["AhAd", "KK,QQ,AKs"], "Tc7d6s"),
 ])
-def test_cuda_exact_equals_numpy(fake, game, players, board):
+def test_cuda_exact_equals_numpy(gpu, game, players, board, monkeypatch):
+    monkeypatch.setattr(cuda_board_games, "MAX_CELLS", 3_000)  # several chunks per part
     want = ge.equity(players, board=board, game=game, backend="numpy")
     got = ge.equity(players, board=board, game=game, backend="cuda")
     assert want.exact and got.exact
     assert got.backend == "cuda" and want.backend == "numpy"
     assert_same_fields(want, got, FIELDS)
     assert (want.method, want.boards, want.matchups) == (got.method, got.boards, got.matchups)
-    names = {name for name, _, _ in fake.launches}
-    assert {"ge_games_strengths"} <= names
-    assert any(n.startswith("ge_games_showdown_") for n in names)
+    if not gpu.real:
+        names = {name for name, _, _ in gpu.cp.launches}
+        assert {"ge_games_strengths"} <= names
+        assert any(n.startswith("ge_games_showdown_") for n in names)
 
 
 @pytest.mark.parametrize("game, players, board", [
@@ -127,6 +129,34 @@ def test_cuda_lows_equal_numpy(fake):
     np.testing.assert_array_equal(shared, ge.evaluate_low(holes, "2c 3d 8h Ks"))
     np.testing.assert_array_equal(ge.evaluate_low(ids[:, :7], backend="cuda"),
                                   ge.evaluate_low(ids[:, :7]))
+
+
+@pytest.mark.parametrize("game, players, board", [
+    ("omaha", ["AsAhKdQc", "JhTc9s8d"], ""),            # 1,086,008 boards
+    ("omaha6", ["AsAhKdQcJc9h", "2c3c4d5dTh8s", "6s6h7c7s8c8d"], "Kc7d2s"),
+    ("omaha-hilo", ["AsAh2d3c", "KsKhQdJc"], ""),
+    ("shortdeck-triton", ["AhAd", "KK,QQ,AKs"], ""),
+])
+def test_preflop_and_multiway_exact_equals_numpy(gpu, game, players, board):
+    gpu.only_real("every preflop board (test_cuda_exact_equals_numpy walks smaller spots)")
+    want = ge.equity(players, board=board, game=game, backend="numpy")
+    got = ge.equity(players, board=board, game=game, backend="cuda")
+    assert got.backend == "cuda"
+    assert_same_fields(want, got, ("equity", "wins", "ties", "high", "low", "scoop"))
+
+
+@pytest.mark.parametrize("game, players", [
+    ("omaha", ["AsAhKdQc", "JhTc9s8d"]),
+    ("omaha-hilo", ["AsAh2d3c", "KsKhQdJc", "random"]),
+    ("shortdeck-triton", ["AhAd", "random"]),
+])
+def test_monte_carlo_agrees_with_numpy(gpu, game, players):
+    ref = ge.equity(players, game=game, backend="numpy", exact=False,
+                    samples=gpu.size(400_000, 20_000), seed=1)
+    got = ge.equity(players, game=game, backend="cuda", exact=False,
+                    samples=gpu.size(4_000_000, 20_000), seed=1)
+    assert got.backend == "cuda"
+    assert np.all(np.abs(got.equity - ref.equity) < 5 * np.hypot(got.stderr, ref.stderr))
 
 
 def test_sampler_progress_follows_each_launch(fake, monkeypatch):

@@ -1,8 +1,8 @@
 """gpu_eval.equity_engine.deals.cuda_engine (stud, stud hi/lo, razz and the draw games on CUDA) without a GPU.
 
-tests/emulation/fake_cupy.py stands in for CuPy: device arrays are NumPy arrays and each launch
+tests/emulation/fake_cupy/ stands in for CuPy: device arrays are NumPy arrays and each launch
 runs kernels/equity_deals.cu built for the host in the block emulator
-(tests/emulation/deals_host.py), with the bitmask and low tables uploaded through the module's
+(tests/emulation/kernel_build.py), with the bitmask and low tables uploaded through the module's
 ``__constant__`` symbols exactly as on a device. Exact ``ge.equity(..., backend="cuda")``
 must give the NumPy engine's integers field for field; Monte Carlo is the device's own streams
 (reproducible, split-free, within standard errors of exact).
@@ -24,8 +24,8 @@ FIELDS = ("equity", "win", "tie", "tie_share", "wins", "ties", "high", "low", "s
 
 
 @pytest.fixture
-def fake(stand_in_cuda_deals):
-    return stand_in_cuda_deals
+def fake(stand_in_cupy):
+    return stand_in_cupy
 
 
 @pytest.mark.parametrize("game, players, dead", [
@@ -40,16 +40,17 @@ def fake(stand_in_cuda_deals):
     ("badugi-draw", ["Ac2d3h", "4s5h6c7d", "2c"], "Kd"),
     ("five-card-draw", ["AhAdKcKs", "QhJhTh9h", "2s3s4s"], "2c2d"),
 ])
-def test_cuda_exact_equals_numpy(fake, game, players, dead):
+def test_cuda_exact_equals_numpy(gpu, game, players, dead):
     want = ge.equity(players, game=game, dead=dead, backend="numpy", exact=True)
     got = ge.equity(players, game=game, dead=dead, backend="cuda", exact=True)
     assert want.exact and got.exact and got.backend == "cuda" and want.backend == "numpy"
     assert_same_fields(want, got, FIELDS)
     assert got.boards == want.boards and got.labels == want.labels
     assert got.method.startswith("exact (grid)") and got.strategy == "deal enumeration"
-    names = [name for name, _, _ in fake.launches]
-    assert names.count("ge_deals_strengths") == len(players)
-    assert names.count(f"ge_deals_grid_{len(players)}") >= 1
+    if not gpu.real:
+        names = [name for name, _, _ in gpu.cp.launches]
+        assert names.count("ge_deals_strengths") == len(players)
+        assert names.count(f"ge_deals_grid_{len(players)}") >= 1
 
 
 @pytest.mark.parametrize("game, players", [("razz", ["Ah2h3h4h5h", "Kh2d3d4d5d"]),
@@ -166,15 +167,18 @@ def test_auto_keeps_quick_walks_on_the_host(fake):
 
 
 def _counting_runs(fake, monkeypatch) -> list[str]:
-    """Names of the deal kernels as the stand-in device runs them (not as they are queued)."""
+    """Names of the deal kernels as the stand-in device runs them (its host builds' launches,
+    not the launches queued on a stream)."""
+    from emulation import kernel_build
+
     ran: list[str] = []
-    run = fake._BatchKernel._run
+    run = kernel_build.KernelLibrary.launch
 
-    def counted(self, grid, block, args):
-        ran.append(self.name)
-        run(self, grid, block, args)
+    def counted(self, name, grid, block, args, symbols):
+        ran.append(name)
+        run(self, name, grid, block, args, symbols)
 
-    monkeypatch.setattr(fake._BatchKernel, "_run", counted)
+    monkeypatch.setattr(kernel_build.KernelLibrary, "launch", counted)
     return ran
 
 
@@ -222,3 +226,45 @@ def test_ctrl_c_stops_queueing_launches(fake, monkeypatch):
         deals.task(job, 0, job.span, Interrupt())
     queued = [name for name, _, _ in fake.launches if name == "ge_deals_grid_3"]
     assert len(queued) <= launch_progress.DEPTH
+
+
+# --- on a real device: spots a GPU walks in a second ------------------------------------------
+
+@pytest.mark.parametrize("game, players, dead", [
+    ("stud", ["AhKh3c", "QsQd7h"], ""),                  # third street: 18,265,297,050 deals
+    ("razz", ["Ah2h3h4h", "Kh2d3d4d"], "Qc"),
+    ("badugi-draw", ["Ac2d3h", "4s5h6c", "2c7h"], ""),
+    ("five-card-draw", ["AhAd", "KsKcQd"], ""),
+])
+def test_large_exact_spots_equal_numpy(gpu, game, players, dead):
+    gpu.only_real("billions of deals (test_cuda_exact_equals_numpy walks smaller ones)")
+    want = ge.equity(players, game=game, dead=dead, backend="numpy", exact=True)
+    got = ge.equity(players, game=game, dead=dead, backend="cuda", exact=True)
+    assert got.backend == "cuda" and got.boards == want.boards
+    assert_same_fields(want, got, FIELDS)
+
+
+def test_third_street_hilo_is_walked_and_agrees_with_sampling(gpu):
+    """Heads-up third-street stud hi/lo: exact on the device (NumPy can only sample it)."""
+    gpu.only_real("18,265,297,050 deals")
+    players = ["Ah2c3d", "KsKdQh"]
+    got = ge.equity(players, game="stud-hilo", backend="cuda")
+    assert got.exact and got.boards == 18_265_297_050
+    np.testing.assert_allclose(got.high + got.low, got.equity, atol=1e-12)
+    mc = ge.equity(players, game="stud-hilo", backend="cuda", exact=False,
+                   samples=2_000_000, seed=5)
+    assert np.all(np.abs(mc.equity - got.equity) < 5 * mc.stderr + 1e-9)
+
+
+@pytest.mark.parametrize("game, players", [
+    ("stud", ["AhKh3c", "QsQd7h", "2c2d9s"]),
+    ("stud-hilo", ["Ah2c3d", "KsKdQh"]),
+    ("deuce-seven-draw", ["7d5h", "8h6d4s", "2c3c"]),
+])
+def test_monte_carlo_is_seeded_and_near_numpy(gpu, game, players):
+    kw = dict(game=game, exact=False, samples=gpu.size(400_000, 4_000), seed=9)
+    a = ge.equity(players, backend="cuda", **kw)
+    b = ge.equity(players, backend="cuda", **kw)
+    assert a.backend == "cuda" and np.array_equal(a.equity, b.equity)
+    ref = ge.equity(players, backend="numpy", **kw)
+    assert np.all(np.abs(a.equity - ref.equity) < 5 * np.hypot(a.stderr, ref.stderr) + 1e-9)

@@ -1,7 +1,7 @@
 """The CUDA equity engine without a GPU: kernels/equity.cu under NVRTC, and its device code run
-on the CPU (tests/emulation/equity_host.py) against the NumPy engine and a NumPy twin of its generator.
+on the CPU (tests/emulation/kernel_build.py) against the NumPy engine and a NumPy twin of its generator.
 
-Most tests go through gpu_eval.equity_engine.holdem.cuda_engine itself with tests/emulation/fake_cupy.py
+Most tests go through gpu_eval.equity_engine.holdem.cuda_engine itself with tests/emulation/fake_cupy/
 standing in for
 CuPy: launches run the kernels (built as host C++) with the grid and block sizes the engine
 chose, so the engine's chunking, launch arithmetic and argument types are checked too.
@@ -10,20 +10,20 @@ chose, so the engine's chunking, launch arithmetic and argument types are checke
 from __future__ import annotations
 
 import doctest
-import re
 import subprocess
 import sys
 from math import comb
 
 import numpy as np
 import pytest
-from holdem_cuda import MC_CASES, clear_caches, install_fake_equity, mc_setup
+from holdem_cuda import MC_CASES, mc_setup
 
 from gpu_eval import backend_choice, cards, ranges
 from gpu_eval.cuda import nvrtc
 from gpu_eval.equity_engine import api as equity_api
 from gpu_eval.equity_engine import enumerate_boards as eb
 from gpu_eval.equity_engine import problem as equity_problem
+from gpu_eval.equity_engine.api import equity, equity_matrix, preflop_table
 from gpu_eval.equity_engine.holdem import cuda_engine as ce
 from gpu_eval.equity_engine.holdem import numpy_engine
 from gpu_eval.evaluator import bitmask
@@ -37,28 +37,17 @@ except nvrtc.NvrtcUnavailableError as exc:
 needs_nvrtc = pytest.mark.skipif(bool(NVRTC_SKIP), reason=NVRTC_SKIP)
 
 
-@pytest.fixture(scope="module")
-def host():
-    """The equity kernels built for the CPU (skips when there is no C++ compiler)."""
-    from emulation import equity_host
-
-    try:
-        return equity_host.load()
-    except _equity_host_error() as exc:
-        pytest.skip(f"cannot build kernels/equity.cu for the CPU: {exc}")
-
-
-def _equity_host_error():
-    from emulation import hostbuild
-
-    return hostbuild.HostBuildUnavailableError
+@pytest.fixture
+def host(kernel_host):
+    """The equity kernels' host build, on NumPy arrays (skips without a C++ compiler)."""
+    return kernel_host
 
 
 @pytest.fixture
-def fake(monkeypatch, host):
-    """CuPy replaced by tests/emulation/fake_cupy.py, whose equity module runs the host-built kernels."""
-    yield install_fake_equity(monkeypatch, host)
-    clear_caches()
+def fake(stand_in_cupy):
+    """The stand-in CuPy: the equity module's launches run its host build, with the grid and
+    block sizes the engine launches."""
+    return stand_in_cupy
 
 
 def _exact_problem(players, board="", dead=""):
@@ -84,21 +73,9 @@ def _same_counts(got, want):
 # --- NVRTC -----------------------------------------------------------------------------------
 
 def test_kernel_file_is_compiled_by_the_generic_nvrtc_test():
+    """tests/cuda/test_kernels_compile.py compiles every kernels/*.cu and *.cuh."""
     assert (nvrtc.kernel_dir() / "equity.cu").is_file()
     assert (nvrtc.kernel_dir() / "equity.cuh").is_file()
-
-
-@needs_nvrtc
-def test_module_assembles_for_sm90_with_every_kernel():
-    """The module CuPy builds on an H200, through ptxas (register or shared-memory overflows
-    fail here), exporting every kernel the engine looks up and nothing else."""
-    cubin = nvrtc.compile_cubin(ce.module_source(), arch="sm_90",
-                                 options=("-ftz=true", "--device-as-default-execution-space"))
-    assert cubin[:4] == b"\x7fELF"
-    entries = set(re.findall(rb"\.text\.(ge_\w+)", cubin))
-    assert entries == {k.encode() for k in ce.KERNELS}
-    assert b"ge_bitmask_tables" in cubin
-    assert nvrtc.source_hash() in ce.module_source()
 
 
 # --- the generator ---------------------------------------------------------------------------
@@ -481,3 +458,127 @@ def test_importing_the_engine_does_not_import_cupy():
 def test_docstring_examples_run():
     failures, tried = doctest.testmod(ce, optionflags=doctest.NORMALIZE_WHITESPACE)
     assert tried > 0 and failures == 0
+
+
+# --- one body for the stand-in and a real device (the ``gpu`` fixture) ----------------------
+
+def test_ahkh_vs_qsqd_preflop_exact(gpu):
+    gpu.only_real("1,712,304 boards twice over (the exact preflop references)")
+    r = equity(["AhKh", "QsQd"], backend="cuda")
+    assert r.backend == "cuda" and r.exact and r.boards == 1_712_304
+    assert r.wins.tolist() == [787_966, 917_606] and r.ties.tolist() == [6_732, 6_732]
+    # Every board, without the suit symmetry.
+    pool = cards.to_mask(["AhKh", "QsQd"])
+    deck = eb.FULL_DECK & ~int(pool[0] | pool[1])
+    c = ce.showdown_counts(pool, np.array([[0, 1]]), eb.completions(deck, 5))
+    assert c.wins.tolist() == [[787_966, 917_606]] and c.ties.tolist() == [[6_732, 6_732]]
+    assert c.valid.tolist() == [1_712_304]
+
+
+@pytest.mark.parametrize("players, board, dead", [
+    (["AhKh", "QsQd"], "2c 7d 9s", ""),
+    (["AhKh", "AdKd", "7c7s"], "2h 5d 9c Qs", ""),
+    (["QQ+,AKs,0.5(AQo)", "JJ+,AQs+,KQs"], "Kd 7c 2h", ""),
+    (["AA", "KK", "AKs", "QQ,JJ", "KQs,QJs"], "2c 3c 8d", "4h"),
+    (["AhKh", "QQ+,AKs"], "", ""),
+])
+def test_exact_equity_equals_numpy(gpu, players, board, dead):
+    want = equity(players, board=board, dead=dead, exact=True, backend="numpy")
+    got = equity(players, board=board, dead=dead, exact=True, backend="cuda")
+    assert got.backend == "cuda" and got.method == want.method
+    np.testing.assert_array_equal(got.wins, want.wins)
+    np.testing.assert_array_equal(got.ties, want.ties)
+    np.testing.assert_allclose(got.equity, want.equity, rtol=0, atol=1e-15)
+
+
+def test_showdown_counts_on_sampled_boards_equal_numpy(gpu):
+    rng = np.random.default_rng(4)
+    pool = np.unique(ranges.ALL_COMBO_MASKS[rng.choice(1326, gpu.size(150, 40), replace=False)])
+    pairs = np.argwhere((pool[:, None] & pool[None, :]) == 0)  # ~19,000 pairs on a GPU
+    boards = eb.sample(rng, gpu.size(10_000, 500), eb.FULL_DECK, 5)
+    want = numpy_engine.showdown_counts(pool, pairs, boards)
+    got = ce.showdown_counts(pool, pairs, boards)
+    for name in ("wins", "ties", "units", "valid"):
+        np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
+
+
+def test_device_generator_and_draws_equal_the_numpy_twin(gpu):
+    cupy = gpu.cp
+    state = ce.get_state()
+    rng = np.random.default_rng(5)
+    ctr = rng.integers(0, 2**32, size=(4000, 4), dtype=np.uint32)
+    key = rng.integers(0, 2**32, size=(4000, 2), dtype=np.uint32)
+    out = cupy.zeros((4000, 4), dtype=cupy.uint32)
+    state.kernels["ge_eq_philox"]((16,), (256,), (cupy.asarray(ctr), cupy.asarray(key), out,
+                                                  np.uint64(4000)))
+    np.testing.assert_array_equal(out.get(), ce.philox4x32(ctr, key))
+    for case, (players, board) in MC_CASES.items():
+        holes, cum, deck_mask, _, k, dealt = mc_setup(players, board)
+        combos, offsets, cw = ce._pack(holes, cum)
+        deck = eb.deck_values(deck_mask)
+        n, count, start, mkey = len(holes), 3000, 2**32 - 7, ce.mc_key(5)
+        d_h = cupy.zeros(count * n, dtype=cupy.uint64)
+        d_b = cupy.zeros(count, dtype=cupy.uint64)
+        d_ok = cupy.zeros(count, dtype=cupy.uint8)
+        state.kernels["ge_eq_mc_draws"](
+            (12,), (256,),
+            (np.int32(n), cupy.asarray(combos), cupy.asarray(offsets), cupy.asarray(cw),
+             cupy.asarray(ce.player_modes(cum, dealt)), cupy.asarray(deck),
+             np.uint32(len(deck)), np.int32(k), np.uint32(mkey[0]), np.uint32(mkey[1]),
+             np.uint64(start), np.uint64(count), np.uint32(ce.MAX_TRIES), d_h, d_b, d_ok))
+        h, b, ok = ce.mc_draws(holes, cum, deck_mask, k, start, count, mkey, dealt=dealt)
+        np.testing.assert_array_equal(d_h.get().reshape(count, n), h, err_msg=case)
+        np.testing.assert_array_equal(d_b.get(), b, err_msg=case)
+        np.testing.assert_array_equal(d_ok.get().astype(bool), ok, err_msg=case)
+
+
+@pytest.mark.parametrize("players, board, samples", [
+    (["AhKh", "QQ+,AKs"], "", 4_000_000),
+    (["AA", "KK", "random"], "2c 7d 9s", 2_000_000),
+    (["QQ+:0.5,AKs", "JJ+,AQs+", "random"], "Kd 7c 2h 3s", 2_000_000),
+])
+def test_monte_carlo_within_four_standard_errors(gpu, players, board, samples):
+    gpu.only_real("millions of samples and exact references on the device")
+    exact = equity(players, board=board, exact=True, backend="cuda")
+    mc = equity(players, board=board, exact=False, samples=samples, seed=3, backend="cuda")
+    assert mc.backend == "cuda" and mc.samples == samples
+    assert np.all(np.abs(mc.equity - exact.equity) < 4 * mc.stderr), (mc.equity, exact.equity)
+    again = equity(players, board=board, exact=False, samples=samples, seed=3, backend="cuda")
+    np.testing.assert_array_equal(again.wins, mc.wins)
+
+
+def _numpy_pair(a: str, b: str) -> tuple[int, int, int]:
+    pool = cards.to_mask([a, b])
+    deck = eb.FULL_DECK & ~int(pool[0] | pool[1])
+    c = numpy_engine.showdown_counts(pool, np.array([[0, 1]]), eb.completions(deck, 5))
+    return int(c.wins[0, 0]), int(c.wins[0, 1]), int(c.ties[0, 0])
+
+
+def test_preflop_matrix_cells_equal_numpy(gpu):
+    gpu.only_real("every pair of 1,326 combos on every board")
+    w, t, per_pair = ce.preflop_matrix_cuda()
+    assert per_pair == 1_712_304 and w.shape == t.shape == (1326, 1326)
+    row = {h: int(ranges.COMBO_INDEX[tuple(int(c) for c in cards.parse(h))])
+           for h in ("AhKh", "QsQd", "AsAh", "KsKh", "7c2d", "AhKd", "5s4s", "AdAc", "Td9d",
+                     "9c8c")}
+    assert (int(w[row["AhKh"], row["QsQd"]]), int(t[row["AhKh"], row["QsQd"]])) == (787_966,
+                                                                                    6_732)
+    for a, b in [("AsAh", "KsKh"), ("7c2d", "AhKd"), ("5s4s", "AdAc"), ("Td9d", "9c8c")]:
+        wa, wb, tie = _numpy_pair(a, b)
+        i, j = row[a], row[b]
+        assert (int(w[i, j]), int(w[j, i]), int(t[i, j]), int(t[j, i])) == (wa, wb, tie, tie)
+    apart = (ranges.ALL_COMBO_MASKS[:, None] & ranges.ALL_COMBO_MASKS[None, :]) == 0
+    total = w.astype(np.int64) + w.T + t
+    assert (total[apart] == per_pair).all() and (w[~apart] == 0).all()
+
+
+def test_preflop_table_and_matrix_on_cuda(gpu):
+    gpu.only_real("exact preflop cells on the device")
+    want = preflop_table(cells=[("AKs", "QQ"), ("72o", "AA")], exact=True, backend="numpy")
+    got = preflop_table(cells=[("AKs", "QQ"), ("72o", "AA")], exact=True, backend="cuda")
+    assert got.backend == "cuda" and got.exact
+    np.testing.assert_allclose(got.table, want.table, rtol=0, atol=1e-12, equal_nan=True)
+    m_want = equity_matrix("AA", "KK, AKs", backend="numpy")
+    m_got = equity_matrix("AA", "KK, AKs", backend="cuda")
+    np.testing.assert_allclose(m_got.matrix, m_want.matrix, rtol=0, atol=1e-12,
+                               equal_nan=True)

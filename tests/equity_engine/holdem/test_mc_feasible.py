@@ -1,6 +1,6 @@
 """Monte Carlo on ranges that cannot be dealt together: the host rejects them before any
 launch (gpu_eval.equity_engine.deal_check.can_deal, checked against brute force), and the sampling kernel
-stops early through its device flag when a sample fails (run on the CPU, tests/emulation/equity_host.py).
+stops early through its device flag when a sample fails (run on the CPU, tests/emulation/kernel_build.py).
 """
 
 from __future__ import annotations
@@ -68,14 +68,9 @@ def test_can_deal_cases():
                     budget=3) is None
 
 
-@pytest.fixture(scope="module")
-def host():
-    from emulation import equity_host, hostbuild
-
-    try:
-        return equity_host.load()
-    except hostbuild.HostBuildUnavailableError as exc:
-        pytest.skip(f"cannot build kernels/equity.cu for the CPU: {exc}")
+@pytest.fixture
+def host(kernel_host):
+    return kernel_host
 
 
 def _launch_sample(host, holes, cum, deck_mask, n_samples, max_tries, grid=(3,), block=(64,)):
@@ -84,7 +79,6 @@ def _launch_sample(host, holes, cum, deck_mask, n_samples, max_tries, grid=(3,),
     deck = eb.deck_values(deck_mask)
     totals = np.zeros(4 * len(holes), dtype=np.uint64)
     failures = np.zeros(1, dtype=np.uint64)
-    host.set_tables(host._ptrs)  # an earlier emulated module may have pointed them elsewhere
     host.launch(f"ge_eq_sample_{len(holes)}", grid, block,
                 (combos, offsets, cw, modes, deck, np.uint32(len(deck)), np.uint64(0),
                  np.int32(5), np.uint32(1), np.uint32(2), np.uint64(0), np.uint64(n_samples),

@@ -1,7 +1,9 @@
-"""PyTorch, JAX, Numba and CuPy arrays on a real GPU (gpu_eval.array_interop).
+"""PyTorch, JAX, Numba and CuPy arrays on a real GPU (gpu_eval.array_interop): device tests only
+(``pytest -m device``), as the frameworks' CUDA arrays cannot be stood in for.
 
 Skipped, with the reason, unless CuPy sees a CUDA device; each framework's tests skip where it
-is not installed. The same device pointer goes in (the CuPy view is the caller's memory) and
+is not installed (tests/interop/test_array_interop.py checks the same paths with stand-ins).
+The same device pointer goes in (the CuPy view is the caller's memory) and
 comes out (the caller's result is CuPy's result memory); nothing goes through the host.
 """
 
@@ -19,7 +21,7 @@ from gpu_eval.cuda import availability
 OK, REASON = availability.cuda_available()
 # JAX would otherwise take 75% of the device when first used, starving the tests after these.
 os.environ.setdefault("XLA_PYTHON_CLIENT_PREALLOCATE", "false")
-pytestmark = pytest.mark.skipif(not OK, reason=REASON)
+pytestmark = [pytest.mark.device, pytest.mark.skipif(not OK, reason=REASON)]
 
 HANDS = ge.cards.parse(["AhKhQhJhTh2c3d", "7c5d4h3s2c9d8d", "AsAd5c5h2s9c8c"])
 WANT = ge.evaluate(HANDS, backend="numpy")
