@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy.typing as npt
+
 from gpu_eval.distributed import runner
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.range_reports import boards as board_sets
 from gpu_eval.range_reports import many_boards
 from gpu_eval.range_reports.api import game_record
+from gpu_eval.range_reports.hands import RangeLike
 from gpu_eval.range_reports.results import BoardsReport
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -23,8 +26,9 @@ def _task(job: many_boards.Job, start: int, stop: int) -> dict:
     return many_boards.board_rows(job, start, stop)
 
 
-def range_report(client: Client | None, hero, villain=None, boards="flops", *,
-                 game: str = HOLDEM, dead="", per_combo: bool = False,
+def range_report(client: Client | None, hero: RangeLike, villain: RangeLike | None = None,
+                 boards: npt.ArrayLike = "flops", *, game: str = HOLDEM,
+                 dead: npt.ArrayLike | None = "", per_combo: bool = False,
                  block_size: int | None = None, backend: str = "auto",
                  progress: bool | None = False) -> BoardsReport:
     """:func:`gpu_eval.range_report` over many boards, the boards spread over a cluster.

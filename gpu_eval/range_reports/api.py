@@ -6,18 +6,26 @@ on every next card, or on every flop.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from gpu_eval import backend_choice
 from gpu_eval import progress as progress_bars
-from gpu_eval.array_interop import adopt, is_foreign
+from gpu_eval.array_interop import Adopted, adopt, is_foreign
 from gpu_eval.backend_choice import BACKENDS, is_cupy_array
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM, OMAHA, SHORTDECK
 from gpu_eval.range_reports import boards as board_sets
-from gpu_eval.range_reports.hands import read_range
-from gpu_eval.range_reports.results import BoardsReport, RangeReport, StreetReport, range_equity
+from gpu_eval.range_reports.hands import RangeLike, read_range
+from gpu_eval.range_reports.results import (
+    BoardsReport,
+    RangeReport,
+    SideReport,
+    StreetReport,
+    range_equity,
+)
 
 __all__ = ["range_report", "game_record", "reads", "STREETS", "EVALUATORS"]
 
@@ -75,8 +83,10 @@ def _back(lead, result):
     return result
 
 
-def range_report(hero, villain=None, board="", *, game: str = HOLDEM, dead="",
-                 street: str | None = None, boards=None, per_combo: bool = False,
+def range_report(hero: RangeLike, villain: RangeLike | None = None,
+                 board: npt.ArrayLike | None = "", *, game: str = HOLDEM,
+                 dead: npt.ArrayLike | None = "", street: str | None = None,
+                 boards: npt.ArrayLike | None = None, per_combo: bool = False,
                  backend: str = "auto", progress: bool | None = None
                  ) -> RangeReport | StreetReport | BoardsReport:
     """What each combo of a range holds on a board, and its exact equity against another range.
@@ -149,23 +159,23 @@ def range_report(hero, villain=None, board="", *, game: str = HOLDEM, dead="",
     >>> int(e.wins[0]), int(e.ties[0]), e.matchups
     (19037, 0, 21)
     """
-    args = dict(hero=hero, villain=villain, board=board, dead=dead, boards=boards)
+    args: dict[str, Any] = dict(hero=hero, villain=villain, board=board, dead=dead, boards=boards)
     found = [k for k, v in args.items()
              if _wants_adopt(v) or (isinstance(v, (list, tuple)) and v and _wants_adopt(v[0]))]
     if not found:
         return _report(**args, game=game, street=street, per_combo=per_combo, backend=backend,
                        progress=progress, on_device=False)
-    lead = None
+    firsts: list[Adopted] = []  # the first input taken over of each found (lists: non-empty)
     for k in found:
         v = args[k]
         if isinstance(v, (list, tuple)):
             got = [adopt(e, host_only=True) for e in v]
-            lead = lead or got[0]
             args[k] = type(v)(g.array for g in got)
         else:
-            got = adopt(v, host_only=True)
-            lead = lead or got
-            args[k] = got.array
+            got = [adopt(v, host_only=True)]
+            args[k] = got[0].array
+        firsts.append(got[0])
+    lead = firsts[0]
     with lead.scope():
         out = _report(**args, game=game, street=street, per_combo=per_combo, backend=backend,
                       progress=progress, on_device=lead.on_device)
@@ -234,7 +244,8 @@ def _report(hero, villain, board, dead, boards, game, street, per_combo, backend
     def eq(side):
         if vs is None:
             return None
-        out = np.array([r.equity if side == "hero" else _villain_equity(r) for r in reports])
+        out = np.array([r.equity if side == "hero" else _side_equity(r.villain)
+                        for r in reports])
         out.flags.writeable = False
         return out
 
@@ -245,6 +256,9 @@ def _report(hero, villain, board, dead, boards, game, street, per_combo, backend
                         method=reports[0].method if reports else "", backend=where)
 
 
-def _villain_equity(r: RangeReport) -> float:
-    v = r.villain
-    return range_equity(np.asarray(v.weights), np.asarray(v.equity), np.asarray(v.opp_weight))
+def _side_equity(side: SideReport | None) -> float | None:
+    """A side's matchup-weighted equity (None without the side or its equity)."""
+    if side is None or side.equity is None:
+        return None
+    return range_equity(np.asarray(side.weights), np.asarray(side.equity),
+                        np.asarray(side.opp_weight))

@@ -16,6 +16,7 @@ one five-rank straight), and the **high card** (the board's highest rank).
 from __future__ import annotations
 
 from functools import cache
+from typing import cast
 
 import numpy as np
 
@@ -130,7 +131,7 @@ def board_text(mask: int) -> str:
     if not mask:
         return ""
     ids = mask_ids(np.uint64(mask))[0][::-1]
-    return cards.format(ids)
+    return cast(str, cards.format(ids))  # one hand's ids: one text
 
 
 def mask_ids(masks: np.ndarray) -> np.ndarray:

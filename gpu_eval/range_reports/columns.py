@@ -7,6 +7,7 @@ A range's rows are then a gather of its combos' columns, so one classification o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,12 +41,17 @@ class Features:
     outs: np.ndarray | None = None
     nut_outs: np.ndarray | None = None
 
+    def map(self, fn: Callable[[np.ndarray], np.ndarray]) -> Features:
+        """``fn`` applied to every array (``outs`` and ``nut_outs`` stay None when absent)."""
+        return Features(fn(self.strength), fn(self.made), fn(self.draws),
+                        fn(self.straight_ranks), fn(self.nut_rank),
+                        None if self.outs is None else fn(self.outs),
+                        None if self.nut_outs is None else fn(self.nut_outs))
+
 
 def gather(f: Features, cols: np.ndarray) -> Features:
     """The features of the hands ``cols`` (indices along the last axis)."""
-    def g(a):
-        return None if a is None else np.take(a, cols, axis=-1)
-    return Features(*(g(getattr(f, name)) for name in Features.__dataclass_fields__))
+    return f.map(lambda a: np.take(a, cols, axis=-1))
 
 
 def in_order(made_ids: np.ndarray, game: Game) -> np.ndarray:

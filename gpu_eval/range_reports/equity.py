@@ -12,6 +12,7 @@ matchup by its opponent's weight: ``win = sum_v u_v wins_v / (sum_v u_v * boards
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,6 +36,12 @@ class Counts:
     tie_weight: np.ndarray
     weight: np.ndarray
     boards: int
+
+    def map(self, fn: Callable[[np.ndarray], np.ndarray]) -> Counts:
+        """``fn`` applied to every array (``boards`` kept)."""
+        return Counts(wins=fn(self.wins), ties=fn(self.ties), matchups=fn(self.matchups),
+                      win_weight=fn(self.win_weight), tie_weight=fn(self.tie_weight),
+                      weight=fn(self.weight), boards=self.boards)
 
     def fractions(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``(equity, win, tie)``; NaN where no opponent combo fits."""

@@ -8,12 +8,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from gpu_eval import card_input, ranges
 from gpu_eval.games.registry import Game
+from gpu_eval.omaha_ranges import OmahaRange
 from gpu_eval.range_reports.boards import board_text
 
-__all__ = ["Side", "read_range", "column_of_pairs"]
+__all__ = ["Side", "RangeLike", "read_range", "column_of_pairs"]
+
+#: A range as a report reads it: text (or a list of texts), a :class:`gpu_eval.Range` (an
+#: Omaha range for the Omaha games), or ``(N, 2)`` card ids (hold'em and short deck).
+RangeLike = str | ranges.Range | OmahaRange | npt.ArrayLike
 
 
 @dataclass(frozen=True)
@@ -30,7 +36,7 @@ class Side:
         return len(self.combos)
 
 
-def _label(spec, rng) -> str:
+def _label(spec: RangeLike, rng: ranges.Range | OmahaRange) -> str:
     if isinstance(spec, str):
         return spec
     if isinstance(spec, np.ndarray) and not len(rng):
@@ -42,7 +48,7 @@ def _label(spec, rng) -> str:
     return ",".join(hands[:3]) + (f",... ({len(hands)} combos)" if len(hands) > 3 else "")
 
 
-def read_range(spec, game: Game, known: int, who: str) -> Side:
+def read_range(spec: RangeLike, game: Game, known: int, who: str) -> Side:
     """``spec`` as a :class:`Side` without the combos that touch ``known`` (a mask).
 
     ``ValueError`` names ``who`` and the range when the text is bad, the range is empty, or
@@ -59,14 +65,20 @@ def read_range(spec, game: Game, known: int, who: str) -> Side:
     if isinstance(spec, (bool, np.bool_, float, np.floating, int, np.integer)) or spec is None:
         raise TypeError(f"{who} range must be range text such as 'QQ+, AKs', a Range or card "
                         f"ids, got {type(spec).__name__}: {spec!r}")
+    rng: ranges.Range | OmahaRange
     try:
         if game.is_omaha:
-            from gpu_eval.omaha_ranges import OmahaRange  # noqa: PLC0415 -- Omaha only
-
-            rng = spec if isinstance(spec, OmahaRange) else ranges.Range(spec, game=game.name)
-            if rng.hole_cards != game.hole_cards:
-                raise ValueError(f"it holds {rng.hole_cards}-card hands; {game.name} deals "
+            if isinstance(spec, OmahaRange):
+                omaha = spec
+            elif isinstance(spec, str):  # as ranges.Range(spec, game=game.name) reads it
+                omaha = OmahaRange(spec, game=game.name)
+            else:  # OmahaRange's own message
+                raise TypeError(f"an Omaha range must be text such as 'AA$ds, KKQQ', got "
+                                f"{type(spec).__name__}")
+            if omaha.hole_cards != game.hole_cards:
+                raise ValueError(f"it holds {omaha.hole_cards}-card hands; {game.name} deals "
                                  f"{game.hole_cards}")
+            rng = omaha
         elif isinstance(spec, (list, tuple)) and not spec:
             raise ValueError("an empty list holds no combo")
         elif isinstance(spec, (str, ranges.Range)) or (

@@ -122,7 +122,13 @@ def class_order(game: Game) -> np.ndarray:
     cats = category_table(game.scale)
     best = {c: int(np.flatnonzero(cats == c).max()) for c in range(9)}   # top strength of each
     top = [SF, QUADS, FULL_HOUSE, FLUSH, STRAIGHT, SET, TRIPS]
-    top.sort(key=lambda i: (-best[CLASSES[i].category], i))
+
+    def place(i: int) -> tuple[int, int]:
+        cat = CLASSES[i].category
+        assert cat is not None, CLASSES[i].name  # each class of top is one category
+        return -best[cat], i
+
+    top.sort(key=place)
     ids = top + [i for i in range(len(CLASSES)) if i not in top]
     order = np.empty(len(CLASSES), dtype=np.int8)
     order[ids] = np.arange(len(CLASSES))

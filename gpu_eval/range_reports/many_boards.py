@@ -210,11 +210,8 @@ def _features_by_size(boards: np.ndarray, lay, g: Game, dead: int):
     return Features(**out)
 
 
-def _equity_of(cnt, cols):
-    sub = Counts(*(np.take(getattr(cnt, f), cols) for f in
-                   ("wins", "ties", "matchups", "win_weight", "tie_weight", "weight")),
-                 boards=cnt.boards)
-    return sub.fractions()
+def _equity_of(cnt: Counts, cols: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    return cnt.map(lambda a: np.take(a, cols)).fractions()
 
 
 def _omaha_rows(job: Job, g: Game, boards: np.ndarray, out: dict, bar) -> None:
@@ -226,7 +223,7 @@ def _omaha_rows(job: Job, g: Game, boards: np.ndarray, out: dict, bar) -> None:
         v = None if job.villain is None else _restrict(job.villain, b)
         rep = omaha.report_one(g, b, job.dead, h, v)
         for name, side, sr in (("hero", job.hero, rep.hero), ("villain", job.villain, rep.villain)):
-            if side is None:
+            if side is None or sr is None:  # no villain: no villain's report
                 continue
             fit = _fits(side, b)
             w = np.asarray(sr.weights)
@@ -240,7 +237,8 @@ def _omaha_rows(job: Job, g: Game, boards: np.ndarray, out: dict, bar) -> None:
                 out[f"{name}_made"][i, fit] = made
                 out[f"{name}_draw_bits"][i, fit] = d
                 out[f"{name}_nut_rank"][i, fit] = np.asarray(sr.nut_rank)
-            if v is not None and sr.equity is not None:
+            # (equity comes with its counts: wins, ties, matchups, boards)
+            if v is not None and sr.equity is not None and sr.boards is not None:
                 eqs = np.asarray(sr.equity)
                 ow = np.asarray(sr.opp_weight)
                 ok = ~np.isnan(eqs)

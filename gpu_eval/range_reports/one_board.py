@@ -6,6 +6,7 @@ equity of every combo both ways (:mod:`gpu_eval.range_reports.equity`).
 from __future__ import annotations
 
 from math import comb
+from typing import cast
 
 import numpy as np
 
@@ -33,6 +34,8 @@ def side_report(side: Side, game: Game, f: Features, counts: Counts | None,
                 keep: np.ndarray | None = None) -> SideReport:
     """A :class:`SideReport` of ``side``'s combos (those ``keep`` selects) from their
     features and counts (1-d arrays over the side's combos)."""
+    if f.outs is None or f.nut_outs is None:
+        raise ValueError("side_report needs the outs: column_features(..., outs=True)")
     sel = slice(None) if keep is None else keep
     extra = {}
     if counts is not None:
@@ -84,8 +87,7 @@ def report_one(game: Game, board: int, dead: int, hero: Side, villain: Side | No
     """Both ranges on ``board`` (a mask of 3 to 5 cards)."""
     lay = deck_layout(game.name)
     f = column_features(np.array([board], dtype=np.uint64), lay, game, dead=dead)
-    f = Features(*(None if a is None else a[0] for a in
-                   (getattr(f, n) for n in Features.__dataclass_fields__)))
+    f = f.map(lambda a: a[0])
     ch = column_of_pairs(hero.combos, lay.lowest_card)
     k = bin(board).count("1")
     per = None
@@ -113,9 +115,16 @@ def report_one(game: Game, board: int, dead: int, hero: Side, villain: Side | No
 
 
 def _at(c: Counts, cols: np.ndarray) -> Counts:
-    return Counts(*(np.take(getattr(c, n), cols, axis=-1) for n in
-                    ("wins", "ties", "matchups", "win_weight", "tie_weight", "weight")),
-                  boards=c.boards)
+    return c.map(lambda a: np.take(a, cols, axis=-1))
+
+
+def _card_side(side: Side, game: Game, fi: Features, cols: np.ndarray, counts: Counts | None,
+               i: int, card_mask: np.uint64) -> SideReport:
+    """``side`` on next card ``i`` (mask ``card_mask``): its combos that miss the card, with
+    their features ``fi`` (that card's row) and their counts (row ``i`` of ``counts``)."""
+    keep = (side.masks & card_mask) == 0
+    ci = None if counts is None else _at(counts.map(lambda a: a[i]), cols)
+    return side_report(side, game, gather(fi, cols), ci, keep)
 
 
 def report_street(game: Game, board: int, dead: int, hero: Side, villain: Side | None,
@@ -146,26 +155,17 @@ def report_street(game: Game, board: int, dead: int, hero: Side, villain: Side |
         opp = np.stack([opponents(lay, w * ~through[i]) for i in range(len(ids))], axis=1)
         counts_h = side_counts(less, equal, opp, where[0], where[1], per)
         counts_v = side_counts(less, equal, opp, where[2], where[3], per)
-    texts, reports = [], []
+    texts: list[str] = []
+    reports: list[RangeReport] = []
     for i, c in enumerate(ids):
-        fi = Features(*(None if a is None else a[i] for a in
-                        (getattr(f, n) for n in Features.__dataclass_fields__)))
+        fi = f.map(lambda a: a[i])
         card_mask = ID_TO_MASK[c]
-        sides = []
-        for side, cols, cnt in ((hero, ch, counts_h), (villain, cv, counts_v)):
-            if side is None:
-                sides.append(None)
-                continue
-            keep = (side.masks & card_mask) == 0
-            ci = None if cnt is None else _at(Counts(*(getattr(cnt, n)[i] for n in
-                                                       ("wins", "ties", "matchups", "win_weight",
-                                                        "tie_weight", "weight")),
-                                                     boards=cnt.boards), cols)
-            sides.append(side_report(side, game, gather(fi, cols), ci, keep))
-        hs, vs = sides
+        hs = _card_side(hero, game, fi, ch, counts_h, i, card_mask)
+        vs = None if villain is None or cv is None else \
+            _card_side(villain, game, fi, cv, counts_v, i, card_mask)
         eq = None if hs.equity is None else range_equity(
             np.asarray(hs.weights), np.asarray(hs.equity), np.asarray(hs.opp_weight))
-        texts.append(cards.format([int(c)]))
+        texts.append(cast(str, cards.format([int(c)])))  # one card: its text
         reports.append(RangeReport(
             game=game.name, board=board_sets.board_text(board) + texts[-1],
             dead=board_sets.board_text(dead), hero=hs, villain=vs, equity=eq,

@@ -11,7 +11,7 @@ combos that fit with the combo.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -122,7 +122,9 @@ class SideReport:
     @property
     def hands(self) -> list[str]:
         """The combos as text."""
-        return cards.format(np.asarray(self.combos)) if len(self.combos) else []
+        if not len(self.combos):
+            return []
+        return cast(list[str], cards.format(np.asarray(self.combos)))  # (N, h) ids: N texts
 
     @property
     def class_names(self) -> list[str]:

@@ -67,13 +67,13 @@ def _runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     new = np.empty(key.shape, dtype=bool)
     new[:, 0] = True
     np.not_equal(key[:, 1:], key[:, :-1], out=new[:, 1:])
-    new = new.ravel()
-    run = np.cumsum(new, dtype=np.int32)
+    flat = new.ravel()
+    run = np.cumsum(flat, dtype=np.int32)
     run -= 1
-    starts = np.flatnonzero(new)
+    starts = np.flatnonzero(flat)
     ends = np.empty_like(starts)
     ends[:-1] = starts[1:] - 1
-    ends[-1] = new.size - 1
+    ends[-1] = flat.size - 1
     return starts.take(run), ends.take(run)
 
 

@@ -162,3 +162,25 @@ def test_one_runout_per_suit_orbit_gives_every_runouts_integers(monkeypatch):
     plain_many = range_report(HERO, VILLAIN, boards=boards, per_combo=True)
     assert np.array_equal(many.units, plain_many.units)
     assert np.array_equal(many.combos["villain"]["ties"], plain_many.combos["villain"]["ties"])
+
+
+def test_features_and_counts_map_keep_each_array_in_its_field():
+    """``Features.map`` and ``Counts.map`` (a board's row, a range's columns) send every array
+    to its own field, absent outs stay absent and ``boards`` is kept."""
+    from gpu_eval.range_reports.columns import Features
+    from gpu_eval.range_reports.equity import Counts
+
+    arrays = ("strength", "made", "draws", "straight_ranks", "nut_rank")
+    f = Features(**{n: np.arange(3) + 10 * i for i, n in enumerate(arrays)})
+    row = f.map(lambda a: a[1:])
+    assert [getattr(row, n).tolist() for n in arrays] == [[10 * i + 1, 10 * i + 2]
+                                                         for i in range(len(arrays))]
+    assert row.outs is None and row.nut_outs is None
+    full = Features(**{n: np.arange(3) for n in arrays}, outs=np.array([4, 5, 6]),
+                    nut_outs=np.array([7, 8, 9]))
+    assert full.map(lambda a: a[2]).nut_outs == 9
+    fields = ("wins", "ties", "matchups", "win_weight", "tie_weight", "weight")
+    c = Counts(**{n: np.array([i, i + 100]) for i, n in enumerate(fields)}, boards=990)
+    one = c.map(lambda a: a[1])
+    assert [int(getattr(one, n)) for n in fields] == [100 + i for i in range(len(fields))]
+    assert one.boards == 990
