@@ -380,6 +380,12 @@ _RECORDS: list[Kernel] = [
             "const ge_u64* boards, ge_u32 n_boards, const ge_u64* pair_masks, "
             "const ge_u16* pair_cards, ge_u32 n_cols, ge_u32 deck, ge_u32 n_strengths, "
             "ge_u16* wins, ge_u16* ties", BLOCK_ITEMS),
+    # kernels/range_report.cu: the range report's weighted wins and ties, a block per board.
+    kernel_record("ge_report_counts", "range_report.cu",
+            "const ge_u64* boards, ge_u32 n_boards, const ge_u64* pair_masks, "
+            "const ge_u16* pair_cards, ge_u32 n_cols, const ge_u16* card_start, "
+            "const ge_u16* mates, const double* weights, ge_u32 n_vecs, double* less, "
+            "double* equal", BLOCK_ITEMS),
 ]
 
 #: Every kernel, by name.
@@ -414,6 +420,7 @@ MODULES: dict[str, Module] = {m.name: m for m in (
     _module("lows", "low kernels", ("lowball.cu", "convert.cu"), ("ge_low_tables",)),
     _module("solver_tables", "solver tables kernels", ("solver_tables.cu",), (_BITMASK,)),
     _module("deals", "deal equity kernels", ("equity_deals.cu",), (_BITMASK, "ge_low_tables")),
+    _module("range_report", "range report kernels", ("range_report.cu",), (_BITMASK,)),
 )}
 
 

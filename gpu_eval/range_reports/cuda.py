@@ -2,11 +2,16 @@
 column's weighted wins and ties on complete boards, the same integers (0/1 weights) as
 :func:`gpu_eval.range_reports.showdowns.count_boards` on NumPy.
 
-One module per device and game (the game's bitmask tables in its ``ge_bitmask_tables``),
-compiled once by NVRTC and cached like the package's other CUDA modules. A launch counts a
-block of boards, a CUDA block per board, against one or two weight vectors; the per-board
-results are added up on the device (all boards, or per segment of boards) and come back to
-the host. CuPy is imported only when a function here runs.
+One module per device and game (the game's bitmask tables in its ``ge_bitmask_tables``): the
+manifest module ``range_report`` (:mod:`gpu_eval.cuda.manifest`), compiled once by NVRTC or
+loaded from the kernel cache (:func:`gpu_eval.cuda.modules.compile_module`, every launch
+checked against the kernel's record). The boards stream through the device a chunk at a time,
+chunks sized from its free memory and retried smaller when it runs out
+(:func:`gpu_eval.cuda.streaming.for_chunks`), on the current device: the one holding the
+caller's input (``range_report`` makes it current). A launch counts a chunk of boards, a CUDA
+block per board, against one or two weight vectors; the per-board results are added up on
+the device (all boards, or per segment of boards) and come back to the host. CuPy is
+imported only when a function here runs.
 """
 
 from __future__ import annotations
@@ -15,44 +20,38 @@ import threading
 
 import numpy as np
 
-from gpu_eval.cuda import availability, modules
-from gpu_eval.cuda.nvrtc import module_code
+from gpu_eval.cuda import availability, manifest, modules, streaming
 
-__all__ = ["counts_cuda", "get_state", "module_source", "column_tables", "KERNELS",
-           "MODULE_FILE", "BOARDS_PER_LAUNCH"]
+__all__ = ["counts_cuda", "get_state", "column_tables", "KERNELS", "MODULE",
+           "BOARDS_PER_LAUNCH", "VECTORS_PER_LAUNCH"]
 
-MODULE_FILE = "range_report.cu"
-KERNELS: tuple[str, ...] = ("ge_report_counts",)
+#: The manifest module of this launcher (gpu_eval.cuda.manifest), and its kernels.
+MODULE = "range_report"
+KERNELS: tuple[str, ...] = manifest.module(MODULE).kernels
 THREADS = modules.THREADS_PER_BLOCK
-#: Boards per launch: their (boards, 2, columns) float64 results stay under 64 MB.
+#: Boards per launch at most (fewer where free device memory says so): their
+#: (boards, 2, columns) float64 results stay under 64 MB and each launch short.
 BOARDS_PER_LAUNCH = 2048
 #: Weight vectors one launch counts with (the kernel's shared running sums).
 VECTORS_PER_LAUNCH = 2
 
-_STATES: dict[str, dict] = {}
+_STATES: dict[str, dict] = modules.device_cache()
 _LOCK = threading.Lock()
 
 
-def module_source() -> str:
-    """The code handed to ``cupy.RawModule``; its first line carries the sources' hash.
+def get_state(lay, device_id: int | None = None) -> modules.DeviceState:
+    """The kernel compiled for a device (default: the current one) with the tables of
+    ``lay``'s game uploaded (cached per game).
 
     Examples
     --------
-    >>> module_source().splitlines()[1]
-    '#include "range_report.cu"'
+    >>> get_state(deck_layout("shortdeck")).kernels["ge_report_counts"]  # doctest: +SKIP
     """
-    return module_code("range report kernels", [MODULE_FILE])
-
-
-def get_state(lay, device_id: int | None = None) -> modules.DeviceState:
-    """The kernel compiled for a device with the tables of ``lay``'s game uploaded (cached
-    per game)."""
     with _LOCK:
         states = _STATES.setdefault(lay.game, {})
 
     def build(cupy, dev):
-        module, kernels = modules.compile_module(cupy, module_source(), KERNELS,
-                                                 "range report", dev)
+        module, kernels = modules.compile_module(cupy, MODULE, dev)
         tables = modules.upload_tables(cupy, module, "ge_bitmask_tables", lay.tables.as_dict(),
                                        modules.BITMASK_TABLE_ORDER, modules.BITMASK_TABLE_DTYPES)
         cupy.cuda.runtime.deviceSynchronize()
@@ -94,9 +93,21 @@ def counts_cuda(boards: np.ndarray, lay, weights: np.ndarray, cols: np.ndarray, 
     """``(less, equal)`` of the columns ``cols`` on ``boards`` (validated 5-card masks)
     against ``weights`` (``(m, K)`` over ``cols``), each board's counts times its
     ``multiplicity`` (default 1), added up per segment (``segments``: each board's,
-    non-decreasing; None: one segment): ``(m, S, K)`` float64 NumPy arrays."""
+    non-decreasing; None: one segment): ``(m, S, K)`` float64 NumPy arrays.
+
+    Counted on the current device, a chunk of boards at a time (sized from its free memory,
+    at most :data:`BOARDS_PER_LAUNCH`; a chunk that runs out of memory is counted again in
+    smaller ones).
+
+    Examples
+    --------
+    >>> lay = deck_layout("holdem")  # doctest: +SKIP
+    >>> less, equal = counts_cuda(ge.cards.to_mask(["AsKsQsJsTs"]), lay,
+    ...                           np.ones((1, 2)), np.array([0, 1]))  # doctest: +SKIP
+    """
     cupy = availability.require_cuda()
     state = get_state(lay)
+    boards = np.ascontiguousarray(boards, dtype=np.uint64).reshape(-1)
     n = len(boards)
     m, K = weights.shape
     seg = np.zeros(n, dtype=np.intp) if segments is None else np.asarray(segments, np.intp)
@@ -106,33 +117,45 @@ def counts_cuda(boards: np.ndarray, lay, weights: np.ndarray, cols: np.ndarray, 
     if n == 0 or K == 0:
         return out_l, out_e
     masks, cards, start, mates = column_tables(lay, cols)
+    mult = (None if multiplicity is None
+            else np.ascontiguousarray(multiplicity, dtype=np.float64).reshape(-1))
     name = KERNELS[0]
     with cupy.cuda.Device(state.device_id):
         d_masks, d_cards = cupy.asarray(masks), cupy.asarray(cards)
         d_start, d_mates = cupy.asarray(start), cupy.asarray(mates)
-        d_boards = cupy.asarray(np.ascontiguousarray(boards, dtype=np.uint64))
-        d_mult = None if multiplicity is None else cupy.asarray(
-            np.asarray(multiplicity, dtype=np.float64))
         for v0 in range(0, m, VECTORS_PER_LAUNCH):
             vecs = weights[v0:v0 + VECTORS_PER_LAUNCH]
             nv = len(vecs)
             d_w = cupy.asarray(np.ascontiguousarray(vecs, dtype=np.float64))
-            for lo in range(0, n, BOARDS_PER_LAUNCH):
-                hi = min(n, lo + BOARDS_PER_LAUNCH)
-                less = cupy.empty((hi - lo, nv, K), dtype=cupy.float64)
-                equal = cupy.empty((hi - lo, nv, K), dtype=cupy.float64)
-                grid = max(1, min(hi - lo, state.sm_count * state.blocks_per_sm[name]))
-                state.kernels[name]((grid,), (THREADS,), (
-                    cupy.ascontiguousarray(d_boards[lo:hi]), np.uint32(hi - lo), d_masks,
-                    d_cards, np.uint32(K), d_start, d_mates, d_w, np.uint32(nv), less, equal))
-                # Each segment's boards of this launch, added up on the device.
+
+            def work(lo: int, hi: int, v0: int = v0, nv: int = nv, d_w=d_w) -> None:
+                # Rows [lo, hi) only, and the host totals touched once every sum is back:
+                # a chunk that ran out of device memory is run again, smaller.
+                b = hi - lo
+                d_boards = cupy.asarray(boards[lo:hi])
+                less = cupy.empty((b, nv, K), dtype=cupy.float64)
+                equal = cupy.empty((b, nv, K), dtype=cupy.float64)
+                # A block per board: THREADS items a board make the grid one block a board
+                # (at most one wave; the blocks stride over the rest).
+                state.launch(name, b * THREADS, (
+                    d_boards, np.uint32(b), d_masks, d_cards, np.uint32(K), d_start, d_mates,
+                    d_w, np.uint32(nv), less, equal))
+                d_mult = None if mult is None else cupy.asarray(mult[lo:hi])
+                # Each segment's boards of this chunk, added up on the device.
                 edges = np.flatnonzero(np.diff(seg[lo:hi])) + 1
-                for a, b in zip(np.concatenate([[0], edges]), np.concatenate([edges, [hi - lo]])):
-                    s = int(seg[lo + a])
-                    la, ea = less[a:b], equal[a:b]
+                sums = []
+                for a, z in zip(np.concatenate([[0], edges]), np.concatenate([edges, [b]])):
+                    la, ea = less[a:z], equal[a:z]
                     if d_mult is not None:
-                        times = d_mult[lo + a:lo + b, None, None]
+                        times = d_mult[a:z, None, None]
                         la, ea = la * times, ea * times
-                    out_l[v0:v0 + nv, s] += la.sum(axis=0).get()
-                    out_e[v0:v0 + nv, s] += ea.sum(axis=0).get()
+                    sums.append((int(seg[lo + a]), la.sum(axis=0), ea.sum(axis=0)))
+                got = [(s, sl.get(), se.get()) for s, sl, se in sums]
+                for s, sl, se in got:
+                    out_l[v0:v0 + nv, s] += sl
+                    out_e[v0:v0 + nv, s] += se
+
+            # A board's device bytes: its mask and multiplicity, its two (nv, K) results,
+            # as much again for their products by the multiplicity and the segments' sums.
+            streaming.for_chunks(cupy, n, 16 + 6 * nv * K * 8, work, max_rows=BOARDS_PER_LAUNCH)
     return out_l, out_e
