@@ -267,8 +267,29 @@ def indexer(cp) -> None:
             "row 4")
 
 
+def range_report(cp) -> None:
+    import gpu_eval as ge
+    from gpu_eval import cards
+
+    hero, villain = "QQ+, AKs, 0.5(76s), KQo:0.3", "JJ-99, AQs:0.7, T9s"
+    for game, board in (("holdem", "Kd7c2hAs"), ("shortdeck", "Kd7cTh9s")):
+        got = ge.range_report(hero, villain, board=board, game=game, backend="cuda")
+        want = ge.range_report(hero, villain, board=board, game=game, backend="numpy")
+        _same(f"range report, {game}, wins", got.hero.wins, want.hero.wins)
+        _same(f"range report, {game}, ties", got.villain.ties, want.villain.ties)
+    boards = ["AsKd7h2c", "9s8s7s2s3h"]
+    b_got = ge.range_report(hero, villain, boards=boards, backend="cuda")
+    b_want = ge.range_report(hero, villain, boards=boards, backend="numpy")
+    _same("range report, boards", b_got.showdowns, b_want.showdowns)
+    _same("range report, a CuPy river", ge.range_report(
+        hero, villain, board=cp.asarray(cards.parse("Kd7c2h5s9d"))).hero.wins,
+        ge.range_report(hero, villain, board="Kd7c2h5s9d", backend="numpy").hero.wins)
+    _raises("range report, a card twice", lambda: ge.range_report(
+        hero, board=cp.asarray(np.array([51, 51, 3], dtype=np.uint8))), "twice")
+
+
 CASES: list[Callable] = [evaluation, variants, state_machine, holdem_equity, batch,
-                         board_games, deals, solver_tables, indexer]
+                         board_games, deals, solver_tables, indexer, range_report]
 
 
 def required_kernels() -> set[str]:
