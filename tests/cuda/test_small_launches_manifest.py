@@ -47,7 +47,8 @@ ON_THE_STAND_IN = ("check_eval_ids bitmask", "bad input: a card twice raises, na
                    "equity monte carlo, 2 players (every pot handed out)",
                    "equity_batch, 2 players, 5-card boards", "omaha hi/lo exact, 2 players, turn",
                    "ge_hand_index", "ge_tables_river_counts", "fsm",
-                   "deuce-seven-draw exact, 3 players, one card each from 4")
+                   "deuce-seven-draw exact, 3 players, one card each from 4",
+                   "range report, one turn and a list of boards")
 
 
 @pytest.mark.parametrize("name", ON_THE_STAND_IN)
