@@ -25,7 +25,8 @@ EXTRA = "frames"
 RANKS_HIGH_FIRST = "AKQJT98765432"
 
 
-def _pandas():
+def pandas_module():
+    """pandas, imported on first use; a clear error naming the extra without it."""
     try:
         import pandas  # noqa: PLC0415 -- optional, imported on first use
     except ImportError as e:
@@ -34,7 +35,7 @@ def _pandas():
     return pandas
 
 
-def _axes(ax, figsize: tuple[float, float]):
+def axes(ax, figsize: tuple[float, float]):
     """``ax``, or the axes of a new figure; a clear error without matplotlib."""
     try:
         import matplotlib  # noqa: PLC0415, F401 -- optional, imported on first use
@@ -64,7 +65,7 @@ def equity_frame(r) -> Any:
     >>> int(df.loc[1, "wins"]), round(float(df.loc[2, "tie"]), 6)
     (787966, 0.003932)
     """
-    pd = _pandas()
+    pd = pandas_module()
     index = pd.RangeIndex(1, len(r.labels) + 1, name="player")
     columns = {"hand": list(r.labels), "equity": r.equity, "win": r.win, "tie": r.tie,
                "tie_share": r.tie_share, "stderr": r.stderr, "wins": r.wins, "ties": r.ties}
@@ -88,7 +89,7 @@ def matrix_frame(m, values: str = "matrix") -> Any:
     """
     if values not in ("matrix", "win", "tie"):
         raise ValueError(f"values must be 'matrix', 'win' or 'tie', got {values!r}")
-    pd = _pandas()
+    pd = pandas_module()
     index = pd.Index(list(m.combos_a), name=m.labels[0])
     columns = pd.Index(list(m.combos_b), name=m.labels[1])
     return pd.DataFrame(np.array(getattr(m, values)), index=index, columns=columns)
@@ -105,7 +106,7 @@ def preflop_frame(t) -> Any:
     >>> df.shape, round(float(df.loc["AA", "KK"]), 4)
     ((169, 169), 0.8195)
     """
-    pd = _pandas()
+    pd = pandas_module()
     labels = list(t.labels)
     return pd.DataFrame(np.array(t.table), index=pd.Index(labels, name="class"),
                         columns=pd.Index(labels, name="opponent"))
@@ -124,7 +125,7 @@ def sweep_frame(s) -> Any:
     >>> len(df), int(df["flops"].sum())                        # doctest: +SKIP
     (1755, 22100)
     """
-    pd = _pandas()
+    pd = pandas_module()
     names = np.array(list("23456789TJQKA"))
     r = s.ranks
     return pd.DataFrame({"equity": s.equity, "flops": s.weights,
@@ -232,7 +233,7 @@ def plot_grid(grid, *, ax=None, title: str = "", annotate: bool = True, cmap: st
     grid = np.asarray(grid, dtype=np.float64)
     if grid.shape != (13, 13):
         raise ValueError(f"grid must have shape (13, 13), got {grid.shape}")
-    ax = _axes(ax, (9.5, 8.5))
+    ax = axes(ax, (9.5, 8.5))
     if np.isfinite(grid).any():
         vmin = np.floor(np.nanmin(grid) * 20) * 5 if vmin is None else vmin
         vmax = np.ceil(np.nanmax(grid) * 20) * 5 if vmax is None else vmax
@@ -321,7 +322,7 @@ def plot_matrix(m, values: str = "matrix", *, ax=None, cmap: str = "RdBu"):
     data = getattr(m, values)
     ra, ca = _by_class(m.combos_a)
     rb, cb = _by_class(m.combos_b)
-    ax = _axes(ax, (10, 6))
+    ax = axes(ax, (10, 6))
     im = ax.imshow(np.asarray(data)[np.ix_(ra, rb)] * 100, cmap=cmap, vmin=0, vmax=100,
                    aspect="auto", interpolation="nearest")
     _class_ticks(ax, "x", cb)
@@ -346,7 +347,7 @@ def plot_sweep(s, *, ax=None, annotate: bool = True, cmap: str = "RdYlGn"):
     >>> ax = ged.flop_sweep(None, "AKs", "QQ").plot()   # doctest: +SKIP
     """
     grid = s.by_top_two()[::-1, ::-1]
-    ax = _axes(ax, (7.5, 6.5))
+    ax = axes(ax, (7.5, 6.5))
     im = ax.imshow(grid, cmap=cmap, vmin=0, vmax=1)
     if annotate:
         for i, j in np.ndindex(13, 13):

@@ -14,6 +14,7 @@ from functools import cache
 import numpy as np
 
 from gpu_eval.games.registry import Game
+from gpu_eval.rank_planes import add_rank, planes_of_lanes
 
 __all__ = ["ACE", "lanes", "rank_planes", "add_rank", "high_bit", "popcount", "straights",
            "deck_ranks", "rank_bits"]
@@ -44,19 +45,7 @@ def rank_planes(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     [4128, 4128, 4096, 0]
     """
     ln = lanes(masks)
-    c, d, h, s = (ln[..., i] for i in range(4))
-    cd, hs = c & d, h & s
-    b1 = c | d | h | s
-    b2 = ((c ^ d) & (h ^ s)) | cd | hs
-    b3 = (cd & (h | s)) | (hs & (c | d))
-    b4 = cd & hs
-    return b1, b2, b3, b4
-
-
-def add_rank(planes, bit):
-    """The planes with one more card of the rank(s) ``bit`` (a one-bit rank set)."""
-    b1, b2, b3, b4 = planes
-    return b1 | bit, b2 | (b1 & bit), b3 | (b2 & bit), b4 | (b3 & bit)
+    return planes_of_lanes(*(ln[..., i] for i in range(4)))
 
 
 def high_bit(x: np.ndarray) -> np.ndarray:

@@ -9,32 +9,10 @@ from typing import Any
 
 import numpy as np
 
+from gpu_eval.frames import axes, pandas_module
+
 __all__ = ["side_frame", "report_frame", "street_frame", "boards_frame", "plot_report",
            "plot_street", "plot_boards"]
-
-EXTRA = "frames"
-
-
-def _pandas():
-    try:
-        import pandas  # noqa: PLC0415 -- optional
-    except ImportError as e:
-        raise ImportError(f"to_frame() needs pandas, which is not installed: "
-                          f"pip install pandas (part of the extra gpu-eval[{EXTRA}])") from e
-    return pandas
-
-
-def _axes(ax, figsize=(8.0, 4.5)):
-    try:
-        import matplotlib  # noqa: PLC0415, F401 -- optional
-    except ImportError as e:
-        raise ImportError(f"plot() needs matplotlib, which is not installed: "
-                          f"pip install matplotlib (part of the extra gpu-eval[{EXTRA}])") from e
-    if ax is not None:
-        return ax
-    import matplotlib.pyplot as plt  # noqa: PLC0415
-    return plt.subplots(figsize=figsize)[1]
-
 
 def side_frame(side) -> Any:
     """A row per combo of a :class:`~gpu_eval.range_reports.results.SideReport` (index: the
@@ -49,7 +27,7 @@ def side_frame(side) -> Any:
     >>> df.loc["QsQh", "class"], int(df.loc["QsQh", "matchups"])
     ('pocket_pair_below_top_pair', 12)
     """
-    pd = _pandas()
+    pd = pandas_module()
     cols: dict[str, Any] = {"weight": np.asarray(side.weights), "class": side.class_names}
     for k in side.draw_kinds:
         cols[k.name] = side.has(k.name)
@@ -73,7 +51,7 @@ def report_frame(r, kind: str, side: str) -> Any:
         return side_frame(s)
     if kind not in ("classes", "draws"):
         raise ValueError(f"kind must be 'combos', 'classes' or 'draws', got {kind!r}")
-    pd = _pandas()
+    pd = pandas_module()
     t = r.class_table() if kind == "classes" else r.draw_table()
     key = "class" if kind == "classes" else "draw"
     names = t.pop(key)
@@ -83,7 +61,7 @@ def report_frame(r, kind: str, side: str) -> Any:
 def street_frame(s) -> Any:
     """A row per next card of a :class:`~gpu_eval.range_reports.results.StreetReport`: each
     range's equity and the hero's share of each class."""
-    pd = _pandas()
+    pd = pandas_module()
     cols: dict[str, Any] = {}
     if s.hero_equity is not None:
         cols["hero_equity"] = np.asarray(s.hero_equity)
@@ -99,7 +77,7 @@ def street_frame(s) -> Any:
 def boards_frame(b) -> Any:
     """A row per board of a :class:`~gpu_eval.range_reports.results.BoardsReport`: ``flops``,
     each range's equity and nut share, the textures, the hero's share of every class."""
-    pd = _pandas()
+    pd = pandas_module()
     cols: dict[str, Any] = {"flops": np.asarray(b.flops)}
     if b.hero_equity is not None:
         cols["hero_equity"] = np.asarray(b.hero_equity)
@@ -119,7 +97,7 @@ def boards_frame(b) -> Any:
 def plot_report(r, kind: str, *, ax=None, **kwargs) -> Any:
     """Class (or draw) bars of both ranges side by side, or their equity distributions."""
     if kind == "distribution":
-        ax = _axes(ax)
+        ax = axes(ax, (8.0, 4.5))
         for name, side in (("hero", r.hero), ("villain", r.villain)):
             if side is None or side.equity is None:
                 continue
@@ -140,7 +118,7 @@ def plot_report(r, kind: str, *, ax=None, **kwargs) -> Any:
     labels = {k.name: k.label for k in kinds}
     shown = [i for i in range(len(t[key]))
              if t["hero_combos"][i] or ("villain_combos" in t and t["villain_combos"][i])]
-    ax = _axes(ax, (9.0, 4.5))
+    ax = axes(ax, (9.0, 4.5))
     x = np.arange(len(shown))
     sides = ["hero"] + (["villain"] if r.villain is not None else [])
     width = 0.8 / len(sides)
@@ -157,7 +135,7 @@ def plot_report(r, kind: str, *, ax=None, **kwargs) -> Any:
 
 def plot_street(s, *, ax=None, **kwargs) -> Any:
     """The hero's equity (or, without a villain, nut share) on each next card, as bars."""
-    ax = _axes(ax, (11.0, 4.0))
+    ax = axes(ax, (11.0, 4.0))
     x = np.arange(len(s.cards))
     if s.hero_equity is not None:
         ax.bar(x, np.asarray(s.hero_equity) * 100, **kwargs)
@@ -200,7 +178,7 @@ def plot_boards(b, rows: str, columns: str, value: str, *, ax=None, **kwargs) ->
             sel = (tex[rows] == a) & (tex[columns] == c) & ~np.isnan(v) & (w > 0)
             if sel.any():
                 grid[i, j] = (w[sel] @ v[sel]) / w[sel].sum()
-    ax = _axes(ax, (6.0, 7.0))
+    ax = axes(ax, (6.0, 7.0))
     im = ax.imshow(grid * 100, aspect="auto", cmap=kwargs.pop("cmap", "RdYlGn"), **kwargs)
     ax.set_xticks(range(len(ck)), ck)
     ax.set_yticks(range(len(rk)), rk)

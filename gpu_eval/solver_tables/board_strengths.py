@@ -22,6 +22,7 @@ from gpu_eval.array_interop import accepts_arrays
 from gpu_eval.evaluator import inputs
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
+from gpu_eval.rank_planes import add_rank, planes_of_lanes
 from gpu_eval.solver_tables.layout import EVALUATORS, DeckLayout, deck_layout
 
 __all__ = ["board_strengths", "validate_boards", "strengths_of_masks"]
@@ -65,22 +66,6 @@ def validate_boards(boards, game: str = HOLDEM) -> tuple[np.ndarray, bool]:
     return np.ascontiguousarray(masks, dtype=np.uint64), h.scalar
 
 
-def _rank_planes(lanes: np.ndarray):
-    """The rank planes (at least once, twice, three times, four times) of ``(4, n)`` lanes."""
-    c, d, h, s = lanes
-    cd, hs = c & d, h & s
-    b1 = c | d | h | s
-    b2 = ((c ^ d) & (h ^ s)) | cd | hs
-    b3 = (cd & (h | s)) | (hs & (c | d))
-    b4 = cd & hs
-    return b1, b2, b3, b4
-
-
-def _add_rank(planes, bit):
-    b1, b2, b3, b4 = planes
-    return b1 | bit, b2 | (b1 & bit), b3 | (b2 & bit), b4 | (b3 & bit)
-
-
 def _rank_strengths(planes, lay: DeckLayout) -> np.ndarray:
     """``(n, R)`` strength of every board (planes of shape ``(n, 1)``) with every hole rank
     pair, flushes left out."""
@@ -88,7 +73,7 @@ def _rank_strengths(planes, lay: DeckLayout) -> np.ndarray:
     one = np.uint16(1)
     r1 = one << lay.rank_pairs[:, 0].astype(np.uint16)
     r2 = one << lay.rank_pairs[:, 1].astype(np.uint16)
-    b1, b2, b3, b4 = _add_rank(_add_rank(planes, r1[None, :]), r2[None, :])
+    b1, b2, b3, b4 = add_rank(add_rank(planes, r1[None, :]), r2[None, :])
     best = np.take(t.dup, np.take(t.dup_row, b2 & ~b3).astype(np.intp) + b1)
     rare = np.nonzero(b3)
     if rare[0].size:
@@ -114,7 +99,7 @@ def strengths_of_masks(masks: np.ndarray, lay: DeckLayout, out: np.ndarray | Non
         return out
     k = int(np.bitwise_count(masks[0]))
     lanes = masks.view(np.uint16).reshape(n, 4).T
-    planes = tuple(p[:, None] for p in _rank_planes(lanes))
+    planes = tuple(p[:, None] for p in planes_of_lanes(*lanes))
     rs = _rank_strengths(planes, lay)
     np.take(rs, lay.column_rank_pair, axis=1, out=out)
     counts = np.bitwise_count(lanes)
