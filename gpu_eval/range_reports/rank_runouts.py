@@ -145,6 +145,7 @@ def counts_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
     pair_of = _rank_rows(lay.game)
     R = len(lay.rank_pairs)
     deck, low = lay.deck_size, lay.lowest_card
+    Z = n * deck * RANKS                                               # the zero entry
     ps = rank_pair_strengths(boards, lay)                              # (n, R)
     pc = lay.pairs[cols].astype(np.intp)
     ra, rb = pc[:, 0] >> 2, pc[:, 1] >> 2
@@ -152,50 +153,69 @@ def counts_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
     live = (lay.pair_masks[cols][None, :] & boards[:, None]) == 0      # (n, K)
     board = np.arange(n, dtype=np.intp)[:, None]
 
-    # All columns: the rank pairs in strength order, per board.
+    # Each column's entries of its cards' tables, (board, a, rb) and (board, b, ra), flat; the
+    # columns that touch the board read (and add to) the zero entry instead.
+    at_a = (board * (deck * RANKS) + (ca * RANKS + rb)).ravel()
+    at_b = (board * (deck * RANKS) + (cb * RANKS + ra)).ravel()
+    blocked = ~live.ravel()
+    at_a[blocked] = Z
+    at_b[blocked] = Z
+
+    # All columns: the rank pairs in strength order, per board; and per (board, dealt rank ra,
+    # partner rank rb) the sorted positions of the pair (ra, rb)'s tie run.
+    lowest = low >> 2
+    dealt = np.arange(lowest, RANKS)
+    nr = len(dealt)
     g_order, g_first, g_last = _runs(ps)
-    g_gather = (g_order + board * R).ravel()
-    at_pair = board * R + lay.column_rank_pair[cols][None, :]          # (n, K) flat (board, pair)
+    g_gather = g_order + board * R
+    at_pair = (board[:, :, None] * R + pair_of.clip(0)[dealt][None]).ravel()
     g_lo = (g_first + board * R).ravel().take(at_pair)
     g_hi = (g_last + board * R).ravel().take(at_pair)
 
-    # Through one card: its partner ranks in the order of its rank's row of strengths (the
-    # rows of ranks that are not dealt hold nothing; their key is -1).
-    keys = np.where(pair_of >= 0, ps[:, pair_of.clip(0)], -1).reshape(n * RANKS, RANKS)
-    r_order, r_first, r_last = _runs(keys)
-    card_rank = (np.arange(deck) + low) >> 2
-    rows = (board * deck + np.arange(deck))[:, :, None] * RANKS       # (n, deck, 1) row starts
-    by_rank = (board * RANKS + card_rank)                              # (n, deck) rank rows
-    c_gather = (r_order.reshape(n, RANKS, RANKS)[:, card_rank] + rows).reshape(n * deck, RANKS)
-    c_first = (r_first.reshape(n * RANKS, RANKS)[by_rank] + rows).ravel()
-    c_last = (r_last.reshape(n * RANKS, RANKS)[by_rank] + rows).ravel()
-    at_a = (board * deck + ca) * RANKS + rb                            # (n, K) flat (board, a, rb)
-    at_b = (board * deck + cb) * RANKS + ra
-    a_lo, a_hi = c_first.take(at_a), c_last.take(at_a)
-    b_lo, b_hi = c_first.take(at_b), c_last.take(at_b)
-    by_card = np.concatenate([at_a.ravel(), at_b.ravel()])             # both cards' tables
+    # Through one card of rank ra: the partner ranks r weaker than rb in ra's row of strengths
+    # and those at most as strong, interleaved, ``order[board, ra, r, 2 rb + (0 | 1)]`` (the
+    # ranks that are not dealt have key -1 and no weight): a card's 13-entry table times this
+    # matrix is its weight below and through each partner rank's tie run, the two side by
+    # side as the real and imaginary parts of a complex number.
+    keys = np.where(pair_of >= 0, ps[:, pair_of.clip(0)], -1)[:, dealt].astype(np.int32)
+    r_key, rb_key = keys[:, :, :, None], keys[:, :, None, :]
+    order = np.stack([r_key < rb_key, r_key <= rb_key], axis=-1).astype(np.float64)
+    order = order.reshape(n, nr, RANKS, 2 * RANKS)
+
+    # A rank pair's weight from the cards' tables: the columns of ranks (r1, r2) through the
+    # cards of rank r1 with partner rank r2 (a pocket pair's through both of its cards).
+    rp = lay.rank_pairs.astype(np.intp)
+    of_pair = (rp[:, 0] - lowest) * RANKS + rp[:, 1]
+    halve = np.where(rp[:, 0] == rp[:, 1], 0.5, 1.0)
 
     out = []
     for vec in vectors:
-        ws = np.where(live, vec.astype(np.float64)[None, :], 0.0)      # (n, K)
+        ws = live * vec.astype(np.float64)                             # (n, K)
         flat = ws.ravel()
-        u = np.bincount(at_pair.ravel(), weights=flat, minlength=n * R).reshape(n, R)
-        g_before, g_through = _sums(u, g_gather.reshape(n, R))
-        t = np.bincount(by_card, weights=np.concatenate([flat, flat]),
-                        minlength=n * deck * RANKS).reshape(n * deck, RANKS)
-        c_before, c_through = _sums(t, c_gather)
-        less = g_before.take(g_lo)
-        less -= c_before.take(a_lo)
-        less -= c_before.take(b_lo)
-        equal = g_through.take(g_hi)
-        equal -= c_through.take(a_hi)
-        equal -= c_through.take(b_hi)
-        equal += ws
+        t = np.bincount(at_a, weights=flat, minlength=Z + 1)
+        t += np.bincount(at_b, weights=flat, minlength=Z + 1)
+        t4 = t[:Z].reshape(n, nr, 4, RANKS)                            # (board, rank, suit, r)
+        u = t4.sum(axis=2).reshape(n, nr * RANKS)[:, of_pair] * halve   # (n, R)
+        g_before, g_through = _sums(u, g_gather)
+        # Per (board, card, partner rank), the weight below (real) and through (imag) the tie
+        # run: ``mine`` of the columns through the card, ``pair`` of the rank pair's others;
+        # one more entry, zero, for the columns that touch the board.
+        buf = np.zeros(2 * (Z + 1))
+        np.matmul(t4, order, out=buf[:2 * Z].reshape(n, nr, 4, 2 * RANKS))
+        mine = buf.view(np.complex128)
+        whole = np.empty((n, nr, 1, RANKS), dtype=np.complex128)
+        whole.real = g_before.take(g_lo).reshape(n, nr, 1, RANKS)
+        whole.imag = g_through.take(g_hi).reshape(n, nr, 1, RANKS)
+        pair = np.zeros(Z + 1, dtype=np.complex128)
+        np.subtract(whole, mine[:Z].reshape(n, nr, 4, RANKS),
+                    out=pair[:Z].reshape(n, nr, 4, RANKS))
+        both = pair.take(at_a)
+        both -= mine.take(at_b)
+        less = both.real.reshape(ws.shape)
+        equal = both.imag.reshape(ws.shape) + ws
         equal -= less
-        less *= live
-        equal *= live
-        if vec.dtype.kind in "iu":
-            out.append((np.rint(less).astype(vec.dtype), np.rint(equal).astype(vec.dtype)))
+        if vec.dtype.kind in "iu":   # integers below 2**53 throughout: the floats are exact
+            out.append((less.astype(vec.dtype), equal.astype(vec.dtype)))
         else:
-            out.append((less, equal))
+            out.append((np.ascontiguousarray(less), equal))
     return out
