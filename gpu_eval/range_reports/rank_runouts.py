@@ -179,8 +179,10 @@ def counts_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
     # side as the real and imaginary parts of a complex number.
     keys = np.where(pair_of >= 0, ps[:, pair_of.clip(0)], -1)[:, dealt].astype(np.int32)
     r_key, rb_key = keys[:, :, :, None], keys[:, :, None, :]
-    order = np.stack([r_key < rb_key, r_key <= rb_key], axis=-1).astype(np.float64)
-    order = order.reshape(n, nr, RANKS, 2 * RANKS)
+    below = np.empty((n, nr, RANKS, RANKS, 2), dtype=bool)
+    np.less(r_key, rb_key, out=below[..., 0])
+    np.less_equal(r_key, rb_key, out=below[..., 1])
+    order = below.astype(np.float64).reshape(n, nr, RANKS, 2 * RANKS)
 
     # A rank pair's weight from the cards' tables: the columns of ranks (r1, r2) through the
     # cards of rank r1 with partner rank r2 (a pocket pair's through both of its cards).
