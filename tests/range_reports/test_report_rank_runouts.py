@@ -1,7 +1,8 @@
 """The counting by rank pair of the flush-free runouts (``rank_runouts``) against the sorting
 count (``showdowns.sorted_counts``) on random boards and weight vectors: the same integers for
 0/1 vectors (packed two to an int64 as ``count_boards`` does), the same weighted sums up to
-rounding; and ``count_boards``, which mixes both, against the sorting count alone."""
+rounding; and ``count_boards``, which mixes both, against the sorting count alone. The made-hand
+classes read by rank pair against those classified column by column."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ import numpy as np
 import pytest
 
 from gpu_eval.cards import ID_TO_MASK
+from gpu_eval.games import registry
+from gpu_eval.range_reports.made_hands import classify_columns
 from gpu_eval.range_reports.rank_runouts import counts_by_rank, flush_free
 from gpu_eval.range_reports.showdowns import count_boards, sorted_counts
+from gpu_eval.solver_tables.board_strengths import strengths_of_masks
 from gpu_eval.solver_tables.layout import deck_layout
 
 GAMES = ("holdem", "shortdeck", "shortdeck-triton")
@@ -118,3 +122,19 @@ def test_flush_free_reads_the_suits():
     boards = np.bitwise_or.reduce(ID_TO_MASK[np.array([[0, 4, 9, 13, 18],     # 2c3c..: two c
                                                        [0, 4, 8, 13, 18]])], axis=1)
     assert flush_free(boards).tolist() == [True, False]
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("k", [3, 4, 5])
+def test_classes_by_rank_pair_match_the_column_by_column_classes(game, k):
+    """``classify_columns`` reads the classes below a straight by rank pair; with
+    ``position_boards`` it classifies every column: the same classes."""
+    rng = np.random.default_rng(k)
+    lay = deck_layout(game)
+    ids = np.stack([rng.choice(np.arange(lay.lowest_card, 52), k, replace=False)
+                    for _ in range(300)])
+    boards = np.bitwise_or.reduce(ID_TO_MASK[ids], axis=1)
+    s = strengths_of_masks(boards, lay)
+    g = registry.get(game)
+    np.testing.assert_array_equal(classify_columns(boards, s, lay, g),
+                                  classify_columns(boards, s, lay, g, position_boards=boards))
