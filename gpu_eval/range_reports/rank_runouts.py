@@ -30,6 +30,7 @@ from functools import cache
 
 import numpy as np
 
+from gpu_eval import cards
 from gpu_eval.solver_tables.board_strengths import rank_pair_strengths
 from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
 
@@ -150,14 +151,18 @@ def counts_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
     pc = lay.pairs[cols].astype(np.intp)
     ra, rb = pc[:, 0] >> 2, pc[:, 1] >> 2
     ca, cb = pc[:, 0] - low, pc[:, 1] - low                            # deck-relative cards
-    live = (lay.pair_masks[cols][None, :] & boards[:, None]) == 0      # (n, K)
     board = np.arange(n, dtype=np.intp)[:, None]
+    # The cells (board, column) whose column touches the board, flat: those through each of
+    # the board's five cards (a few hundred a board, not a test of every cell).
+    where = np.full(lay.columns, -1, dtype=np.intp)
+    where[cols] = np.arange(len(cols))
+    through = where[lay.card_columns[cards.from_mask(boards).reshape(n, -1)]].reshape(n, -1)
+    blocked = (board * len(cols) + through)[through >= 0]
 
     # Each column's entries of its cards' tables, (board, a, rb) and (board, b, ra), flat; the
     # columns that touch the board read (and add to) the zero entry instead.
     at_a = (board * (deck * RANKS) + (ca * RANKS + rb)).ravel()
     at_b = (board * (deck * RANKS) + (cb * RANKS + ra)).ravel()
-    blocked = ~live.ravel()
     at_a[blocked] = Z
     at_b[blocked] = Z
 
@@ -179,9 +184,9 @@ def counts_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
     # side as the real and imaginary parts of a complex number.
     keys = np.where(pair_of >= 0, ps[:, pair_of.clip(0)], -1)[:, dealt].astype(np.int32)
     r_key, rb_key = keys[:, :, :, None], keys[:, :, None, :]
-    below = np.empty((n, nr, RANKS, RANKS, 2), dtype=bool)
-    np.less(r_key, rb_key, out=below[..., 0])
-    np.less_equal(r_key, rb_key, out=below[..., 1])
+    below = np.empty((n, nr, RANKS, 2, RANKS), dtype=bool)
+    np.less(r_key, rb_key, out=below[..., 0, :])
+    np.less_equal(r_key, rb_key, out=below[..., 1, :])
     order = below.astype(np.float64).reshape(n, nr, RANKS, 2 * RANKS)
 
     # A rank pair's weight from the cards' tables: the columns of ranks (r1, r2) through the
@@ -192,32 +197,32 @@ def counts_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
 
     out = []
     for vec in vectors:
-        ws = live * vec.astype(np.float64)                             # (n, K)
-        flat = ws.ravel()
-        t = np.bincount(at_a, weights=flat, minlength=Z + 1)
-        t += np.bincount(at_b, weights=flat, minlength=Z + 1)
+        ws = np.tile(vec, n)                                            # flat (n, K)
+        ws[blocked] = 0
+        t = np.bincount(at_a, weights=ws, minlength=Z + 1)
+        t += np.bincount(at_b, weights=ws, minlength=Z + 1)
         t4 = t[:Z].reshape(n, nr, 4, RANKS)                            # (board, rank, suit, r)
         u = t4.sum(axis=2).reshape(n, nr * RANKS)[:, of_pair] * halve   # (n, R)
         g_before, g_through = _sums(u, g_gather)
-        # Per (board, card, partner rank), the weight below (real) and through (imag) the tie
-        # run: ``mine`` of the columns through the card, ``pair`` of the rank pair's others;
-        # one more entry, zero, for the columns that touch the board.
-        buf = np.zeros(2 * (Z + 1))
-        np.matmul(t4, order, out=buf[:2 * Z].reshape(n, nr, 4, 2 * RANKS))
-        mine = buf.view(np.complex128)
-        whole = np.empty((n, nr, 1, RANKS), dtype=np.complex128)
-        whole.real = g_before.take(g_lo).reshape(n, nr, 1, RANKS)
-        whole.imag = g_through.take(g_hi).reshape(n, nr, 1, RANKS)
-        pair = np.zeros(Z + 1, dtype=np.complex128)
-        np.subtract(whole, mine[:Z].reshape(n, nr, 4, RANKS),
-                    out=pair[:Z].reshape(n, nr, 4, RANKS))
-        both = pair.take(at_a)
-        both -= mine.take(at_b)
-        less = both.real.reshape(ws.shape)
-        equal = both.imag.reshape(ws.shape) + ws
+        card = np.matmul(t4, order)                                     # (n, nr, 4, 26)
+        # Per (board, card, partner rank), the weight below and through the tie run: ``mine``
+        # of the columns through the card, ``pair`` of the rank pair's others; one more entry,
+        # zero, for the columns that touch the board. In the vector's dtype (an integer
+        # vector's sums are exact integers below 2**53 in the floats).
+        tables = []
+        for part, g in ((slice(None, RANKS), g_before.take(g_lo)),
+                        (slice(RANKS, None), g_through.take(g_hi))):
+            mine = np.zeros(Z + 1, dtype=vec.dtype)
+            pair = np.zeros(Z + 1, dtype=vec.dtype)
+            mine[:Z].reshape(n, nr, 4, RANKS)[...] = card[..., part]
+            pair[:Z].reshape(n, nr, 4, RANKS)[...] = g.reshape(n, nr, 1, RANKS) - card[..., part]
+            tables.append((pair, mine))
+        (pair_b, mine_b), (pair_t, mine_t) = tables
+        less = pair_b.take(at_a)
+        less -= mine_b.take(at_b)
+        equal = pair_t.take(at_a)
+        equal -= mine_t.take(at_b)
+        equal += ws
         equal -= less
-        if vec.dtype.kind in "iu":   # integers below 2**53 throughout: the floats are exact
-            out.append((less.astype(vec.dtype), equal.astype(vec.dtype)))
-        else:
-            out.append((np.ascontiguousarray(less), equal))
+        out.append((less.reshape(n, -1), equal.reshape(n, -1)))
     return out
