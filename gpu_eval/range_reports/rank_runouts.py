@@ -15,13 +15,16 @@ that touch the board):
   sorted by strength (``R`` entries a board instead of ``K``);
 * ``L_a`` and ``E_a`` (the columns through card ``a``) are those of the partner ranks ``r``
   whose pair ``(ra, r)`` is weaker than (equal to) ``(ra, rb)``: per card a 13-entry table of
-  the weights of the columns through it, added up by partner rank, run through in the order of
-  the card's rank's row of strengths.
+  the weights of the columns through it, added up by partner rank, times a 13 x 26 0/1 matrix
+  per board and rank (``r`` weaker than ``rb`` in ``ra``'s row of strengths, and at most as
+  strong), one small product shared by the four cards of the rank.
 
-Which entries are weaker or equal depends on the board only, so the sorts are made once per
-board and shared by every weight vector. The boards with three or more cards of a suit keep the
-sorting count of :mod:`gpu_eval.range_reports.showdowns`; both give the same numbers (the same
-integers for 0/1 weights, the same sums up to rounding for other weights).
+The rank pairs' sort and the matrices depend on the board only, so they are made once per
+board and shared by every weight vector; per column and vector what is left is two lookups
+for ``less`` and two for ``equal`` (``L - L_a`` is tabled per card and partner rank). The
+boards with three or more cards of a suit keep the sorting count of
+:mod:`gpu_eval.range_reports.showdowns`; both give the same numbers (the same integers for 0/1
+weights, the same sums up to rounding for other weights).
 """
 
 from __future__ import annotations
