@@ -63,9 +63,9 @@ def column_weights(combos_cols: np.ndarray, weights: np.ndarray, columns: int) -
 def opponents(lay: DeckLayout, w: np.ndarray) -> np.ndarray:
     """Per column, the total of ``w`` (``(m, C)``) over the columns sharing no card with it:
     all, less those through either card, plus the column itself (counted twice)."""
-    through = np.zeros((w.shape[0], 52))
-    for k in range(2):
-        np.add.at(through.T, lay.pairs[:, k], w.T)
+    cards = lay.pairs.T.ravel()                 # first cards, then second cards: add.at's order
+    through = np.stack([np.bincount(cards, weights=np.concatenate([row, row]), minlength=52)
+                        for row in w]).reshape(w.shape[0], 52)
     a = lay.pairs[:, 0].astype(np.intp)
     b = lay.pairs[:, 1].astype(np.intp)
     return w.sum(axis=1, keepdims=True) - through[:, a] - through[:, b] + w

@@ -45,6 +45,7 @@ import numpy as np
 from gpu_eval.games import registry
 from gpu_eval.games.registry import Game
 from gpu_eval.range_reports import bits
+from gpu_eval.solver_tables.board_strengths import rank_pair_strengths
 from gpu_eval.solver_tables.layout import DeckLayout
 
 __all__ = ["Kind", "CLASSES", "class_order", "classes_for", "classify_columns",
@@ -217,6 +218,23 @@ def classify(cat: np.ndarray, planes, hr0: np.ndarray, hr1: np.ndarray,
     return out.astype(np.uint8)
 
 
+@cache
+def _fixed_classes(scale: str) -> np.ndarray:
+    """``class[strength]`` where the category alone gives the class (straight and up; index 0,
+    no hand, 255), :data:`_RANKS_DECIDE` elsewhere."""
+    cat = category_table(scale)
+    out = np.full(len(cat), _RANKS_DECIDE, dtype=np.uint8)
+    for c, cls in _BY_CATEGORY.items():
+        out[cat == c] = cls
+    out[0] = 255
+    out.flags.writeable = False
+    return out
+
+
+#: Marks the strengths whose class the ranks decide (categories high card to trips).
+_RANKS_DECIDE = 254
+
+
 def classify_columns(boards: np.ndarray, strengths: np.ndarray, lay: DeckLayout, game: Game,
                      position_boards: np.ndarray | None = None) -> np.ndarray:
     """Class ids (hold'em numbering) of every column of ``lay`` on each board.
@@ -232,17 +250,38 @@ def classify_columns(boards: np.ndarray, strengths: np.ndarray, lay: DeckLayout,
     -------
     numpy.ndarray
         ``(B, C)`` uint8 class ids; 255 where the column touches the board.
+
+    Notes
+    -----
+    Without ``position_boards``, the classes that depend on more than the category (high card
+    to three of a kind) are those of the column's hole *ranks*: a column of such a category
+    makes no flush, so its strength is its rank pair's with the board
+    (:func:`gpu_eval.solver_tables.board_strengths.rank_pair_strengths`). They are classified
+    once per rank pair (91 in hold'em) and gathered to the columns; the category decides the
+    rest.
     """
+    if position_boards is None:
+        rs = rank_pair_strengths(boards, lay)                               # (B, R)
+        rp = lay.rank_pairs
+        by_pair = _classify_planes(boards, category_table(game.scale)[rs], rp[:, 0], rp[:, 1],
+                                   boards, game)
+        fixed = _fixed_classes(game.scale)[strengths]                       # (B, C)
+        ranked = np.take(by_pair, lay.column_rank_pair, axis=1)
+        return np.where(fixed == _RANKS_DECIDE, ranked, fixed)
     cat = category_table(game.scale)[strengths]                             # (B, C)
-    planes = bits.rank_planes(boards)
     pr = lay.pairs >> 2
-    hr0, hr1 = pr[:, 0].astype(np.int8), pr[:, 1].astype(np.int8)
-    one = bits.rank_bits(hr0)
-    two = bits.rank_bits(hr1)
-    cols = bits.add_rank(bits.add_rank(tuple(p[:, None] for p in planes), one[None, :]),
-                         two[None, :])
-    pos = boards if position_boards is None else position_boards
-    board_ranks = bits.rank_planes(pos)[0][:, None]
-    out = classify(cat, cols, hr0[None, :], hr1[None, :], board_ranks, bits.deck_ranks(game))
+    out = _classify_planes(boards, cat, pr[:, 0], pr[:, 1], position_boards, game)
     out[strengths == 0] = 255
     return out
+
+
+def _classify_planes(boards: np.ndarray, cat: np.ndarray, r0: np.ndarray, r1: np.ndarray,
+                     pos: np.ndarray, game: Game) -> np.ndarray:
+    """:func:`classify` of the hole ranks ``(r0, r1)`` (``(W,)`` each) on every board:
+    ``(B, W)``."""
+    planes = bits.rank_planes(boards)
+    hr0, hr1 = r0.astype(np.int8), r1.astype(np.int8)
+    cols = bits.add_rank(bits.add_rank(tuple(p[:, None] for p in planes),
+                                       bits.rank_bits(hr0)[None, :]), bits.rank_bits(hr1)[None, :])
+    board_ranks = bits.rank_planes(pos)[0][:, None]
+    return classify(cat, cols, hr0[None, :], hr1[None, :], board_ranks, bits.deck_ranks(game))

@@ -143,10 +143,13 @@ def report_street(game: Game, board: int, dead: int, hero: Side, villain: Side |
                                                                     villain, "none", bar,
                                                                     backend)
         # Each next card's counts: the runouts holding it.
+        # (Sums of rows, not a product with the incidence matrix: BLAS threads stall when the
+        # cores are busy.)
         holds = (runouts[None, :] & ID_TO_MASK[ids][:, None]) != 0            # (n, R)
-        inc = holds.astype(np.float64)
-        less = np.stack([inc @ x for x in less])                             # (m, n, C)
-        equal = np.stack([inc @ x for x in equal])
+        card, runout = np.nonzero(holds)                                     # by card
+        starts = np.searchsorted(card, np.arange(len(ids)))
+        less = np.add.reduceat(less.take(runout, axis=1), starts, axis=1)   # (m, n, C)
+        equal = np.add.reduceat(equal.take(runout, axis=1), starts, axis=1)
         n_dead = bin(dead).count("1")
         per = comb(game.deck_size - k - 1 - n_dead - 4, game.full_board - k - 1)
         through = np.zeros((len(ids), lay.columns), dtype=bool)

@@ -21,6 +21,10 @@ hero's, ...) share both sorts.
 
 The counts are exact: with 0/1 weights they are integers (the number of opponent combos
 beaten or tied), and the weighted sums are what an equity average needs.
+
+The boards on which no flush can be made (at most two cards of a suit) skip both sorts:
+their columns' strengths depend on the ranks alone, and
+:mod:`gpu_eval.range_reports.rank_runouts` counts them by rank pair, with the same results.
 """
 
 from __future__ import annotations
@@ -32,10 +36,11 @@ from functools import cache
 import numpy as np
 
 from gpu_eval.evaluator.bitmask import evaluate_masks
+from gpu_eval.range_reports.rank_runouts import counts_by_rank, flush_free
 from gpu_eval.solver_tables.board_strengths import strengths_of_masks
 from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
 
-__all__ = ["CELLS", "count_boards", "workers"]
+__all__ = ["CELLS", "count_boards", "sorted_counts", "workers"]
 
 #: Board-column cells per piece of work (boards per piece: this over the columns counted):
 #: the (boards, 2K) sort keys and running sums stay a few megabytes.
@@ -89,14 +94,14 @@ def _strengths(boards: np.ndarray, lay: DeckLayout, cols: np.ndarray) -> np.ndar
     return out
 
 
-def _counts_chunk(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, cols: np.ndarray,
-                  reduce: str, mult: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``(less, equal)`` of the columns ``cols`` on each board against each of the ``m``
-    weight vectors (``weights`` is ``(m, K)`` over ``cols``): ``(m, n, K)`` float64, or
-    summed over the boards ``(m, K)``; zeros where a column touches the board."""
+def sorted_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
+                   cols: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per weight vector over ``cols`` (float64, or two packed 0/1 vectors in an int64, see
+    :func:`_lanes`), ``(less, equal)`` of the columns ``cols`` on each complete board, each
+    ``(n, K)`` of the vector's dtype in column order; zeros where a column touches the board.
+    Any boards: the sorting count of the module docstring."""
     n = len(boards)
     K = len(cols)
-    m = weights.shape[0]
     S = _strengths(boards, lay, cols)                                   # (n, K), 0 blocked
     key = S.astype(np.uint32)
     key <<= 11
@@ -126,12 +131,9 @@ def _counts_chunk(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, cols
     gkey = (ck >> 13 << 16) | ss.ravel().take(gpos).reshape(n, 2 * K)
     tfirst, tlast = _runs(gkey)
 
-    cols_flat = order.ravel()
-    shape = (m, K) if reduce == "sum" else (m, n, K)
-    out_l = np.empty(shape)
-    out_e = np.empty(shape)
     flat = (order + (np.arange(n, dtype=np.intp) * K)[:, None]).ravel()
-    for vec, targets in _lanes(weights):
+    out = []
+    for vec in vectors:
         ws = vec.take(order)                                            # (n, K)
         ws *= live
         inc = np.cumsum(ws, axis=1).ravel()                             # through each entry
@@ -152,29 +154,66 @@ def _counts_chunk(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, cols
         equal -= sub[0::2]
         equal -= sub[1::2]
         equal += ws.ravel()                                             # the column itself
+        lo = np.empty(n * K, dtype=less.dtype)
+        eq = np.empty(n * K, dtype=equal.dtype)
+        lo[flat] = less
+        eq[flat] = equal
+        out.append((lo.reshape(n, K), eq.reshape(n, K)))
+    return out
+
+
+def _counts_chunk(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, cols: np.ndarray,
+                  reduce: str, mult: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(less, equal)`` of the columns ``cols`` on each board against each of the ``m``
+    weight vectors (``weights`` is ``(m, K)`` over ``cols``): ``(m, n, K)`` float64, or
+    summed over the boards ``(m, K)``; zeros where a column touches the board. The boards on
+    which no flush can be made are counted by rank pair
+    (:func:`gpu_eval.range_reports.rank_runouts.counts_by_rank`), the others by sorting
+    (:func:`sorted_counts`): the same numbers."""
+    n = len(boards)
+    K = len(cols)
+    m = weights.shape[0]
+    lanes = _lanes(weights)
+    vectors = [vec for vec, _ in lanes]
+    plain = flush_free(boards)
+    if plain.all():
+        counts = counts_by_rank(boards, lay, vectors, cols)
+    elif not plain.any():
+        counts = sorted_counts(boards, lay, vectors, cols)
+    else:
+        rows = np.flatnonzero(plain), np.flatnonzero(~plain)
+        parts = (counts_by_rank(boards[rows[0]], lay, vectors, cols),
+                 sorted_counts(boards[rows[1]], lay, vectors, cols))
+        counts = []
+        for k, vec in enumerate(vectors):
+            less = np.empty((n, K), dtype=vec.dtype)
+            equal = np.empty((n, K), dtype=vec.dtype)
+            for where, part in zip(rows, parts):
+                less[where], equal[where] = part[k]
+            counts.append((less, equal))
+
+    shape = (m, K) if reduce == "sum" else (m, n, K)
+    out_l = np.empty(shape)
+    out_e = np.empty(shape)
+    for (_, targets), (less, equal) in zip(lanes, counts, strict=True):
         if mult is not None:                                            # boards standing for more
-            times = np.repeat(mult.astype(less.dtype), K)
+            times = mult.astype(less.dtype)[:, None]
             less *= times
             equal *= times
         if reduce == "sum":
-            # Per column over the chunk's boards: a packed lane's sum stays below 2**53
-            # (fewer than CELLS counts of at most 2**42 each), so one float sum is exact.
-            lo = np.bincount(cols_flat, weights=less, minlength=K)
-            eq = np.bincount(cols_flat, weights=equal, minlength=K)
+            # Per column over the chunk's boards, board after board (a packed lane's int64
+            # sums are exact; a float lane's add in the boards' order).
+            lo = less.sum(axis=0)
+            eq = equal.sum(axis=0)
         else:
-            lo = np.empty(n * K, dtype=less.dtype)
-            eq = np.empty(n * K, dtype=equal.dtype)
-            lo[flat] = less
-            eq[flat] = equal
+            lo, eq = less, equal
         for j, shift in targets:
             if shift is None:
-                out_l[j] = lo.reshape(out_l[j].shape)
-                out_e[j] = eq.reshape(out_e[j].shape)
+                out_l[j] = lo
+                out_e[j] = eq
             else:
-                li = np.rint(lo).astype(np.int64) if lo.dtype.kind == "f" else lo
-                ei = np.rint(eq).astype(np.int64) if eq.dtype.kind == "f" else eq
-                out_l[j] = ((li >> shift) & 0xFFFFFFFF).reshape(out_l[j].shape)
-                out_e[j] = ((ei >> shift) & 0xFFFFFFFF).reshape(out_e[j].shape)
+                out_l[j] = (lo >> shift) & 0xFFFFFFFF
+                out_e[j] = (eq >> shift) & 0xFFFFFFFF
     return out_l, out_e
 
 

@@ -25,7 +25,7 @@ from gpu_eval.games.registry import HOLDEM
 from gpu_eval.rank_planes import add_rank, planes_of_lanes
 from gpu_eval.solver_tables.layout import EVALUATORS, DeckLayout, deck_layout
 
-__all__ = ["board_strengths", "validate_boards", "strengths_of_masks"]
+__all__ = ["board_strengths", "validate_boards", "strengths_of_masks", "rank_pair_strengths"]
 
 #: Boards per NumPy chunk: the (chunk, C) uint16 output and a few (chunk, R) temporaries stay
 #: in cache-sized pieces.
@@ -87,6 +87,27 @@ def _rank_strengths(planes, lay: DeckLayout) -> np.ndarray:
         np.maximum(cand, best[rare], out=cand)
         best[rare] = cand
     return best
+
+
+def rank_pair_strengths(masks: np.ndarray, lay: DeckLayout) -> np.ndarray:
+    """``(n, R)`` uint16: the strength of each board with each hole rank pair of the deck
+    (``lay.rank_pairs``), flushes left out: the strength of every column of that rank pair
+    on the boards where no flush can be made (whatever the suits, where the board leaves two
+    such cards).
+
+    Examples
+    --------
+    >>> from gpu_eval.solver_tables.layout import deck_layout
+    >>> lay = deck_layout()
+    >>> s = rank_pair_strengths(cards.to_mask(["Kd7c3h5s9d"]), lay)
+    >>> s.shape, bool(s[0, -1] > s[0, 0])            # AA beats 22 there
+    ((1, 91), True)
+    """
+    n = len(masks)
+    if n == 0:
+        return np.empty((0, len(lay.rank_pairs)), dtype=np.uint16)
+    lanes = np.ascontiguousarray(masks, dtype=np.uint64).view(np.uint16).reshape(n, 4).T
+    return _rank_strengths(tuple(p[:, None] for p in _rank_planes(lanes)), lay)
 
 
 def strengths_of_masks(masks: np.ndarray, lay: DeckLayout, out: np.ndarray | None = None
