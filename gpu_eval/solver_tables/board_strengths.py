@@ -107,7 +107,7 @@ def rank_pair_strengths(masks: np.ndarray, lay: DeckLayout) -> np.ndarray:
     if n == 0:
         return np.empty((0, len(lay.rank_pairs)), dtype=np.uint16)
     lanes = np.ascontiguousarray(masks, dtype=np.uint64).view(np.uint16).reshape(n, 4).T
-    return _rank_strengths(tuple(p[:, None] for p in _rank_planes(lanes)), lay)
+    return _rank_strengths(tuple(p[:, None] for p in planes_of_lanes(*lanes)), lay)
 
 
 def strengths_of_masks(masks: np.ndarray, lay: DeckLayout, out: np.ndarray | None = None
