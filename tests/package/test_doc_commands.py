@@ -45,7 +45,9 @@ THIRD_PARTY = {
 HINT_SOURCES = sorted((ROOT / "gpu_eval").rglob("*.py")) + sorted((ROOT / "notebooks").glob(
     "*.ipynb"))
 #: Subcommands whose documented lines are long jobs (a compile of every module is half a
-#: minute of CPU, a table or a benchmark minutes) or need a GPU: parsed, not run.
+#: minute of CPU, a table or a benchmark minutes) or need a GPU: parsed, not run. So is
+#: ``report --all-flops`` (every flop: test_report_equity.py counts that space once, and
+#: test_report_outputs.py runs the command on a few flops).
 LONG = {"bench", "tables", "compile"}
 #: The file of hands the pages' ``--file hands.txt`` lines read.
 HANDS = "AsKsQsJsTs\n# a comment\n7c 5d 4h 3s 2c\nAhAd5c5s2h\n"
@@ -170,8 +172,8 @@ def test_shell_line_works_from_a_clone(page, number, line, printed, capsys, tmp_
                 build_parser().parse_args(args)
             except SystemExit as exc:  # --help, or the parser's own error exit
                 assert exc.code == 0, f"{where}: the parser refuses it"
-            if args[0] in LONG:
-                continue
+            if args[0] in LONG or "--all-flops" in args:
+                continue  # parsed above; what it runs is tested where it lives
             status = main(args)
             out, err = capsys.readouterr()
             if printed is not None:  # "$ gpu-eval ..." then what it prints (stderr alone

@@ -142,6 +142,29 @@ def test_cli_report(tmp_path, capsys):
     assert "every turn of Kd7c2h" in capsys.readouterr().out
 
 
+def test_cli_report_all_flops_writes_a_row_per_board(tmp_path, capsys, monkeypatch):
+    # The command's plumbing on three flops: every flop itself (the space) is counted once,
+    # against flop_sweep, in test_report_equity.py.
+    from gpu_eval.range_reports import api
+
+    asked = []
+
+    def few_flops(*args, boards=None, **kwargs):
+        asked.append(boards)
+        return range_report(*args, boards=["AsKd7h", "7c7d2h", "9h8h2h"], **kwargs)
+
+    monkeypatch.setattr(api, "range_report", few_flops)
+    out = tmp_path / "flops.csv"
+    assert cli.main(["report", "AKs", "--vs", "QQ", "--all-flops", "--out", str(out)]) == 0
+    assert asked == ["flops"]
+    assert "wrote 3 rows" in capsys.readouterr().out
+    pytest.importorskip("pandas")
+    import pandas as pd
+
+    df = pd.read_csv(out, index_col=0)
+    assert df.index.tolist() == ["AsKd7h", "7d7c2h", "9h8h2h"] and "suits" in df.columns
+
+
 @pytest.mark.parametrize("argv,words", [
     (["report", "QQ+"], "--board"),
     (["report", "QQ+", "--board", "Kd7c"], "2 cards"),
