@@ -122,3 +122,19 @@ def test_real_cupy_has_the_memory_and_device_calls_used():
         assert hasattr(cupy.cuda.runtime, name), name
     assert hasattr(cupy.ndarray, "device") and hasattr(cupy.cuda.MemoryPointer, "device_id")
     assert hasattr(cupy, "minimum") and hasattr(cupy.ndarray, "flags")
+
+
+def test_the_current_stream_is_per_host_thread(fake):
+    # As CuPy's: a stream made current in one thread is not another thread's current stream
+    # (a Dask worker runs tasks in threads; one task's stream must not take another's work).
+    import threading
+
+    mine = fake.cuda.Stream(non_blocking=True)
+    seen = []
+    with mine:
+        t = threading.Thread(target=lambda: seen.append(fake.cuda.get_current_stream()))
+        t.start()
+        t.join()
+        assert fake.cuda.get_current_stream() is mine
+    assert seen == [fake.cuda.Stream.null]
+

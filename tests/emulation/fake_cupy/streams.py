@@ -9,11 +9,15 @@ here instead of racing on a GPU.
   ``wait_event`` on an event recorded after the write, or a host synchronisation of the
   writer before the launch was queued) reads it as poison (bytes 0x2A), as a real device
   may; :data:`races` lists each such read;
-- a stream belongs to the device current when it was made, and is current per device.
+- a stream belongs to the device current when it was made, and is current per device and
+  per host thread (as CuPy's current stream is); the streams' bookkeeping is serialised by
+  one lock, so work submitted from several threads (a Dask worker's task threads) runs in
+  submission order and an event recorded after it completes.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 import weakref
 
@@ -41,12 +45,13 @@ _WRITERS: dict[int, tuple] = {}  # id(root buffer) -> (weakref to it, stream, po
 def wrote(a, stream=None, seq=None) -> None:
     """Record that ``stream`` (default: the current one, now) wrote buffer ``a``."""
     stream = stream or current_stream()
-    if seq is None:
-        stream._run_to(stream.seq)  # an eager op comes after everything queued before it
-        stream.seq += 1
-        stream.done = seq = stream.seq
-    r = _root(np.asarray(a))
-    _WRITERS[id(r)] = (weakref.ref(r), stream, seq)
+    with _LOCK:
+        if seq is None:
+            stream._run_to(stream.seq)  # an eager op comes after everything queued before it
+            stream.seq += 1
+            stream.done = seq = stream.seq
+        r = _root(np.asarray(a))
+        _WRITERS[id(r)] = (weakref.ref(r), stream, seq)
 
 
 def fresh(a) -> None:
@@ -65,7 +70,17 @@ def writer(a):
 
 _HOST: dict = {}  # stream -> position the host has seen completed (synchronisations)
 _STREAMS: weakref.WeakSet = weakref.WeakSet()
-_CURRENT: dict[int, Stream | None] = {}  # device -> its current stream (None: the null one)
+_LOCAL = threading.local()  # per host thread: device -> its current stream (None: the null one)
+#: Serialises the streams' bookkeeping (positions, queues, writers) across host threads.
+_LOCK = threading.RLock()
+
+
+def _current() -> dict[int, Stream | None]:
+    """This thread's current streams, by device."""
+    cur = getattr(_LOCAL, "streams", None)
+    if cur is None:
+        cur = _LOCAL.streams = {}
+    return cur
 
 
 class Stream:
@@ -88,22 +103,24 @@ class Stream:
         if self.device_id is not None and self.device_id != dev:
             raise RuntimeError(f"the stand-in CuPy: a stream of device {self.device_id} made "
                                f"current on device {dev}")
-        self._prev.append((dev, _CURRENT.get(dev)))  # a stack: ExternalStream may re-enter
-        _CURRENT[dev] = None if self.eager else self
+        cur = _current()
+        self._prev.append((dev, cur.get(dev)))  # a stack: ExternalStream may re-enter
+        cur[dev] = None if self.eager else self
         return self
 
     def __exit__(self, *exc):
         dev, prev = self._prev.pop()
-        _CURRENT[dev] = prev
+        _current()[dev] = prev
         return False
 
     def __hash__(self):
         return id(self)
 
     def synchronize(self):
-        self.synchronized += 1
-        self._run_to(self.seq)
-        _HOST[self] = self.seq
+        with _LOCK:
+            self.synchronized += 1
+            self._run_to(self.seq)
+            _HOST[self] = self.seq
 
     def record(self, event=None):
         event = event or Event()
@@ -131,19 +148,21 @@ class Stream:
     def submit(self, fn, reads, writes) -> None:
         """Queue (or, on the null stream, run) ``fn(poisoned)``: ``poisoned`` maps the index
         of each read buffer not ordered after its writer to a poison copy."""
-        self.seq += 1
-        op = (self.seq, self._clock(), fn, tuple(reads))
-        for w in writes:
-            wrote(w, self, self.seq)
-        if self.eager:
-            self._run_to(self.seq - 1)
-            self._execute(op)
-        else:
-            self._queue.append(op)
+        with _LOCK:
+            self.seq += 1
+            op = (self.seq, self._clock(), fn, tuple(reads))
+            for w in writes:
+                wrote(w, self, self.seq)
+            if self.eager:
+                self._run_to(self.seq - 1)
+                self._execute(op)
+            else:
+                self._queue.append(op)
 
     def _run_to(self, seq: int) -> None:
-        while self._queue and self._queue[0][0] <= seq:
-            self._execute(self._queue.pop(0))
+        with _LOCK:
+            while self._queue and self._queue[0][0] <= seq:
+                self._execute(self._queue.pop(0))
 
     def _execute(self, op) -> None:
         seq, clock, fn, reads = op
@@ -157,7 +176,7 @@ class Stream:
                 p.view(np.uint8).reshape(-1)[...] = POISON
                 poisoned[i] = p
         fn(poisoned)
-        self.done = seq
+        self.done = max(self.done, seq)
 
 
 Stream.null = Stream(_null=True)
@@ -176,13 +195,13 @@ def ExternalStream(ptr, device_id=-1) -> Stream:
 
 def current_stream() -> Stream:
     """The current device's current stream."""
-    return _CURRENT.get(devices.current_id()) or Stream.null
+    return _current().get(devices.current_id()) or Stream.null
 
 
 def get_current_stream(device_id=None) -> Stream:
     if device_id is None:
         return current_stream()
-    return _CURRENT.get(int(device_id)) or Stream.null
+    return _current().get(int(device_id)) or Stream.null
 
 
 def host_sync(stream: Stream | None = None) -> None:
@@ -191,9 +210,10 @@ def host_sync(stream: Stream | None = None) -> None:
 
 
 def device_synchronize() -> None:
-    for s in list(_STREAMS):
-        s._run_to(s.seq)
-        _HOST[s] = s.seq
+    with _LOCK:
+        for s in list(_STREAMS):
+            s._run_to(s.seq)
+            _HOST[s] = s.seq
 
 
 def eager() -> None:
@@ -208,13 +228,15 @@ class Event:
 
     def record(self, stream=None):
         self.stream = stream or current_stream()
-        self.seq = self.stream.seq
+        with _LOCK:
+            self.seq = self.stream.seq
         self.host_time = time.perf_counter()  # what get_elapsed_time reads: host seconds
 
     def synchronize(self):
         if self.stream is not None:
-            self.stream._run_to(self.seq)
-            _HOST[self.stream] = max(_HOST.get(self.stream, 0), self.seq)
+            with _LOCK:
+                self.stream._run_to(self.seq)
+                _HOST[self.stream] = max(_HOST.get(self.stream, 0), self.seq)
 
     @property
     def done(self):
