@@ -31,25 +31,8 @@ import numpy as np
 
 import gpu_eval as ge
 from gpu_eval import cards
+from gpu_eval.bench import event_seconds
 from gpu_eval.cuda import availability
-
-
-def events_seconds(fn: Callable[[], Any], repeats: int) -> list[float]:
-    """Seconds of each of ``repeats`` runs of ``fn`` between two CUDA events on the current
-    stream, after one warm-up run (``fn`` must only queue device work)."""
-    import cupy
-
-    fn()
-    cupy.cuda.runtime.deviceSynchronize()
-    out = []
-    for _ in range(repeats):
-        start, stop = cupy.cuda.Event(), cupy.cuda.Event()
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        out.append(cupy.cuda.get_elapsed_time(start, stop) * 1e-3)
-    return out
 
 
 def wall_seconds(fn: Callable[[], Any], repeats: int) -> list[float]:
@@ -130,19 +113,19 @@ def rows(small: bool, repeats: int) -> list[dict]:
     r = holdem.evaluate_masks_cuda(d_masks)
     row("ge_eval_masks, 7-card masks", "events", "holdem.evaluate_masks_cuda(device masks): "
         "one launch, output allocated on the device", n, "hands",
-        events_seconds(lambda: holdem.evaluate_masks_cuda(d_masks), repeats),
+        event_seconds(lambda: holdem.evaluate_masks_cuda(d_masks), repeats),
         np.array_equal(r[:1024].get(), want))
     r = holdem.evaluate_ids_cuda(d_ids)
     row("ge_eval_ids, 7-card ids", "events", "holdem.evaluate_ids_cuda(device ids): one "
         "launch, output allocated on the device", n, "hands",
-        events_seconds(lambda: holdem.evaluate_ids_cuda(d_ids), repeats),
+        event_seconds(lambda: holdem.evaluate_ids_cuda(d_ids), repeats),
         np.array_equal(r[:1024].get(), want))
     lows = _ids(n, 5, 2)
     five = cupy.asarray(cards.to_mask(lows))
     r = cuda_lows.low_masks_cuda(five, "deuce-seven")
     row("ge_low_eval_masks, 2-7 lows", "events", "lowball.low_masks_cuda(device masks, "
         "'deuce-seven'): one launch", n, "hands",
-        events_seconds(lambda: cuda_lows.low_masks_cuda(five, "deuce-seven"), repeats),
+        event_seconds(lambda: cuda_lows.low_masks_cuda(five, "deuce-seven"), repeats),
         np.array_equal(r[:1024].get(), ge.evaluate(lows[:1024], game="deuce-seven",
                                                    backend="numpy")))
     nb = 1 << (4 if small else 16)
@@ -151,7 +134,7 @@ def rows(small: bool, repeats: int) -> list[dict]:
     launch = board_strengths_launches(d_boards)
     row("ge_tables_board_strengths, 5-card boards", "events", "the kernel's launches on "
         "device board masks (no validation, no host copy)", nb * 1326, "strengths",
-        events_seconds(launch, repeats),
+        event_seconds(launch, repeats),
         np.array_equal(launch()[:16].get(), ge.board_strengths(boards[:16], backend="numpy")))
     nr = 1 << (3 if small else 12)
     lay = deck_layout()
@@ -161,7 +144,7 @@ def rows(small: bool, repeats: int) -> list[dict]:
     ref = count_columns(ge.board_strengths(boards[:8], backend="numpy"), lay, 5)[0]
     row("ge_tables_river_counts, river boards", "events", "river_counts_cuda(device masks, "
         "device_out=True): launches and device-side slicing", nr * 1326, "hands",
-        events_seconds(lambda: river_counts_cuda(d_boards[:nr], lay, device_out=True), repeats),
+        event_seconds(lambda: river_counts_cuda(d_boards[:nr], lay, device_out=True), repeats),
         np.array_equal(w[:8].get(), ref))
 
     # Public calls, NumPy in and out (wall clock).

@@ -91,9 +91,10 @@ def median_rate(fn: Callable[[], object], n: int, repeats: int,
     return n / statistics.median(times)
 
 
-def median_event_seconds(fn: Callable[[], object], repeats: int) -> float:
-    """Median seconds of ``fn()`` on the GPU, between two CUDA events on the current stream,
-    after one warm-up call (CuPy is imported here, so only on a machine with a GPU)."""
+def event_seconds(fn: Callable[[], object], repeats: int) -> list[float]:
+    """Seconds of each of ``repeats`` calls of ``fn()`` on the GPU, between two CUDA events on
+    the current stream, after one warm-up call (``fn`` should only queue device work; CuPy is
+    imported here, so only on a machine with a GPU)."""
     import cupy  # noqa: PLC0415 -- keep `import gpu_eval` (and this module) CuPy-free
 
     fn()
@@ -106,7 +107,12 @@ def median_event_seconds(fn: Callable[[], object], repeats: int) -> float:
         stop.record()
         stop.synchronize()
         times.append(cupy.cuda.get_elapsed_time(start, stop) * 1e-3)
-    return statistics.median(times)
+    return times
+
+
+def median_event_seconds(fn: Callable[[], object], repeats: int) -> float:
+    """Median seconds of ``fn()`` on the GPU (:func:`event_seconds`)."""
+    return statistics.median(event_seconds(fn, repeats))
 
 
 def _peer_eval7(hands: np.ndarray) -> Callable[[], object] | None:

@@ -41,13 +41,13 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, TypeVar
 
 import numpy as np
 
 from gpu_eval import backend_choice
-from gpu_eval.equity_engine.problem import check_dealt, check_options
+from gpu_eval.equity_engine.problem import Problem, check_dealt, check_options, prepare
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.progress import Progress, wanted
@@ -145,6 +145,29 @@ class Request:
         if out is None:
             out = self._states[key] = setup(self)
         return out
+
+
+class Setup:
+    """An engine's set-up of one request (``req.state(TheSetup)``): what its strategies
+    derive from the request, each part built on first use. Every engine's starts from the one
+    validated :class:`~gpu_eval.equity_engine.problem.Problem` of the request.
+
+    Examples
+    --------
+    >>> s = Request("equity", players=["AA", "KK"], dead="2c").state(Setup)
+    >>> "problem" in s.__dict__, len(s.problem.players), "problem" in s.__dict__
+    (False, 2, True)
+    """
+
+    def __init__(self, req: Request) -> None:
+        self.req = req
+
+    @cached_property
+    def problem(self) -> Problem:
+        """The validated problem (:func:`gpu_eval.equity_engine.problem.prepare`); bad input
+        raises here."""
+        r = self.req
+        return prepare(r.players, r.board, r.dead, r.game)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -43,7 +43,12 @@ def test_memory_stays_bounded_by_input_and_output():
 
 @pytest.mark.parametrize("module", ["gpu_eval.cards", "gpu_eval.strength", "gpu_eval.evaluator.api",
                                     "gpu_eval.combinatorics", "gpu_eval",
-                                    "gpu_eval.equity_engine.deals.numpy_engine"])
+                                    "gpu_eval.equity_engine.deals.numpy_engine",
+                                    "gpu_eval.equity_engine.planner",
+                                    "gpu_eval.equity_engine.problem",
+                                    "gpu_eval.equity_engine.holdem.strategies",
+                                    "gpu_eval.equity_engine.holdem.shortcuts.known_hands",
+                                    "gpu_eval.solver_tables.chunks", "gpu_eval.rank_planes"])
 def test_docstring_examples_run(module):
     mod = importlib.import_module(module)
     failures, tried = doctest.testmod(mod, verbose=False)

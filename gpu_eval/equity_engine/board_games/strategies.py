@@ -26,7 +26,7 @@ from typing import Any
 
 from gpu_eval.equity_engine.board_games import cuda_engine
 from gpu_eval.equity_engine.board_games import numpy_engine as board_games
-from gpu_eval.equity_engine.planner import Engine, Part, Plan, Request, Strategy
+from gpu_eval.equity_engine.planner import Engine, Part, Plan, Request, Setup, Strategy
 from gpu_eval.equity_engine.problem import (
     DEFAULT_SAMPLES,
     MAX_MATCHUPS,
@@ -34,7 +34,6 @@ from gpu_eval.equity_engine.problem import (
     entropy_of,
     enumerate_matchups,
     no_matchup_error,
-    prepare,
     symmetry_group,
 )
 from gpu_eval.progress import wanted
@@ -54,17 +53,9 @@ ENGINE = Engine(
 _MAX_SYMMETRY = 24
 
 
-class BoardGameSetup:
+class BoardGameSetup(Setup):
     """The board-games set-up of one request (``req.state(BoardGameSetup)``), each part built
     on first use: the problem, its listed hands, matchups, symmetry and jobs."""
-
-    def __init__(self, req: Request) -> None:
-        self.req = req
-
-    @cached_property
-    def problem(self) -> Problem:
-        r = self.req
-        return prepare(r.players, r.board, r.dead, r.game)
 
     @cached_property
     def matchups(self) -> tuple[Problem, tuple] | None:

@@ -21,8 +21,8 @@ from functools import cached_property
 import numpy as np
 
 from gpu_eval.equity_engine.deals import numpy_engine as deals
-from gpu_eval.equity_engine.planner import Engine, Part, Plan, Request, Strategy, backend_name
-from gpu_eval.equity_engine.problem import DEFAULT_SAMPLES, entropy_of, prepare
+from gpu_eval.equity_engine.planner import Engine, Part, Plan, Request, Setup, Strategy, backend_name
+from gpu_eval.equity_engine.problem import DEFAULT_SAMPLES, entropy_of
 from gpu_eval.progress import Progress, wanted
 
 __all__ = ["ENGINE", "STRATEGIES", "DealSetup", "deal_task"]
@@ -38,17 +38,14 @@ ENGINE = Engine(
                    "cuda": deals.CUDA_EXACT_LIMIT / deals.CUDA_RATE})
 
 
-class DealSetup:
+class DealSetup(Setup):
     """The deals set-up of one request (``req.state(DealSetup)``): the validated deal and its
     jobs, each built on first use."""
 
-    def __init__(self, req: Request) -> None:
-        self.req = req
-
     @cached_property
-    def problem(self) -> deals.DealProblem:
-        r = self.req
-        return deals.deal_problem(prepare(r.players, r.board, r.dead, r.game))
+    def deal(self) -> deals.DealProblem:
+        """The problem as the deal engine reads it (each player's cards to come)."""
+        return deals.deal_problem(self.problem)
 
     @cached_property
     def exact_job(self) -> deals.DealJob | None:
@@ -57,16 +54,16 @@ class DealSetup:
         (:data:`~gpu_eval.equity_engine.deals.numpy_engine.HOST_SECONDS`)."""
         req = self.req
         if req.runs_on == "cuda" and req.backend == "auto":
-            host = deals.exact_job(self.problem, "numpy", None)
+            host = deals.exact_job(self.deal, "numpy", None)
             if host is not None and host.seconds <= deals.HOST_SECONDS:
                 return host
-        return deals.exact_job(self.problem, req.runs_on, req.exact)
+        return deals.exact_job(self.deal, req.runs_on, req.exact)
 
     @cached_property
     def sample_job(self) -> deals.DealJob:
         req = self.req
         n = req.samples if req.samples is not None else DEFAULT_SAMPLES
-        return deals.sample_job(self.problem, n, entropy_of(req.seed), req.runs_on)
+        return deals.sample_job(self.deal, n, entropy_of(req.seed), req.runs_on)
 
 
 def _setup(req: Request) -> DealSetup:
@@ -109,7 +106,7 @@ class DealMonteCarlo(Strategy):
     def applies(self, req: Request) -> bool:
         if not _mine(req):
             return False
-        _setup(req).problem  # noqa: B018 -- bad input raises here
+        _setup(req).deal  # noqa: B018 -- bad input raises here
         return True
 
     def cost(self, req: Request) -> float:

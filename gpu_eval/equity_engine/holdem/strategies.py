@@ -20,7 +20,7 @@ Examples
 >>> req = Request("equity", players=["AhKh", "QQ+,AKs"], board="Kd7c2h")
 >>> s = choose(req, EQUITY + PAIRS)
 >>> s.name, s.engine is ENGINE, f"{s.cost(req):.4f}"
-('board enumeration', True, '0.0002')
+('board enumeration', True, '0.0003')
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from gpu_eval import backend_choice
 from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.equity_engine.holdem import cuda_engine, matchup_orbits, numpy_engine, shipped_table
 from gpu_eval.equity_engine.holdem.shortcuts import known_hands, two_ranges
-from gpu_eval.equity_engine.planner import Engine, Part, Plan, Request, Strategy, backend_name
+from gpu_eval.equity_engine.planner import Engine, Part, Plan, Request, Setup, Strategy, backend_name
 from gpu_eval.equity_engine.problem import (
     DEFAULT_SAMPLES,
     DEFAULT_TABLE_SAMPLES,
@@ -50,7 +50,6 @@ from gpu_eval.equity_engine.problem import (
     entropy_of,
     enumerate_matchups,
     no_matchup_error,
-    prepare,
     symmetry_group,
 )
 from gpu_eval.equity_engine.results import EquityResult, exact_result, sampled_result, spot_result
@@ -109,7 +108,7 @@ def warn_long(work: float, what: str, backend: str) -> None:
 # What the strategies derive from a request, each once.
 # ---------------------------------------------------------------------------------------------
 
-class HoldemSetup:
+class HoldemSetup(Setup):
     """The hold'em set-up of one request (``req.state(HoldemSetup)``): the prepared problem,
     its matchups, its suit symmetry and the shortcuts' counts, each built on first use.
 
@@ -120,15 +119,6 @@ class HoldemSetup:
     >>> "problem" in s.__dict__, len(s.problem.players), "problem" in s.__dict__
     (False, 2, True)
     """
-
-    def __init__(self, req: Request) -> None:
-        self.req = req
-
-    @cached_property
-    def problem(self) -> Problem:
-        """The validated problem (:func:`gpu_eval.equity_engine.problem.prepare`)."""
-        r = self.req
-        return prepare(r.players, r.board, r.dead, r.game)
 
     @cached_property
     def sizes(self) -> dict:
@@ -778,6 +768,7 @@ def table_equity(prob: Problem, backend: str, backend_name: str | None = None
 
     Examples
     --------
+    >>> from gpu_eval.equity_engine.problem import prepare
     >>> r = table_equity(prepare(["AhKh", "QsQd"], "", ""), "auto")
     >>> r.method, r.wins.tolist()
     ('exact (table): 1,712,304 boards', [787966, 917606])
