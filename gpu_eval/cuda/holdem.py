@@ -37,19 +37,17 @@ from gpu_eval.cuda.availability import (
     require_cuda,
 )
 from gpu_eval.cuda.modules import (
-    BITMASK_TABLE_DTYPES,
-    BITMASK_TABLE_ORDER,
     THREADS_PER_BLOCK,
     DeviceState,
     cached_device_state,
     compile_module,
     device_cache,
     resident_blocks_per_sm,
+    upload_bitmask_tables,
     upload_tables,
 )
 from gpu_eval.cuda.streaming import STRENGTHS, stream_host
 from gpu_eval.evaluator import inputs
-from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
 from gpu_eval.scale import NUM_STRENGTHS
@@ -124,8 +122,7 @@ def get_module(device_id: int | None = None) -> HoldemState:
 def _build_state(cupy, dev: int) -> HoldemState:
     module, kernels = compile_module(cupy, MODULE, dev)
 
-    device_tables = upload_tables(cupy, module, "ge_bitmask_tables", bitmask_tables().as_dict(),
-                                   BITMASK_TABLE_ORDER, BITMASK_TABLE_DTYPES)
+    device_tables = upload_bitmask_tables(cupy, module)
     binom = cupy.asarray(np.ascontiguousarray(BINOM, dtype=np.uint64))
     # Later launches may run on other (non-blocking) streams: finish the uploads first.
     cupy.cuda.runtime.deviceSynchronize()

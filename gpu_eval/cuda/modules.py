@@ -44,6 +44,7 @@ __all__ = [
     "device_cache",
     "clear_device_caches",
     "upload_tables",
+    "upload_bitmask_tables",
     "resident_blocks_per_sm",
 ]
 
@@ -346,6 +347,21 @@ def upload_tables(cupy, module, symbol: str, tables: dict[str, np.ndarray],
     memptr = module.get_global(symbol)
     cupy.ndarray((len(pointers),), dtype=cupy.uint64, memptr=memptr).set(pointers)
     return device_tables
+
+
+def upload_bitmask_tables(cupy, module, tables: Any = None) -> list[Any]:
+    """:func:`upload_tables` of the bitmask evaluator's tables into ``ge_bitmask_tables``:
+    the full deck's (default), or a game's (``deck_layout(game).tables``, short deck).
+
+    Examples
+    --------
+    >>> upload_bitmask_tables(cupy, module)  # doctest: +SKIP
+    """
+    from gpu_eval.evaluator.tables import bitmask_tables  # noqa: PLC0415 -- built on first use
+
+    tables = bitmask_tables() if tables is None else tables
+    return upload_tables(cupy, module, "ge_bitmask_tables", tables.as_dict(),
+                         BITMASK_TABLE_ORDER, BITMASK_TABLE_DTYPES)
 
 
 def resident_blocks_per_sm(kernel, props: dict) -> int:

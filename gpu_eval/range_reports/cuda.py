@@ -52,8 +52,7 @@ def get_state(lay, device_id: int | None = None) -> modules.DeviceState:
 
     def build(cupy, dev):
         module, kernels = modules.compile_module(cupy, MODULE, dev)
-        tables = modules.upload_tables(cupy, module, "ge_bitmask_tables", lay.tables.as_dict(),
-                                       modules.BITMASK_TABLE_ORDER, modules.BITMASK_TABLE_DTYPES)
+        tables = modules.upload_bitmask_tables(cupy, module, lay.tables)
         cupy.cuda.runtime.deviceSynchronize()
         props = cupy.cuda.runtime.getDeviceProperties(dev)
         blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in KERNELS}

@@ -47,8 +47,7 @@ def get_state(lay, device_id: int | None = None) -> modules.DeviceState:
 
     def build(cupy, dev):
         module, kernels = modules.compile_module(cupy, MODULE, dev)
-        tables = modules.upload_tables(cupy, module, "ge_bitmask_tables", lay.tables.as_dict(),
-                                       modules.BITMASK_TABLE_ORDER, modules.BITMASK_TABLE_DTYPES)
+        tables = modules.upload_bitmask_tables(cupy, module, lay.tables)
         low = lay.lowest_card
         cards = ((lay.pairs[:, 0].astype(np.uint16) - low)
                  | ((lay.pairs[:, 1].astype(np.uint16) - low) << 8)).astype(np.uint16)

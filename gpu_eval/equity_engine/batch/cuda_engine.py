@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 
 from gpu_eval.cuda import availability, manifest, modules, streaming
-from gpu_eval.evaluator.tables import bitmask_tables
 
 __all__ = ["spot_counts", "get_state", "KERNELS", "PLAYER_KERNELS", "MODULE", "SPOTS_PER_LAUNCH"]
 
@@ -60,9 +59,7 @@ def get_state(device_id: int | None = None, players: int | None = None) -> modul
 def _build_state(cupy, dev: int, players: int | None) -> modules.DeviceState:
     names = PLAYER_KERNELS.names(players)
     module, kernels = modules.compile_module(cupy, MODULE, dev, players)
-    tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
-                                  bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
-                                  modules.BITMASK_TABLE_DTYPES)
+    tables = modules.upload_bitmask_tables(cupy, module)
     cupy.cuda.runtime.deviceSynchronize()
     props = cupy.cuda.runtime.getDeviceProperties(dev)
     blocks = {name: modules.resident_blocks_per_sm(kernels[name], props) for name in names}

@@ -63,13 +63,10 @@ class DealsState(modules.DeviceState):
 
 
 def _build_state(cupy, dev: int, players: int | None) -> DealsState:
-    from gpu_eval.evaluator.tables import bitmask_tables  # noqa: PLC0415 -- tables on demand
 
     names = PLAYER_KERNELS.names(players)
     module, kernels = modules.compile_module(cupy, MODULE, dev, players)
-    tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
-                                   bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
-                                   modules.BITMASK_TABLE_DTYPES)
+    tables = modules.upload_bitmask_tables(cupy, module)
     tables += modules.upload_tables(cupy, module, "ge_low_tables", low_device_tables(),
                                     LOW_TABLE_ORDER, LOW_TABLE_DTYPES)
     best5 = cupy.asarray(np.ascontiguousarray(eight_or_better.low_tables()["BEST5"], dtype=np.uint8))

@@ -56,7 +56,6 @@ from gpu_eval.equity_engine.device_sampling import (
 )
 from gpu_eval.equity_engine.holdem.numpy_engine import Counts
 from gpu_eval.equity_engine.pots import pot_units
-from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.progress import Progress
 
 __all__ = ["showdown_counts", "sample_counts", "preflop_matrix_cuda", "pair_matrix_cuda",
@@ -118,9 +117,7 @@ def get_state(device_id: int | None = None, players: int | None = None) -> modul
 def _build_state(cupy, dev: int, players: int | None) -> modules.DeviceState:
     names = PLAYER_KERNELS.names(players)
     module, kernels = modules.compile_module(cupy, MODULE, dev, players)
-    tables = modules.upload_tables(cupy, module, "ge_bitmask_tables",
-                                   bitmask_tables().as_dict(), modules.BITMASK_TABLE_ORDER,
-                                   modules.BITMASK_TABLE_DTYPES)
+    tables = modules.upload_bitmask_tables(cupy, module)
     binom = cupy.asarray(np.ascontiguousarray(BINOM, dtype=np.uint64))
     cupy.cuda.runtime.deviceSynchronize()
     props = cupy.cuda.runtime.getDeviceProperties(dev)
