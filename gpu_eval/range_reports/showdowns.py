@@ -40,11 +40,19 @@ from gpu_eval.range_reports.rank_runouts import counts_by_rank, flush_free
 from gpu_eval.solver_tables.board_strengths import strengths_of_masks
 from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
 
-__all__ = ["CELLS", "count_boards", "sorted_counts", "workers"]
+__all__ = ["CELLS", "RANK_PAIR_COLUMNS", "count_boards", "sorted_counts", "workers"]
 
 #: Board-column cells per piece of work (boards per piece: this over the columns counted):
 #: the (boards, 2K) sort keys and running sums stay a few megabytes.
 CELLS = 120_000
+
+#: From this many columns up, the boards on which no flush can be made are counted by rank
+#: pair: its cost a board is nearly fixed (the 91 rank pairs' table and a 13 x 26 matrix per
+#: rank, ~80-140 us on one core), the sort's grows with the columns (~10 us at 64 columns,
+#: ~30 us at 192, ~230 us at 1,000); they cross between 256 and 384 columns, in hold'em and
+#: short deck alike (2026-12-02, the 2-vCPU VM). Two small ranges (a few dozen columns) on
+#: every flop sort.
+RANK_PAIR_COLUMNS = 320
 
 
 @cache
@@ -168,14 +176,15 @@ def _counts_chunk(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, cols
     weight vectors (``weights`` is ``(m, K)`` over ``cols``): ``(m, n, K)`` float64, or
     summed over the boards ``(m, K)``; zeros where a column touches the board. The boards on
     which no flush can be made are counted by rank pair
-    (:func:`gpu_eval.range_reports.rank_runouts.counts_by_rank`), the others by sorting
-    (:func:`sorted_counts`): the same numbers."""
+    (:func:`gpu_eval.range_reports.rank_runouts.counts_by_rank`) when there are at least
+    :data:`RANK_PAIR_COLUMNS` columns, the others by sorting (:func:`sorted_counts`): the same
+    numbers."""
     n = len(boards)
     K = len(cols)
     m = weights.shape[0]
     lanes = _lanes(weights)
     vectors = [vec for vec, _ in lanes]
-    plain = flush_free(boards)
+    plain = flush_free(boards) if K >= RANK_PAIR_COLUMNS else np.zeros(n, dtype=bool)
     if plain.all():
         counts = counts_by_rank(boards, lay, vectors, cols)
     elif not plain.any():

@@ -138,3 +138,29 @@ def test_classes_by_rank_pair_match_the_column_by_column_classes(game, k):
     g = registry.get(game)
     np.testing.assert_array_equal(classify_columns(boards, s, lay, g),
                                   classify_columns(boards, s, lay, g, position_boards=boards))
+
+
+def test_the_rank_pair_count_is_chosen_from_its_column_count(monkeypatch):
+    """A few columns sort every board (the rank-pair count's fixed cost a board would
+    dominate); from ``RANK_PAIR_COLUMNS`` up the flush-free boards are counted by rank pair.
+    Either way the counts are the sorting count's."""
+    from gpu_eval.range_reports import showdowns
+
+    rng = np.random.default_rng(7)
+    lay = deck_layout("holdem")
+    boards = _boards(rng, "holdem", 12, np.array([], dtype=int))
+    used = []
+    real = showdowns.counts_by_rank
+    monkeypatch.setattr(showdowns, "counts_by_rank",
+                        lambda b, *a: used.append(len(b)) or real(b, *a))
+    for k in (40, showdowns.RANK_PAIR_COLUMNS):
+        w = np.zeros((2, lay.columns))
+        w[:, np.sort(rng.choice(lay.columns, k, replace=False))] = 1.0
+        w[1] *= rng.random(lay.columns)
+        less, equal = count_boards(boards, lay, w, reduce="none")
+        want_l, want_e = _reference(boards, "holdem", w)
+        np.testing.assert_array_equal(less[0], want_l[0])
+        np.testing.assert_array_equal(equal[0], want_e[0])
+        np.testing.assert_allclose(less[1], want_l[1], rtol=0, atol=TOL)
+        np.testing.assert_allclose(equal[1], want_e[1], rtol=0, atol=TOL)
+        assert used == ([] if k == 40 else [int(flush_free(boards).sum())]), k
