@@ -128,7 +128,7 @@ def best(game: Game, hole, board) -> tuple[tuple, list]:
     else:
         allc = list(hole) + list(board)
         choices = [([c for c in f if c in hole], list(f)) for f in combinations(allc, 5)]
-    keys = [five(game, f)[:2] + (five(game, f)[2],) for _, f in choices]
+    keys = [five(game, f) for _, f in choices]
     top = max(k[:2] for k in keys)
     return (top[0], top[1], [k for k in keys if k[:2] == top][0][2]), \
         [c for c, k in zip(choices, keys) if k[:2] == top]
@@ -281,7 +281,7 @@ def two_card_key(game: Game, pair, board) -> tuple:
     """The best key of two hole cards with the board (Omaha: with three board cards)."""
     if game.omaha:
         return max(five(game, list(pair) + list(b))[:2] for b in combinations(board, 3))
-    return best(game, pair, board)[0][:2]
+    return max(five(game, f)[:2] for f in combinations(list(pair) + list(board), 5))
 
 
 @lru_cache(maxsize=4096)
