@@ -16,6 +16,7 @@ pair, triple, ... of it, from one sort of subset keys per runout).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import combinations
 from math import comb
 
@@ -47,6 +48,24 @@ def _triples(board: int) -> np.ndarray:
                     dtype=np.uint64)
 
 
+@lru_cache(maxsize=2048)
+def _holding_row(board: int, game: Game) -> tuple[np.ndarray, np.ndarray]:
+    """Every holding's strength and class place on one board (before the holdings that touch
+    it are cleared). Cached: a report on every turn reads each river board from both of its
+    turns and for both ranges (four times), and each row costs ten three-card parts' strengths
+    and classes (2,048 rows are 8 MB)."""
+    lay = deck_layout(HOLDEM)
+    t = _triples(board)
+    st = strengths_of_masks(t, lay)
+    cl = in_order(classify_columns(t, st, lay, game,
+                                   position_boards=np.full(len(t), board, dtype=np.uint64)), game)
+    top = st.max(axis=0)
+    place = np.where(st == top, cl, 255).min(axis=0).astype(np.uint8)
+    top.flags.writeable = False
+    place.flags.writeable = False
+    return top, place
+
+
 def holdings(boards: np.ndarray, game: Game, *, with_draws: bool = True):
     """Per board (rows) and holding (the 1,326 pairs of the 52-card deck): strength, class place, and (with
     ``with_draws``) flush bits and straight parts. Holdings that touch the board are 0 / 255."""
@@ -55,13 +74,7 @@ def holdings(boards: np.ndarray, game: Game, *, with_draws: bool = True):
     s = np.zeros((n, lay.columns), dtype=np.uint16)
     place = np.full((n, lay.columns), 255, dtype=np.uint8)
     for i, b in enumerate(boards):
-        t = _triples(int(b))
-        st = strengths_of_masks(t, lay)
-        cl = in_order(classify_columns(t, st, lay, game,
-                                       position_boards=np.full(len(t), b, dtype=np.uint64)), game)
-        top = st.max(axis=0)
-        s[i] = top
-        place[i] = np.where(st == top, cl, 255).min(axis=0)
+        s[i], place[i] = _holding_row(int(b), game)
     touch = (lay.pair_masks[None, :] & boards[:, None]) != 0
     s[touch] = 0
     place[touch] = 255
