@@ -131,8 +131,10 @@ step_compile() {  # every module, in parallel processes, for the device (dry run
 pytest_step() {  # pytest_step ARGS...: the GPU tests (dry run: collected, not run)
     local collect=()
     [ "$DRY_RUN" = 1 ] && collect=(--collect-only)
+    # One process (-n 0): on a device the tests share one GPU (tests/conftest.py picks no
+    # workers there anyway); in a dry run two workers would each collect the suite again.
     # shellcheck disable=SC2068
-    "$PY" -m pytest -q -ra -p no:cacheprovider "${collect[@]}" $@
+    "$PY" -m pytest -q -ra -p no:cacheprovider -n 0 "${collect[@]}" $@
 }
 
 step_tests_newest() {
