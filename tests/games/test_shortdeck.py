@@ -223,7 +223,7 @@ def test_scales_do_not_mix():
 
 # ------------------------------------------------------------------------------ device code
 
-def test_variant_kernels_compile_for_sm90():
+def test_variant_kernels_compile_with_their_tables_in_constant_memory():
     try:
         nvrtc.nvrtc_version()
     except nvrtc.NvrtcUnavailableError as exc:
@@ -233,8 +233,8 @@ def test_variant_kernels_compile_for_sm90():
                    "ge_wild_eval_masks"):
         assert f".entry {kernel}" in ptx
     assert ".const" in ptx and "ge_shortdeck_tables" in ptx
-    cubin = nvrtc.compile_cubin(nvrtc.kernel_dir() / "variants.cu", arch="sm_90")
-    assert cubin[:4] == b"\x7fELF"
+    # Its sm_90 cubin, through ptxas: the session's report of every manifest module
+    # (tests/cuda/test_kernel_resources.py).
 
 
 def test_host_kernels_all_five_card_hands(variant_host, five):
