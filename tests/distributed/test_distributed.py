@@ -140,20 +140,14 @@ def test_evaluation_counts_exhaustive(client):
     assert (c5.total, c5.distinct, c5.slices) == (2_598_960, 7462, 7)
     assert c5.categories[::-1].tolist() == [40, 624, 3_744, 5_108, 10_200, 54_912, 123_552,
                                             1_098_240, 1_302_540]
-    # A slice of the 7-card hands, against the public evaluator on unranked hands.
+    # A slice of the 7-card hands, against the public evaluator on unranked hands (all
+    # 133,784,560 are counted once, in tests/evaluator/test_evaluate_exhaustive.py; here the
+    # whole space's slicing is the 5-card one's).
     start, stop = 60_000_000, 62_000_000
     c7 = ged.evaluation_counts(client, k=7, start=start, stop=stop, slices=5)
     hands = combinatorics.unrank(np.arange(start, stop), 7)
     ref = np.bincount(evaluate(hands, backend="numpy"), minlength=7463)
     assert np.array_equal(c7.counts, ref) and c7.total == stop - start
-
-
-def test_evaluation_counts_all_seven_card_hands(client):
-    # All 133,784,560 hands: 7-15 s on two workers sharing two cores.
-    c = ged.evaluation_counts(client, k=7)
-    assert c.distinct == 4_824 and c.counts[7462] == 4_324
-    assert c.categories[::-1].tolist() == [41_584, 224_848, 3_473_184, 4_047_644, 6_180_020,
-                                           6_461_620, 31_433_400, 58_627_800, 23_294_460]
 
 
 # --- the flop sweep ----------------------------------------------------------------------------
