@@ -37,7 +37,7 @@ from gpu_eval import cards
 from gpu_eval.solver_tables.board_strengths import rank_pair_strengths
 from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
 
-__all__ = ["flush_free", "counts_by_rank"]
+__all__ = ["flush_free", "counts_by_rank", "rank_rows", "sorted_runs"]
 
 #: Ranks of the bitmask layout (a deck's ranks are a top part of them).
 RANKS = 13
@@ -67,7 +67,7 @@ def flush_free(boards: np.ndarray) -> np.ndarray:
 
 
 @cache
-def _rank_rows(game: str) -> np.ndarray:
+def rank_rows(game: str) -> np.ndarray:
     """``(13, 13)``: the rank-pair row of each (rank, rank), -1 where a rank is not dealt."""
     rp = deck_layout(game).rank_pairs.astype(np.intp)
     pair_of = np.full((RANKS, RANKS), -1, dtype=np.intp)
@@ -77,7 +77,7 @@ def _rank_rows(game: str) -> np.ndarray:
     return pair_of
 
 
-def _runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def sorted_runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For the rows of ``key`` (``(rows, w)``), each sorted: ``(order, first, last)``, all
     ``(rows, w)`` row-local positions: the entry at each sorted position, and for each entry
     (in its original place) the sorted positions of the first and the last entry of its run of
@@ -146,7 +146,7 @@ def counts_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
     (0, 1070190)
     """
     n = len(boards)
-    pair_of = _rank_rows(lay.game)
+    pair_of = rank_rows(lay.game)
     R = len(lay.rank_pairs)
     deck, low = lay.deck_size, lay.lowest_card
     Z = n * deck * RANKS                                               # the zero entry
@@ -174,7 +174,7 @@ def counts_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
     lowest = low >> 2
     dealt = np.arange(lowest, RANKS)
     nr = len(dealt)
-    g_order, g_first, g_last = _runs(ps)
+    g_order, g_first, g_last = sorted_runs(ps)
     g_gather = g_order + board * R
     at_pair = (board[:, :, None] * R + pair_of.clip(0)[dealt][None]).ravel()
     g_lo = (g_first + board * R).ravel().take(at_pair)

@@ -37,6 +37,7 @@ import numpy as np
 
 from gpu_eval.evaluator.bitmask import evaluate_masks
 from gpu_eval.range_reports.rank_runouts import counts_by_rank, flush_free
+from gpu_eval.range_reports.rank_sums import rank_countable, sums_by_rank
 from gpu_eval.solver_tables.board_strengths import strengths_of_masks
 from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
 
@@ -170,52 +171,83 @@ def sorted_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray]
     return out
 
 
-def _counts_chunk(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, cols: np.ndarray,
-                  reduce: str, mult: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``(less, equal)`` of the columns ``cols`` on each board against each of the ``m``
-    weight vectors (``weights`` is ``(m, K)`` over ``cols``): ``(m, n, K)`` float64, or
-    summed over the boards ``(m, K)``; zeros where a column touches the board. The boards on
-    which no flush can be made are counted by rank pair
+def _board_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
+                  cols: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per vector ``(less, equal)`` of the columns ``cols`` on each board, ``(n, K)`` of the
+    vector's dtype: the boards on which no flush can be made by rank pair
     (:func:`gpu_eval.range_reports.rank_runouts.counts_by_rank`) when there are at least
     :data:`RANK_PAIR_COLUMNS` columns, the others by sorting (:func:`sorted_counts`): the same
     numbers."""
     n = len(boards)
     K = len(cols)
+    plain = flush_free(boards) if K >= RANK_PAIR_COLUMNS else np.zeros(n, dtype=bool)
+    if plain.all():
+        return counts_by_rank(boards, lay, vectors, cols)
+    if not plain.any():
+        return sorted_counts(boards, lay, vectors, cols)
+    rows = np.flatnonzero(plain), np.flatnonzero(~plain)
+    parts = (counts_by_rank(boards[rows[0]], lay, vectors, cols),
+             sorted_counts(boards[rows[1]], lay, vectors, cols))
+    counts = []
+    for k, vec in enumerate(vectors):
+        less = np.empty((n, K), dtype=vec.dtype)
+        equal = np.empty((n, K), dtype=vec.dtype)
+        for where, part in zip(rows, parts):
+            less[where], equal[where] = part[k]
+        counts.append((less, equal))
+    return counts
+
+
+def _summed_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
+                   cols: np.ndarray, mult: np.ndarray | None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per vector ``(less, equal)`` of the columns ``cols`` summed over the boards (each times
+    its multiplicity), ``(K,)`` of the vector's dtype: the boards with at most three cards of
+    a suit by rank pair, without a count per board
+    (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`), the others one board at a time."""
+    n = len(boards)
+    times = np.ones(n, dtype=np.int64) if mult is None else np.asarray(mult, dtype=np.int64)
+    by_rank = (rank_countable(boards) if len(cols) >= RANK_PAIR_COLUMNS
+               else np.zeros(n, dtype=bool))
+    rest = np.flatnonzero(~by_rank)
+    sums = [(np.zeros(len(cols), dtype=v.dtype), np.zeros(len(cols), dtype=v.dtype))
+            for v in vectors]
+    if by_rank.any():
+        rows = np.flatnonzero(by_rank)
+        sums = sums_by_rank(boards[rows], lay, vectors, cols, times[rows])
+    if len(rest):
+        for (lo, eq), (less, equal) in zip(sums, _board_counts(boards[rest], lay, vectors, cols),
+                                           strict=True):
+            t = times[rest].astype(less.dtype)[:, None]
+            # Per column over the boards, board after board (a packed lane's int64 sums are
+            # exact; a float lane's add in the boards' order).
+            lo += (less * t).sum(axis=0)
+            eq += (equal * t).sum(axis=0)
+    return sums
+
+
+def _counts_chunk(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, cols: np.ndarray,
+                  reduce: str, mult: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(less, equal)`` of the columns ``cols`` on each board against each of the ``m``
+    weight vectors (``weights`` is ``(m, K)`` over ``cols``): ``(m, n, K)`` float64, or
+    summed over the boards (each times ``mult``) ``(m, K)``; zeros where a column touches the
+    board."""
+    n = len(boards)
+    K = len(cols)
     m = weights.shape[0]
     lanes = _lanes(weights)
     vectors = [vec for vec, _ in lanes]
-    plain = flush_free(boards) if K >= RANK_PAIR_COLUMNS else np.zeros(n, dtype=bool)
-    if plain.all():
-        counts = counts_by_rank(boards, lay, vectors, cols)
-    elif not plain.any():
-        counts = sorted_counts(boards, lay, vectors, cols)
+    if reduce == "sum":
+        counts = _summed_counts(boards, lay, vectors, cols, mult)
     else:
-        rows = np.flatnonzero(plain), np.flatnonzero(~plain)
-        parts = (counts_by_rank(boards[rows[0]], lay, vectors, cols),
-                 sorted_counts(boards[rows[1]], lay, vectors, cols))
-        counts = []
-        for k, vec in enumerate(vectors):
-            less = np.empty((n, K), dtype=vec.dtype)
-            equal = np.empty((n, K), dtype=vec.dtype)
-            for where, part in zip(rows, parts):
-                less[where], equal[where] = part[k]
-            counts.append((less, equal))
-
+        counts = _board_counts(boards, lay, vectors, cols)
     shape = (m, K) if reduce == "sum" else (m, n, K)
     out_l = np.empty(shape)
     out_e = np.empty(shape)
-    for (_, targets), (less, equal) in zip(lanes, counts, strict=True):
-        if mult is not None:                                            # boards standing for more
-            times = mult.astype(less.dtype)[:, None]
-            less *= times
-            equal *= times
-        if reduce == "sum":
-            # Per column over the chunk's boards, board after board (a packed lane's int64
-            # sums are exact; a float lane's add in the boards' order).
-            lo = less.sum(axis=0)
-            eq = equal.sum(axis=0)
-        else:
-            lo, eq = less, equal
+    for (_, targets), (lo, eq) in zip(lanes, counts, strict=True):
+        if mult is not None and reduce != "sum":                       # boards standing for more
+            times = mult.astype(lo.dtype)[:, None]
+            lo *= times
+            eq *= times
         for j, shift in targets:
             if shift is None:
                 out_l[j] = lo
