@@ -78,25 +78,42 @@ def rank_rows(game: str) -> np.ndarray:
 
 
 def sorted_runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For the rows of ``key`` (``(rows, w)``), each sorted: ``(order, first, last)``, all
-    ``(rows, w)`` row-local positions: the entry at each sorted position, and for each entry
-    (in its original place) the sorted positions of the first and the last entry of its run of
-    equal keys."""
+    """For the rows of ``key`` (``(rows, w)``, entries in ``[0, 2**20)``), each sorted:
+    ``(order, first, last)``, all ``(rows, w)`` row-local positions: the entry at each sorted
+    position (ties in place order), and for each entry (in its original place) the sorted
+    positions of the first and the last entry of its run of equal keys.
+
+    One sort of ``row << 40 | key << 20 | place`` for all rows (faster than a sort per row).
+
+    Examples
+    --------
+    >>> order, first, last = sorted_runs(np.array([[5, 3, 5, 1]]))
+    >>> order.tolist(), first.tolist(), last.tolist()
+    ([[3, 1, 0, 2]], [[2, 1, 2, 0]], [[3, 1, 3, 0]])
+    """
     rows, w = key.shape
-    order = np.argsort(key, axis=1, kind="stable")
-    ks = np.take_along_axis(key, order, axis=1)
-    pos = np.broadcast_to(np.arange(w), (rows, w))
-    new = np.ones((rows, w), dtype=bool)
-    np.not_equal(ks[:, 1:], ks[:, :-1], out=new[:, 1:])
-    start = np.maximum.accumulate(np.where(new, pos, 0), axis=1)
-    end = np.ones((rows, w), dtype=bool)
-    end[:, :-1] = new[:, 1:]
-    stop = np.minimum.accumulate(np.where(end, pos, w - 1)[:, ::-1], axis=1)[:, ::-1]
-    first = np.empty((rows, w), dtype=np.intp)
-    last = np.empty((rows, w), dtype=np.intp)
-    np.put_along_axis(first, order, start, axis=1)
-    np.put_along_axis(last, order, stop, axis=1)
-    return order, first, last
+    n = rows * w
+    v = ((np.arange(rows, dtype=np.int64) << 40)[:, None] | (key.astype(np.int64) << 20)
+         | np.arange(w, dtype=np.int64)).ravel()
+    v.sort()
+    order = (v & 0xFFFFF).astype(np.intp)
+    v >>= 20                                                            # row and key
+    new = np.empty(n, dtype=bool)
+    new[:1] = True
+    np.not_equal(v[1:], v[:-1], out=new[1:])
+    run = np.cumsum(new, dtype=np.intp)
+    run -= 1
+    starts = np.flatnonzero(new)
+    ends = np.empty_like(starts)
+    ends[:-1] = starts[1:] - 1
+    ends[-1:] = n - 1
+    row_start = np.repeat(np.arange(0, n, w, dtype=np.intp), w)
+    flat = order + row_start                                            # flat place at each position
+    first = np.empty(n, dtype=np.intp)
+    last = np.empty(n, dtype=np.intp)
+    first[flat] = starts.take(run) - row_start
+    last[flat] = ends.take(run) - row_start
+    return order.reshape(rows, w), first.reshape(rows, w), last.reshape(rows, w)
 
 
 def _sums(values: np.ndarray, gather: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

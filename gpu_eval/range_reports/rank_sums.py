@@ -145,7 +145,6 @@ def sums_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
 
     # The boards' cards (deck-relative ids: rank-major, 4 a rank) and their rank-pair keys.
     bc = cards.from_mask(boards).reshape(n, BOARD).astype(np.intp) - low
-    brk = bc >> 2
     ps = rank_pair_strengths(boards, lay).astype(np.int32)             # (n, R)
     pair_of = rank_rows(lay.game)[lowest:, lowest:]                     # (nr, nr) -> pair row
     g_order, g_first, g_last = sorted_runs(ps)
@@ -153,6 +152,16 @@ def sums_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
     keys = ps[:, pair_of]                                               # (n, nr, nr)
     k_order, k_first, k_last = (a.reshape(n, nr, 1, nr)
                                 for a in sorted_runs(keys.reshape(n * nr, nr)))
+    # Flat positions for the per-card tables ``(n, nr, 4, nr)`` (a card's rank, its suit, the
+    # partner rank) in each row's key order, and of the first / past the last entry of each
+    # partner's tie run in the running sums ``(n, nr, 4, nr + 1)``.
+    rows = np.arange(n * nr * 4, dtype=np.intp).reshape(n, nr, 4, 1)
+    c_sort = (rows * nr + k_order).ravel()
+    c_first = (rows * (nr + 1) + k_first).ravel()
+    c_last = (rows * (nr + 1) + k_last + 1).ravel()
+    p_sort = (g_order + (ar * R)[:, None]).ravel()
+    p_first = (g_first + (ar * (R + 1))[:, None]).ravel()
+    p_last = (g_last + 1 + (ar * (R + 1))[:, None]).ravel()
 
     # The columns: cards, ranks, rank pairs.
     pc = lay.pairs[cols].astype(np.intp) - low
@@ -171,6 +180,11 @@ def sums_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
     hit = used[bc]
     inc_b = np.broadcast_to(ar[:, None], bc.shape)[hit]
     inc_x = bc[hit]
+    # Those cards, a few slots a board (padded with a card ``D`` of no weight): each slot's
+    # columns leave its card's tables.
+    slots = np.take_along_axis(np.where(hit, bc, D), np.argsort(~hit, axis=1, kind="stable"),
+                               axis=1)[:, :int(hit.sum(axis=1).max(initial=0))]
+    slot_rank = np.minimum(slots >> 2, nr - 1)
     order, present, starts = _groups(inc_x)
     inc_b, inc_x = inc_b[order], inc_x[order]
     # The counted columns inside each board (P2): its ten card pairs.
@@ -186,8 +200,12 @@ def sums_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
     three = np.bitwise_count(lanes) == 3
     f_b, f_s = np.nonzero(three)
     fcols = lay.suited_columns[f_s]                                     # (n3, S)
+    ok = (where[fcols] >= 0) & ((boards[f_b][:, None] & lay.pair_masks[fcols]) == 0)
+    # Those first in each row, the rest cut off.
+    keep = np.argsort(~ok, axis=1, kind="stable")[:, :int(ok.sum(axis=1).max(initial=0))]
+    fcols = np.take_along_axis(fcols, keep, axis=1)
+    ok = np.take_along_axis(ok, keep, axis=1)
     fk = where[fcols]
-    ok = (fk >= 0) & ((boards[f_b][:, None] & lay.pair_masks[fcols]) == 0)
     fb = np.broadcast_to(f_b[:, None], fk.shape)[ok]                   # flat over flush cells
     fi = np.broadcast_to(np.arange(len(f_b))[:, None], fk.shape)[ok]  # its board's flush row
     fk = fk[ok]
@@ -205,6 +223,11 @@ def sums_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
     pad_f[fi, slot] = f_s_all
     pad_m = np.where(pad_k >= 0, lay.pair_masks[cols[pad_k.clip(0)]], np.uint64(0))
     apart = (pad_m[:, :, None] & pad_m[:, None, :]) == 0                # (n3, S, S)
+    # Flush column g against flush column h (both miss each other): weaker by rank, not by
+    # strength (or at most as strong): what the rank count at h's strength adds too much.
+    f_h = pad_f[:, :, None]
+    over_less = apart & (pad_r[:, None, :] < f_h) & (pad_f[:, None, :] >= f_h)
+    over_thr = apart & (pad_r[:, None, :] <= f_h) & (pad_f[:, None, :] > f_h)
     # Each flush cell's rank-pair interval (r, f] and [r, f) in the sorted rank pairs.
     sorted_ps = np.take_along_axis(ps, g_order, axis=1)
     lo_open = _rowwise_search(sorted_ps, f_r, fb, "right")
@@ -219,8 +242,7 @@ def sums_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
     f_at = ((fb[:, None] * D + fc)[:, :, None] * nr + np.arange(nr)).ravel()
     # Against the rank count at the flush column's own strength: the rank pairs below it (and
     # at most as strong) and, per card, the partner ranks whose key is below it.
-    thr_lo = _rowwise_search(sorted_ps, f_s_all, fb, "left")
-    thr_hi = _rowwise_search(sorted_ps, f_s_all, fb, "right")
+    thr_lo, thr_hi = hi_closed, hi_open
     own_lt = fkeys < f_s_all[:, None, None]                             # (F, 2, nr)
     own_le = fkeys <= f_s_all[:, None, None]
     r_lt = f_r < f_s_all
@@ -235,42 +257,37 @@ def sums_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
         tc = w.reshape(D, nr, 4).sum(axis=2)                            # (D, nr)
         t = np.empty((n, D, nr), dtype=dt)
         t[...] = tc
-        for j in range(BOARD):
-            t[ar[:, None], np.arange(D), brk[:, j, None]] -= w[bc[:, j]]
-        t[ar[:, None], bc] = 0
+        w_pad = np.zeros((D + 1, D), dtype=dt)
+        w_pad[:D] = w
+        for j in range(slots.shape[1]):
+            t[ar[:, None], np.arange(D), slot_rank[:, j, None]] -= w_pad[slots[:, j]]
+        t[inc_b, inc_x] = 0
         # Per rank pair: its columns' weight (a pocket pair's counted from both cards).
         u = t.reshape(n, nr, 4, nr).sum(axis=2).reshape(n, nr * nr)[:, of_pair]
         if dt.kind == "f":
             u[:, pocket] *= 0.5
         else:
             u[:, pocket] >>= 1
-        us = np.take_along_axis(u, g_order, axis=1)
         thr_p = np.zeros((n, R + 1), dtype=dt)
-        np.cumsum(us, axis=1, out=thr_p[:, 1:])                         # before position q
-        lp = np.take_along_axis(thr_p, g_first, axis=1)                 # (n, R) weaker
-        ep = np.take_along_axis(thr_p, g_last + 1, axis=1)              # at most as strong
+        np.cumsum(u.ravel().take(p_sort).reshape(n, R), axis=1, out=thr_p[:, 1:])
+        lp = thr_p.ravel().take(p_first).reshape(n, R)                  # weaker
+        ep = thr_p.ravel().take(p_last).reshape(n, R)                   # at most as strong
         # Per card: the weight of its columns weaker than (at most as strong as) each partner.
-        ts = np.take_along_axis(t.reshape(n, nr, 4, nr), k_order, axis=3)
         thr_c = np.zeros((n, nr, 4, nr + 1), dtype=dt)
-        np.cumsum(ts, axis=3, out=thr_c[..., 1:])
-        lc = np.take_along_axis(thr_c, k_first, axis=3).reshape(n, D, nr)
-        ec = np.take_along_axis(thr_c, k_last + 1, axis=3).reshape(n, D, nr)
+        np.cumsum(t.ravel().take(c_sort).reshape(n, nr, 4, nr), axis=3, out=thr_c[..., 1:])
+        lc = thr_c.ravel().take(c_first).reshape(n, D, nr)
+        ec = thr_c.ravel().take(c_last).reshape(n, D, nr)
 
         # The flush columns' own counts, before the tables are corrected: against the rank
         # count at their strength, less the flush columns by rank, plus by strength.
         fw = vec[fk]
         pad_w = np.where(pad_k >= 0, vec[pad_k.clip(0)], 0).astype(dt)
-        aw = apart * pad_w[:, None, :]                                  # (n3, S, S): g of h
         ft_less = (thr_p[fb, thr_lo] - (t.reshape(n * D, nr)[(fb[:, None] * D + fc)]
                                         * own_lt).sum(axis=(1, 2)) + fw * r_lt)
         ft_thr = (thr_p[fb, thr_hi] - (t.reshape(n * D, nr)[(fb[:, None] * D + fc)]
                                        * own_le).sum(axis=(1, 2)) + fw)
-        ff_less = (aw * ((pad_f[:, None, :] < pad_f[:, :, None]).astype(dt)
-                         - (pad_r[:, None, :] < pad_f[:, :, None]))).sum(axis=2)
-        ff_thr = (aw * ((pad_f[:, None, :] <= pad_f[:, :, None]).astype(dt)
-                        - (pad_r[:, None, :] <= pad_f[:, :, None]))).sum(axis=2)
-        f_less = ft_less + ff_less[fi, slot]
-        f_thr = ft_thr + ff_thr[fi, slot]
+        f_less = ft_less - (over_less * pad_w[:, None, :]).sum(axis=2)[fi, slot]
+        f_thr = ft_thr - (over_thr * pad_w[:, None, :]).sum(axis=2)[fi, slot]
 
         # The tables less the flush columns that a rank count wrongly counts weaker (tied).
         if len(fk):
