@@ -45,7 +45,7 @@ from gpu_eval.range_reports.rank_runouts import RANKS, rank_rows, sorted_runs
 from gpu_eval.solver_tables.board_strengths import rank_pair_strengths
 from gpu_eval.solver_tables.layout import DeckLayout
 
-__all__ = ["rank_countable", "sums_by_rank"]
+__all__ = ["rank_countable", "rank_patterns", "sums_by_rank"]
 
 #: Board cards (complete boards).
 BOARD = 5
@@ -72,6 +72,32 @@ def rank_countable(boards: np.ndarray) -> np.ndarray:
     """
     suits = np.ascontiguousarray(boards, dtype=np.uint64).view(np.uint16).reshape(-1, 4)
     return np.asarray((np.bitwise_count(suits) <= 3).all(axis=1))
+
+
+def rank_patterns(boards: np.ndarray) -> np.ndarray:
+    """Per complete board, a number for its ranks (with repeats): boards with the same ranks
+    order the rank pairs alike.
+
+    Parameters
+    ----------
+    boards : numpy.ndarray of uint64
+        ``(n,)`` masks of 5-card boards.
+
+    Returns
+    -------
+    numpy.ndarray of intp
+        ``(n,)``, equal for boards with the same ranks.
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> p = rank_patterns(cards.to_mask(["Kd7c2h5s9d", "Ks7c2d5s9h", "Ks7c2d5s8h"]))
+    >>> bool(p[0] == p[1]), bool(p[0] == p[2])
+    (True, False)
+    """
+    n = len(boards)
+    ranks = np.sort(cards.from_mask(boards).reshape(n, BOARD).astype(np.intp) >> 2, axis=1)
+    return ranks @ (16 ** np.arange(BOARD, dtype=np.intp))
 
 
 def _groups(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -134,207 +160,321 @@ def sums_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
     >>> int(less.sum() + equal.sum()) == 1070190 + 1070190 - int(equal.sum()) + int(equal.sum())
     True
     """
-    n = len(boards)
-    D, low = lay.deck_size, lay.lowest_card
-    lowest = low >> 2
-    nr = RANKS - lowest
-    R = len(lay.rank_pairs)
-    K = len(cols)
-    m = np.ones(n, dtype=np.int64) if mult is None else np.asarray(mult, dtype=np.int64)
-    ar = np.arange(n)
-
-    # The boards' cards (deck-relative ids: rank-major, 4 a rank) and their rank-pair keys.
-    bc = cards.from_mask(boards).reshape(n, BOARD).astype(np.intp) - low
-    ps = rank_pair_strengths(boards, lay).astype(np.int32)             # (n, R)
-    pair_of = rank_rows(lay.game)[lowest:, lowest:]                     # (nr, nr) -> pair row
-    g_order, g_first, g_last = sorted_runs(ps)
-    # Per card rank rho (row) and partner rank r: the key of the pair (rho, r), sorted per row.
-    keys = ps[:, pair_of]                                               # (n, nr, nr)
-    k_order, k_first, k_last = (a.reshape(n, nr, 1, nr)
-                                for a in sorted_runs(keys.reshape(n * nr, nr)))
-    # Flat positions for the per-card tables ``(n, nr, 4, nr)`` (a card's rank, its suit, the
-    # partner rank) in each row's key order, and of the first / past the last entry of each
-    # partner's tie run in the running sums ``(n, nr, 4, nr + 1)``.
-    rows = np.arange(n * nr * 4, dtype=np.intp).reshape(n, nr, 4, 1)
-    c_sort = (rows * nr + k_order).ravel()
-    c_first = (rows * (nr + 1) + k_first).ravel()
-    c_last = (rows * (nr + 1) + k_last + 1).ravel()
-    p_sort = (g_order + (ar * R)[:, None]).ravel()
-    p_first = (g_first + (ar * (R + 1))[:, None]).ravel()
-    p_last = (g_last + 1 + (ar * (R + 1))[:, None]).ravel()
-
-    # The columns: cards, ranks, rank pairs.
-    pc = lay.pairs[cols].astype(np.intp) - low
-    ca, cb = pc[:, 0], pc[:, 1]
-    ra, rb = ca >> 2, cb >> 2
-    rp = lay.column_rank_pair[cols]
-    rprs = lay.rank_pairs.astype(np.intp) - lowest
-    of_pair = rprs[:, 0] * nr + rprs[:, 1]
-    pocket = np.flatnonzero(rprs[:, 0] == rprs[:, 1])
-    where = np.full(lay.columns, -1, dtype=np.intp)
-    where[cols] = np.arange(K)
-
-    # The boards through each card some column holds (P1, Q1), grouped by card.
-    used = np.zeros(D, dtype=bool)
-    used[pc.ravel()] = True
-    hit = used[bc]
-    inc_b = np.broadcast_to(ar[:, None], bc.shape)[hit]
-    inc_x = bc[hit]
-    # Those cards, a few slots a board (padded with a card ``D`` of no weight): each slot's
-    # columns leave its card's tables.
-    slots = np.take_along_axis(np.where(hit, bc, D), np.argsort(~hit, axis=1, kind="stable"),
-                               axis=1)[:, :int(hit.sum(axis=1).max(initial=0))]
-    slot_rank = np.minimum(slots >> 2, nr - 1)
-    order, present, starts = _groups(inc_x)
-    inc_b, inc_x = inc_b[order], inc_x[order]
-    # The counted columns inside each board (P2): its ten card pairs.
-    i1, i2 = np.triu_indices(BOARD, 1)
-    lo_c, hi_c = np.minimum(bc[:, i1], bc[:, i2]), np.maximum(bc[:, i1], bc[:, i2])
-    inside = where[hi_c * (hi_c - 1) // 2 + lo_c]                      # (n, 10), -1: not counted
-    in_b, in_k = np.nonzero(inside >= 0)
-    in_k = inside[in_b, in_k]
-
-    # Boards with three cards of a suit s: the columns of two cards of s (flush columns) that
-    # are counted and miss the board; their strength by rank and with the flush.
-    lanes = np.ascontiguousarray(boards, dtype=np.uint64).view(np.uint16).reshape(n, 4)
-    three = np.bitwise_count(lanes) == 3
-    f_b, f_s = np.nonzero(three)
-    fcols = lay.suited_columns[f_s]                                     # (n3, S)
-    ok = (where[fcols] >= 0) & ((boards[f_b][:, None] & lay.pair_masks[fcols]) == 0)
-    # Those first in each row, the rest cut off.
-    keep = np.argsort(~ok, axis=1, kind="stable")[:, :int(ok.sum(axis=1).max(initial=0))]
-    fcols = np.take_along_axis(fcols, keep, axis=1)
-    ok = np.take_along_axis(ok, keep, axis=1)
-    fk = where[fcols]
-    fb = np.broadcast_to(f_b[:, None], fk.shape)[ok]                   # flat over flush cells
-    fi = np.broadcast_to(np.arange(len(f_b))[:, None], fk.shape)[ok]  # its board's flush row
-    fk = fk[ok]
-    f_r = ps[fb, rp[fk]]
-    flush = lay.tables.flush[lanes[fb, f_s[fi]] | lay.hole_lanes[f_s[fi], cols[fk]]]
-    f_s_all = np.maximum(f_r, flush.astype(np.int32))
-    n3, S = fcols.shape
-    # Padded per flush board for the flush-against-flush counts.
-    pad_k = np.full((n3, S), -1, dtype=np.intp)
-    pad_r = np.zeros((n3, S), dtype=np.int32)
-    pad_f = np.zeros((n3, S), dtype=np.int32)
-    slot = np.broadcast_to(np.arange(S), (n3, S))[ok]
-    pad_k[fi, slot] = fk
-    pad_r[fi, slot] = f_r
-    pad_f[fi, slot] = f_s_all
-    pad_m = np.where(pad_k >= 0, lay.pair_masks[cols[pad_k.clip(0)]], np.uint64(0))
-    apart = (pad_m[:, :, None] & pad_m[:, None, :]) == 0                # (n3, S, S)
-    # Flush column g against flush column h (both miss each other): weaker by rank, not by
-    # strength (or at most as strong): what the rank count at h's strength adds too much.
-    f_h = pad_f[:, :, None]
-    over_less = apart & (pad_r[:, None, :] < f_h) & (pad_f[:, None, :] >= f_h)
-    over_thr = apart & (pad_r[:, None, :] <= f_h) & (pad_f[:, None, :] > f_h)
-    # Each flush cell's rank-pair interval (r, f] and [r, f) in the sorted rank pairs.
-    sorted_ps = np.take_along_axis(ps, g_order, axis=1)
-    lo_open = _rowwise_search(sorted_ps, f_r, fb, "right")
-    hi_open = _rowwise_search(sorted_ps, f_s_all, fb, "right")
-    lo_closed = _rowwise_search(sorted_ps, f_r, fb, "left")
-    hi_closed = _rowwise_search(sorted_ps, f_s_all, fb, "left")
-    # Per flush cell and each of its cards: the partner ranks r whose key lies in (r(g), f(g)].
-    fc = pc[fk]                                                         # (F, 2)
-    fkeys = keys[fb[:, None], fc >> 2]                                  # (F, 2, nr)
-    in_less = (fkeys > f_r[:, None, None]) & (fkeys <= f_s_all[:, None, None])
-    in_thr = (fkeys >= f_r[:, None, None]) & (fkeys < f_s_all[:, None, None])
-    f_at = ((fb[:, None] * D + fc)[:, :, None] * nr + np.arange(nr)).ravel()
-    # Against the rank count at the flush column's own strength: the rank pairs below it (and
-    # at most as strong) and, per card, the partner ranks whose key is below it.
-    thr_lo, thr_hi = hi_closed, hi_open
-    own_lt = fkeys < f_s_all[:, None, None]                             # (F, 2, nr)
-    own_le = fkeys <= f_s_all[:, None, None]
-    r_lt = f_r < f_s_all
-
     out = []
+    if not len(boards):
+        return [(np.zeros(len(cols), dtype=v.dtype), np.zeros(len(cols), dtype=v.dtype))
+                for v in vectors]
+    b = _Setup(boards, lay, cols, mult)
     for vec in vectors:
-        dt = vec.dtype
-        w = np.zeros((D, D), dtype=dt)
-        w[ca, cb] = vec
-        w[cb, ca] = vec
-        # Per board and card: the weight of its columns that miss the board, by partner rank.
-        tc = w.reshape(D, nr, 4).sum(axis=2)                            # (D, nr)
-        t = np.empty((n, D, nr), dtype=dt)
-        t[...] = tc
-        w_pad = np.zeros((D + 1, D), dtype=dt)
-        w_pad[:D] = w
-        for j in range(slots.shape[1]):
-            t[ar[:, None], np.arange(D), slot_rank[:, j, None]] -= w_pad[slots[:, j]]
-        t[inc_b, inc_x] = 0
-        # Per rank pair: its columns' weight (a pocket pair's counted from both cards).
-        u = t.reshape(n, nr, 4, nr).sum(axis=2).reshape(n, nr * nr)[:, of_pair]
-        if dt.kind == "f":
-            u[:, pocket] *= 0.5
-        else:
-            u[:, pocket] >>= 1
-        thr_p = np.zeros((n, R + 1), dtype=dt)
-        np.cumsum(u.ravel().take(p_sort).reshape(n, R), axis=1, out=thr_p[:, 1:])
-        lp = thr_p.ravel().take(p_first).reshape(n, R)                  # weaker
-        ep = thr_p.ravel().take(p_last).reshape(n, R)                   # at most as strong
-        # Per card: the weight of its columns weaker than (at most as strong as) each partner.
-        thr_c = np.zeros((n, nr, 4, nr + 1), dtype=dt)
-        np.cumsum(t.ravel().take(c_sort).reshape(n, nr, 4, nr), axis=3, out=thr_c[..., 1:])
-        lc = thr_c.ravel().take(c_first).reshape(n, D, nr)
-        ec = thr_c.ravel().take(c_last).reshape(n, D, nr)
-
-        # The flush columns' own counts, before the tables are corrected: against the rank
-        # count at their strength, less the flush columns by rank, plus by strength.
-        fw = vec[fk]
-        pad_w = np.where(pad_k >= 0, vec[pad_k.clip(0)], 0).astype(dt)
-        ft_less = (thr_p[fb, thr_lo] - (t.reshape(n * D, nr)[(fb[:, None] * D + fc)]
-                                        * own_lt).sum(axis=(1, 2)) + fw * r_lt)
-        ft_thr = (thr_p[fb, thr_hi] - (t.reshape(n * D, nr)[(fb[:, None] * D + fc)]
-                                       * own_le).sum(axis=(1, 2)) + fw)
-        f_less = ft_less - (over_less * pad_w[:, None, :]).sum(axis=2)[fi, slot]
-        f_thr = ft_thr - (over_thr * pad_w[:, None, :]).sum(axis=2)[fi, slot]
-
-        # The tables less the flush columns that a rank count wrongly counts weaker (tied).
-        if len(fk):
-            for table, lo_q, hi_q, inner in ((lp, lo_open, hi_open, in_less),
-                                             (ep, lo_closed, hi_closed, in_thr)):
-                diff = np.zeros((n, R + 1), dtype=dt)
-                np.add.at(diff, (fb, lo_q), fw)
-                np.add.at(diff, (fb, hi_q), -fw)
-                np.cumsum(diff, axis=1, out=diff)
-                table -= np.take_along_axis(diff, g_first, axis=1)
-                card_t = lc if table is lp else ec
-                np.add.at(card_t.reshape(-1), f_at,
-                          -(inner * fw[:, None, None]).astype(dt).ravel())
-            f_less -= lp[fb, rp[fk]] - lc[fb, fc[:, 0], rb[fk]] - lc[fb, fc[:, 1], ra[fk]]
-            f_thr -= ep[fb, rp[fk]] - ec[fb, fc[:, 0], rb[fk]] - ec[fb, fc[:, 1], ra[fk]] + fw
-
-        # Sums over the boards, each times its multiplicity.
-        mt = m.astype(dt)
-        lp *= mt[:, None]
-        ep *= mt[:, None]
-        lc *= mt[:, None, None]
-        ec *= mt[:, None, None]
-        res = []
-        for pt, ct, extra in ((lp, lc, f_less), (ep, ec, f_thr)):
-            p0 = pt.sum(axis=0)                                         # (R,)
-            p1 = np.zeros((D, R), dtype=dt)
-            q1 = np.zeros((D, D), dtype=dt)
-            if len(inc_b):
-                p1[present] = np.add.reduceat(pt[inc_b], starts, axis=0)
-                q1[present] = np.add.reduceat(ct[inc_b, :, inc_x >> 2], starts, axis=0)
-            p2 = np.zeros(K, dtype=dt)
-            np.add.at(p2, in_k, pt[in_b, rp[in_k]])
-            q0 = ct.sum(axis=0)                                         # (D, nr)
-            tot = p0[rp] - p1[ca, rp] - p1[cb, rp] + p2
-            tot -= q0[ca, rb] - q1[cb, ca]
-            tot -= q0[cb, ra] - q1[ca, cb]
-            if len(fk):
-                np.add.at(tot, fk, extra * mt[fb])
-            res.append(tot)
-        less, thr = res
-        # The column itself, on the boards that miss it (it is in all three tied tables).
-        m1 = np.zeros(D, dtype=np.int64)
-        if len(inc_b):
-            m1[present] = np.add.reduceat(m[inc_b], starts)
-        m2 = np.zeros(K, dtype=np.int64)
-        np.add.at(m2, in_k, m[in_b])
-        thr += vec * (m.sum() - m1[ca] - m1[cb] + m2).astype(dt)
-        thr -= less
-        out.append((less, thr))
+        out.append(_sums(b, vec))
     return out
+
+
+class _Setup:
+    """What does not depend on the weights: the boards' rank patterns and their orders, the
+    board cards some column holds, the columns inside the boards, the flush columns."""
+
+    def __init__(self, boards: np.ndarray, lay: DeckLayout, cols: np.ndarray,
+                 mult: np.ndarray | None):
+        n = len(boards)
+        self.n = n
+        self.D = D = lay.deck_size
+        low = lay.lowest_card
+        lowest = low >> 2
+        self.nr = nr = RANKS - lowest
+        self.R = R = len(lay.rank_pairs)
+        self.K = K = len(cols)
+        self.m = m = (np.ones(n, dtype=np.int64) if mult is None
+                      else np.asarray(mult, dtype=np.int64))
+        ar = np.arange(n)
+
+        # The boards' cards (deck-relative ids: rank-major, 4 a rank); the rank patterns (the
+        # ranks' multiset decides every rank pair's strength and so every order below).
+        bc = cards.from_mask(boards).reshape(n, BOARD).astype(np.intp) - low
+        _, rep, pid = np.unique(rank_patterns(boards), return_index=True, return_inverse=True)
+        self.pid = pid = pid.ravel()
+        self.P = P = len(rep)
+        self.ps = ps = rank_pair_strengths(boards[rep], lay).astype(np.int32)   # (P, R)
+        pair_of = rank_rows(lay.game)[lowest:, lowest:]                 # (nr, nr) -> pair row
+        g_order, g_first, g_last = sorted_runs(ps)
+        self.sorted_ps = np.take_along_axis(ps, g_order, axis=1)
+        self.p_sort = (g_order[pid] + (ar * R)[:, None]).ravel()
+        self.p_first = (g_first[pid] + (ar * (R + 1))[:, None]).ravel()
+        self.p_last = (g_last[pid] + 1 + (ar * (R + 1))[:, None]).ravel()
+        # Per pattern, card rank rho and partner ranks r, q: is the pair (rho, r) weaker than
+        # (rho, q) (``lt``), at most as strong (``le``).
+        self.keys = keys = ps[:, pair_of]                               # (P, nr, nr)
+        self.lt = keys[:, :, :, None] < keys[:, :, None, :]             # (P, nr, nr, nr)
+        self.le = keys[:, :, :, None] <= keys[:, :, None, :]
+        self.crank = np.arange(D) >> 2
+
+        # The columns: cards, ranks, rank pairs.
+        pc = lay.pairs[cols].astype(np.intp) - low
+        self.ca, self.cb = ca, cb = pc[:, 0], pc[:, 1]
+        self.ra, self.rb = ca >> 2, cb >> 2
+        self.rp = rp = lay.column_rank_pair[cols]
+        rprs = lay.rank_pairs.astype(np.intp) - lowest
+        self.of_pair = rprs[:, 0] * nr + rprs[:, 1]
+        self.pocket = np.flatnonzero(rprs[:, 0] == rprs[:, 1])
+        where = np.full(lay.columns, -1, dtype=np.intp)
+        where[cols] = np.arange(K)
+
+        # The board cards some column holds ("hits"; the others weigh nothing): per board a
+        # few slots (padded with card ``D``, of no weight), and all of them grouped by card.
+        used = np.zeros(D, dtype=bool)
+        used[pc.ravel()] = True
+        hit = used[bc]
+        self.slots = np.take_along_axis(
+            np.where(hit, bc, D), np.argsort(~hit, axis=1, kind="stable"),
+            axis=1)[:, :int(hit.sum(axis=1).max(initial=0))]
+        self.srank = np.minimum(self.slots >> 2, nr - 1)
+        inc_b = np.broadcast_to(ar[:, None], bc.shape)[hit]
+        inc_x = bc[hit]
+        order, self.present, self.starts = _groups(inc_x)
+        self.inc_b, self.inc_x = inc_b[order], inc_x[order]
+        # Per hit (board b, card x), every card c and each slot's card y of b: is the pair
+        # (rank c, rank y) weaker than (rank c, rank x) in b's pattern (at most as strong)?
+        at = ((pid[self.inc_b] * nr)[:, None] + self.crank[None, :]) * nr     # (n_inc, D)
+        rx = (self.inc_x >> 2)[:, None]
+        ys = [(at + self.srank[self.inc_b, j][:, None]) * nr + rx
+              for j in range(self.slots.shape[1])]
+        self.hit_lt = [self.lt.ravel().take(y) for y in ys]
+        self.hit_le = [self.le.ravel().take(y) for y in ys]
+        # The counted columns inside each board (P2): its ten card pairs.
+        i1, i2 = np.triu_indices(BOARD, 1)
+        lo_c, hi_c = np.minimum(bc[:, i1], bc[:, i2]), np.maximum(bc[:, i1], bc[:, i2])
+        inside = where[hi_c * (hi_c - 1) // 2 + lo_c]                  # (n, 10), -1: not counted
+        self.in_b, in_k = np.nonzero(inside >= 0)
+        self.in_k = inside[self.in_b, in_k]
+        self._flush(boards, lay, cols, where)
+
+    def _flush(self, boards: np.ndarray, lay: DeckLayout, cols: np.ndarray,
+               where: np.ndarray) -> None:
+        """The flush columns: on a board with three cards of a suit s, the counted columns of
+        two cards of s that miss the board; their strength by rank and with the flush."""
+        n, D, nr, pid = self.n, self.D, self.nr, self.pid
+        lanes = np.ascontiguousarray(boards, dtype=np.uint64).view(np.uint16).reshape(n, 4)
+        f_b, f_s = np.nonzero(np.bitwise_count(lanes) == 3)            # one suit at most
+        self.f_b = f_b
+        self.frow = np.full(n, -1, dtype=np.intp)
+        self.frow[f_b] = np.arange(len(f_b))
+        fcols = lay.suited_columns[f_s]                                 # (n3, 78)
+        ok = (where[fcols] >= 0) & ((boards[f_b][:, None] & lay.pair_masks[fcols]) == 0)
+        # Those first in each row, the rest cut off.
+        keep = np.argsort(~ok, axis=1, kind="stable")[:, :int(ok.sum(axis=1).max(initial=0))]
+        fcols = np.take_along_axis(fcols, keep, axis=1)
+        ok = np.take_along_axis(ok, keep, axis=1)
+        n3, S = fcols.shape
+        fk_all = where[fcols]
+        self.fb = fb = np.broadcast_to(f_b[:, None], (n3, S))[ok]       # flat over flush cells
+        self.fi = fi = np.broadcast_to(np.arange(n3)[:, None], (n3, S))[ok]
+        self.slot = slot = np.broadcast_to(np.arange(S), (n3, S))[ok]
+        self.fk = fk = fk_all[ok]
+        fpid = pid[fb]
+        f_r = self.ps[fpid, self.rp[fk]]
+        flush = lay.tables.flush[lanes[fb, f_s[fi]] | lay.hole_lanes[f_s[fi], cols[fk]]]
+        f_f = np.maximum(f_r, flush.astype(np.int32))
+        # Flush column g against flush column h (both miss each other): weaker by rank, not by
+        # strength (or at most as strong): what the rank count at h's strength adds too much.
+        pad_r = np.zeros((n3, S), dtype=np.int32)
+        pad_f = np.zeros((n3, S), dtype=np.int32)
+        pad_r[fi, slot] = f_r
+        pad_f[fi, slot] = f_f
+        pad_m = np.where(ok, lay.pair_masks[fcols], np.uint64(0))
+        apart = (pad_m[:, :, None] & pad_m[:, None, :]) == 0            # (n3, S, S)
+        f_h = pad_f[:, :, None]
+        self.pad_k = np.where(ok, fk_all, -1)
+        self.over_less = apart & (pad_r[:, None, :] < f_h) & (pad_f[:, None, :] >= f_h)
+        self.over_thr = apart & (pad_r[:, None, :] <= f_h) & (pad_f[:, None, :] > f_h)
+        # Each flush cell's rank-pair intervals (r, f] and [r, f) in the sorted rank pairs.
+        sp = self.sorted_ps
+        self.lo_open = _rowwise_search(sp, f_r, fpid, "right")
+        self.hi_open = _rowwise_search(sp, f_f, fpid, "right")
+        self.lo_closed = _rowwise_search(sp, f_r, fpid, "left")
+        self.hi_closed = _rowwise_search(sp, f_f, fpid, "left")
+        # Per flush cell and each of its cards: the partner ranks whose key lies in (r, f]
+        # (in [r, f)), and those below (at most) f: against the rank count at its strength.
+        self.fc = fc = np.stack([self.ca[fk], self.cb[fk]], axis=1)     # (F, 2)
+        fkeys = self.keys[fpid[:, None], fc >> 2]                       # (F, 2, nr)
+        self.in_less = (fkeys > f_r[:, None, None]) & (fkeys <= f_f[:, None, None])
+        self.in_thr = (fkeys >= f_r[:, None, None]) & (fkeys < f_f[:, None, None])
+        self.f_at = ((fi[:, None] * D + fc)[:, :, None] * nr + np.arange(nr)).ravel()
+        self.own_lt = fkeys < f_f[:, None, None]
+        self.own_le = fkeys <= f_f[:, None, None]
+        self.r_lt = f_r < f_f
+        # The other card's rank of each of the cell's cards.
+        self.f_q = np.stack([self.rb[fk], self.ra[fk]], axis=1)         # (F, 2)
+
+
+def _pair_tables(b: _Setup, w: np.ndarray, tc: np.ndarray, dt) -> tuple[np.ndarray, ...]:
+    """Per board: the weight of the rank pairs (of the columns that miss the board),
+    ``thr_p`` (``(n, R + 1)``: the running sum in the board's order, before each position),
+    ``lp`` and ``ep`` (``(n, R)``: weaker than and at most as strong as each pair)."""
+    n, nr, R, ar = b.n, b.nr, b.R, np.arange(b.n)
+    # m[rho1, rho2]: every column's weight by its two ranks (a pocket pair's twice), less the
+    # columns through the board's cards (through two of them: added back once).
+    mm = np.empty((n, nr, nr), dtype=dt)
+    mm[...] = tc[:-1].reshape(nr, 4, nr).sum(axis=1)
+    h = b.slots.shape[1]
+    for j in range(h):
+        x, rx = b.slots[:, j], b.srank[:, j]
+        mm[ar, :, rx] -= tc[x]
+        mm[ar, rx, :] -= tc[x]
+        for k in range(h):
+            if k != j:
+                mm[ar, rx, b.srank[:, k]] += w[x, b.slots[:, k]]
+    u = mm.reshape(n, nr * nr)[:, b.of_pair]
+    if dt.kind == "f":
+        u[:, b.pocket] *= 0.5
+    else:
+        u[:, b.pocket] >>= 1
+    thr_p = np.zeros((n, R + 1), dtype=dt)
+    np.cumsum(u.ravel().take(b.p_sort).reshape(n, R), axis=1, out=thr_p[:, 1:])
+    lp = thr_p.ravel().take(b.p_first).reshape(n, R)
+    ep = thr_p.ravel().take(b.p_last).reshape(n, R)
+    return thr_p, lp, ep
+
+
+def _board_card_rows(b: _Setup, w: np.ndarray, tc: np.ndarray, rows: np.ndarray,
+                     cards_: np.ndarray) -> np.ndarray:
+    """``t_B[c, .]`` for board ``rows[i]`` and card ``cards_[i]`` (not on the board): the
+    weight of the card's columns that miss the board, by partner rank (``(len, nr)``)."""
+    t = tc[cards_].copy()
+    idx = np.arange(len(rows))
+    for j in range(b.slots.shape[1]):
+        t[idx, b.srank[rows, j]] -= w[cards_, b.slots[rows, j]]
+    return t
+
+
+def _card_values(b: _Setup, w: np.ndarray, table: np.ndarray, order: np.ndarray,
+                 rows: np.ndarray, q: np.ndarray, cards_: np.ndarray) -> np.ndarray:
+    """Per (board ``rows[i]``, card ``cards_[..]``, partner rank ``q[i]``): the card's table
+    ``op(t_B)[c, q]`` from the pattern's ``table = op(tc)`` less the columns through the
+    board's cards (``order``: ``lt`` or ``le``). ``cards_`` is ``(len,)`` or ``(len, k)``."""
+    pr = b.pid[rows]
+    c = cards_ if cards_.ndim == 2 else cards_[:, None]
+    pi, qi = pr[:, None], q[:, None]
+    v = table[pi, c, qi]
+    for j in range(b.slots.shape[1]):
+        y = b.slots[rows, j][:, None]
+        v -= w[c, y] * order[pi, c >> 2, b.srank[rows, j][:, None], qi]
+    return v if cards_.ndim == 2 else v[:, 0]
+
+
+def _sums(b: _Setup, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(less, equal)`` of :func:`sums_by_rank` for one weight vector."""
+    n, D, nr, P, K = b.n, b.D, b.nr, b.P, b.K
+    dt = vec.dtype
+    ca, cb, ra, rb, rp = b.ca, b.cb, b.ra, b.rb, b.rp
+    w = np.zeros((D + 1, D + 1), dtype=dt)                              # card D: no weight
+    w[ca, cb] = vec
+    w[cb, ca] = vec
+    tc = np.zeros((D + 1, nr), dtype=dt)                                # by partner rank
+    tc[:D] = w[:D, :D].reshape(D, nr, 4).sum(axis=2)
+    thr_p, lp, ep = _pair_tables(b, w, tc, dt)
+    mt = b.m.astype(dt)
+
+    # Per pattern, the sum of the boards' card tables t_B (times their multiplicity): all
+    # of the weight, less the columns through each board card some column holds (``v``), less
+    # those cards' own rows (``z``: what is left of them).
+    mp = np.bincount(b.pid, weights=b.m, minlength=P).astype(dt)        # exact integers
+    mu = np.bincount(b.pid[b.inc_b] * (D + 1) + b.inc_x, weights=b.m[b.inc_b],
+                     minlength=P * (D + 1)).reshape(P, D + 1).astype(dt)
+    v = (mu[:, None, :D] * w[None, :D, :D]).reshape(P, D, nr, 4).sum(axis=3)
+    z = mu[:, :D, None] * tc[None, :D]
+    h = b.slots.shape[1]
+    if h > 1:
+        jj, kk = np.nonzero(~np.eye(h, dtype=bool))
+        x, y = b.slots[:, jj], b.slots[:, kk]                           # (n, h(h-1))
+        at = ((b.pid[:, None] * (D + 1) + x) * nr + b.srank[:, kk]).ravel()
+        z2 = np.bincount(at, weights=(w[x, y] * mt[:, None]).ravel().astype(float),
+                         minlength=P * (D + 1) * nr).reshape(P, D + 1, nr)[:, :D]
+        z -= z2.astype(dt)
+    tp = mp[:, None, None] * tc[None, :D] - v - z                       # (P, D, nr)
+
+    # The flush columns (boards with three of a suit).
+    fk, fb, fc = b.fk, b.fb, b.fc
+    nf = len(fk)
+    fw = vec[fk]
+    n3 = len(b.f_b)
+    cc = []
+    if nf:
+        # The rank count at the flush column's own strength, less the flush columns by
+        # rank, plus by strength.
+        tf = _board_card_rows(b, w, tc, np.repeat(fb, 2), fc.ravel()).reshape(nf, 2, nr)
+        pad_w = np.where(b.pad_k >= 0, vec[b.pad_k.clip(0)], 0).astype(dt)
+        prow = b.pid[fb]
+        f_less = (thr_p[fb, b.hi_closed] - (tf * b.own_lt).sum(axis=(1, 2)) + fw * b.r_lt
+                  - np.einsum("ihg,ig->ih", b.over_less, pad_w)[b.fi, b.slot])
+        f_thr = (thr_p[fb, b.hi_open] - (tf * b.own_le).sum(axis=(1, 2)) + fw
+                 - np.einsum("ihg,ig->ih", b.over_thr, pad_w)[b.fi, b.slot])
+        # The pair tables less the flush columns a rank count wrongly counts weaker (tied);
+        # the same per card (``cc``, per flush board).
+        for table, lo_q, hi_q, inner in ((lp, b.lo_open, b.hi_open, b.in_less),
+                                         (ep, b.lo_closed, b.hi_closed, b.in_thr)):
+            diff = np.zeros((n, b.R + 1), dtype=dt)
+            np.add.at(diff, (fb, lo_q), fw)
+            np.add.at(diff, (fb, hi_q), -fw)
+            np.cumsum(diff, axis=1, out=diff)
+            table -= diff.ravel().take(b.p_first).reshape(n, b.R)
+            cc.append(np.bincount(b.f_at, weights=(inner * fw[:, None, None]).ravel()
+                                  .astype(float), minlength=n3 * D * nr)
+                      .reshape(n3, D, nr).astype(dt))
+        del prow
+
+    res = []
+    mf = mt[b.f_b]
+    for k, (order, pt) in enumerate(((b.lt, lp), (b.le, ep))):
+        od = order.astype(dt)
+        table = np.matmul(tc[None, :D].reshape(1, nr, 4, nr), od).reshape(P, D, nr)
+        q0 = np.matmul(tp.reshape(P, nr, 4, nr), od).sum(axis=0).reshape(D, nr)
+        # Per board card x some column holds: the card tables at x's rank, every card,
+        # summed over the boards through x.
+        ib = b.inc_b
+        rows_v = np.zeros((len(ib), D + 1), dtype=dt)
+        rows_v[:, :D] = table[b.pid[ib], :, b.inc_x >> 2]               # (n_inc, D)
+        idx = np.arange(len(ib))
+        for j, below in enumerate(b.hit_lt if k == 0 else b.hit_le):
+            rows_v[:, :D] -= w[b.slots[ib, j], :D] * below
+        for j in range(h):
+            rows_v[idx, b.slots[ib, j]] = 0                             # the board's cards
+        if nf:
+            fr = b.frow[ib]
+            on = np.flatnonzero(fr >= 0)
+            rows_v[on, :D] -= cc[k][fr[on], :, b.inc_x[on] >> 2]
+            q0 -= (cc[k] * mf[:, None, None]).sum(axis=0)
+        rows_v = rows_v[:, :D] * mt[ib][:, None]
+        q1 = np.zeros((D, D), dtype=dt)
+        p1 = np.zeros((D, b.R), dtype=dt)
+        ptm = pt * mt[:, None]
+        if len(ib):
+            q1[b.present] = np.add.reduceat(rows_v, b.starts, axis=0)
+            p1[b.present] = np.add.reduceat(ptm[ib], b.starts, axis=0)
+        p0 = ptm.sum(axis=0)
+        p2 = np.zeros(K, dtype=dt)
+        np.add.at(p2, b.in_k, ptm[b.in_b, rp[b.in_k]])
+        tot = p0[rp] - p1[ca, rp] - p1[cb, rp] + p2
+        tot -= q0[ca, rb] - q1[cb, ca]
+        tot -= q0[cb, ra] - q1[ca, cb]
+        if nf:
+            # The flush columns: their own counts instead of the tables'.
+            cv = _card_values(b, w, table, od, fb, b.f_q[:, 0], fc[:, :1])[:, 0]
+            cv2 = _card_values(b, w, table, od, fb, b.f_q[:, 1], fc[:, 1:])[:, 0]
+            fr = b.frow[fb]
+            cv -= cc[k][fr, fc[:, 0], b.f_q[:, 0]]
+            cv2 -= cc[k][fr, fc[:, 1], b.f_q[:, 1]]
+            formula = pt[fb, rp[fk]] - cv - cv2
+            own = f_less if k == 0 else f_thr - fw
+            np.add.at(tot, fk, (own - formula) * mt[fb])
+        res.append(tot)
+    less, thr = res
+    # The column itself, on the boards that miss it (it is in all three tied tables).
+    m = b.m
+    m1 = np.zeros(D, dtype=np.int64)
+    if len(b.inc_b):
+        m1[b.present] = np.add.reduceat(m[b.inc_b], b.starts)
+    m2 = np.zeros(K, dtype=np.int64)
+    np.add.at(m2, b.in_k, m[b.in_b])
+    thr += vec * (m.sum() - m1[ca] - m1[cb] + m2).astype(dt)
+    thr -= less
+    return less, thr

@@ -37,7 +37,7 @@ import numpy as np
 
 from gpu_eval.evaluator.bitmask import evaluate_masks
 from gpu_eval.range_reports.rank_runouts import counts_by_rank, flush_free
-from gpu_eval.range_reports.rank_sums import rank_countable, sums_by_rank
+from gpu_eval.range_reports.rank_sums import rank_countable, rank_patterns, sums_by_rank
 from gpu_eval.solver_tables.board_strengths import strengths_of_masks
 from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
 
@@ -54,6 +54,10 @@ CELLS = 120_000
 #: short deck alike (2026-12-02, the 2-vCPU VM). Two small ranges (a few dozen columns) on
 #: every flop sort.
 RANK_PAIR_COLUMNS = 320
+
+#: Boards per piece of the counting by rank pair summed over the boards (its tables are a few
+#: hundred entries a board).
+SUM_BOARDS = 4096
 
 
 @cache
@@ -276,6 +280,20 @@ def _lanes(weights: np.ndarray) -> list[tuple[np.ndarray, list[tuple[int, int | 
     return out
 
 
+def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
+    """The rows of ``boards`` in pieces for ``reduce="sum"``: the boards counted by rank pair
+    (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`, whose work grows with the rank
+    patterns a piece holds, not much with its boards) grouped by rank pattern into one piece
+    per worker, at most :data:`SUM_BOARDS` boards each; the others ``step`` at a time."""
+    by_rank = rank_countable(boards)
+    rows = np.flatnonzero(by_rank)
+    rows = rows[np.argsort(rank_patterns(boards[rows]), kind="stable")]
+    parts = max(min(workers(), len(rows)), -(-len(rows) // SUM_BOARDS))
+    pieces = [p for p in np.array_split(rows, parts) if len(p)] if len(rows) else []
+    rest = np.flatnonzero(~by_rank)
+    return pieces + [rest[a:a + step] for a in range(0, len(rest), step)]
+
+
 def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
                  reduce: str = "sum", segments: np.ndarray | None = None, bar=None,
                  backend: str = "numpy", multiplicity: np.ndarray | None = None
@@ -330,7 +348,9 @@ def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
     wk = np.ascontiguousarray(w[:, cols])
     K = max(len(cols), 1)
     step = int(np.clip(CELLS // K, 8, 4096))
-    spans = [(a, min(a + step, nb)) for a in range(0, nb, step)]
+    spans: list = [(a, min(a + step, nb)) for a in range(0, nb, step)]
+    if reduce == "sum":
+        spans = _sum_pieces(boards, step)
     if reduce == "none":
         shape: tuple[int, ...] = (m, nb, C)
     elif reduce == "segments":
@@ -358,9 +378,15 @@ def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
         return out_l, out_e
 
     def run(span):
-        a, b = span
         if not len(cols):
             return None
+        if reduce == "sum":                                             # rows, not a span
+            mult = None if multiplicity is None else np.asarray(multiplicity)[span]
+            out = _counts_chunk(boards[span], lay, wk, cols, reduce, mult)
+            if bar is not None:
+                bar.update(len(span))
+            return out
+        a, b = span
         mult = None if multiplicity is None else np.asarray(multiplicity)[a:b]
         if reduce == "segments":
             lo, eq = _counts_chunk(boards[a:b], lay, wk, cols, "none", mult)
