@@ -203,9 +203,17 @@ class _Setup:
         self.p_last = (g_last[pid] + 1 + (ar * (R + 1))[:, None]).ravel()
         # Per pattern, card rank rho and partner ranks r, q: is the pair (rho, r) weaker than
         # (rho, q) (``lt``), at most as strong (``le``).
+        # Laid out ``(rho, r, P, q)`` as 0/1 floats: one product per card rank makes every
+        # pattern's table.
         self.keys = keys = ps[:, pair_of]                               # (P, nr, nr)
-        self.lt = keys[:, :, :, None] < keys[:, :, None, :]             # (P, nr, nr, nr)
-        self.le = keys[:, :, :, None] <= keys[:, :, None, :]
+        k_r = keys.transpose(1, 2, 0)[:, :, :, None]                    # (rho, r, P, 1)
+        k_q = keys.transpose(1, 0, 2)[:, None, :, :]                    # (rho, 1, P, q)
+        self.lt = (k_r < k_q).astype(float)                             # (nr, nr, P, nr)
+        self.le = (k_r <= k_q).astype(float)
+        # Each (pattern, card rank) row of partner keys, sorted, and where each partner's tie
+        # run starts in it.
+        self.k_first = (sorted_runs(keys.reshape(P * nr, nr))[1]
+                        + (np.arange(P * nr) * (nr + 1))[:, None]).reshape(P, nr, nr)
         self.crank = np.arange(D) >> 2
 
         # The columns: cards, ranks, rank pairs.
@@ -232,14 +240,22 @@ class _Setup:
         inc_x = bc[hit]
         order, self.present, self.starts = _groups(inc_x)
         self.inc_b, self.inc_x = inc_b[order], inc_x[order]
+        # Where each hit's card's weights go in its pattern's (card, partner rank) table.
+        self.v_at = (((pid[self.inc_b] * D)[:, None] + np.arange(D)) * nr
+                     + (self.inc_x >> 2)[:, None]).ravel()
         # Per hit (board b, card x), every card c and each slot's card y of b: is the pair
         # (rank c, rank y) weaker than (rank c, rank x) in b's pattern (at most as strong)?
-        at = ((pid[self.inc_b] * nr)[:, None] + self.crank[None, :]) * nr     # (n_inc, D)
-        rx = (self.inc_x >> 2)[:, None]
-        ys = [(at + self.srank[self.inc_b, j][:, None]) * nr + rx
+        at = self.crank[None, :] * (nr * P * nr) + (pid[self.inc_b] * nr + (self.inc_x >> 2)
+                                                    )[:, None]            # (n_inc, D)
+        ys = [at + (self.srank[self.inc_b, j] * (P * nr))[:, None]
               for j in range(self.slots.shape[1])]
-        self.hit_lt = [self.lt.ravel().take(y) for y in ys]
-        self.hit_le = [self.le.ravel().take(y) for y in ys]
+        self.hit_lt = [self.lt.ravel().take(y) > 0 for y in ys]
+        self.hit_le = [self.le.ravel().take(y) > 0 for y in ys]
+        # Each board slot's row among the hits (-1: the padding).
+        self.hit_row = np.full(self.slots.shape, -1, dtype=np.intp)
+        for j in range(self.slots.shape[1]):
+            same = self.slots[self.inc_b, j] == self.inc_x
+            self.hit_row[self.inc_b[same], j] = np.flatnonzero(same)
         # The counted columns inside each board (P2): its ten card pairs.
         i1, i2 = np.triu_indices(BOARD, 1)
         lo_c, hi_c = np.minimum(bc[:, i1], bc[:, i2]), np.maximum(bc[:, i1], bc[:, i2])
@@ -280,12 +296,16 @@ class _Setup:
         pad_f = np.zeros((n3, S), dtype=np.int32)
         pad_r[fi, slot] = f_r
         pad_f[fi, slot] = f_f
-        pad_m = np.where(ok, lay.pair_masks[fcols], np.uint64(0))
+        pad_m = np.where(ok, lay.hole_lanes[f_s[:, None], fcols], np.uint16(0))   # s's ranks
         apart = (pad_m[:, :, None] & pad_m[:, None, :]) == 0            # (n3, S, S)
         f_h = pad_f[:, :, None]
         self.pad_k = np.where(ok, fk_all, -1)
-        self.over_less = apart & (pad_r[:, None, :] < f_h) & (pad_f[:, None, :] >= f_h)
-        self.over_thr = apart & (pad_r[:, None, :] <= f_h) & (pad_f[:, None, :] > f_h)
+        # And the flush columns g through a card of h (h itself too): those the card tables
+        # (corrected at h's rank key r(h)) leave out, (r(g), f(g)] (or [r(g), f(g))) holding it.
+        at = np.where(apart, f_h, pad_r[:, :, None])
+        r_g, f_g = pad_r[:, None, :], pad_f[:, None, :]
+        self.fix_less = (r_g < at) & (f_g >= at)
+        self.fix_thr = (r_g <= at) & (f_g > at)
         # Each flush cell's rank-pair intervals (r, f] and [r, f) in the sorted rank pairs.
         sp = self.sorted_ps
         self.lo_open = _rowwise_search(sp, f_r, fpid, "right")
@@ -296,11 +316,25 @@ class _Setup:
         # (in [r, f)), and those below (at most) f: against the rank count at its strength.
         self.fc = fc = np.stack([self.ca[fk], self.cb[fk]], axis=1)     # (F, 2)
         fkeys = self.keys[fpid[:, None], fc >> 2]                       # (F, 2, nr)
-        self.in_less = (fkeys > f_r[:, None, None]) & (fkeys <= f_f[:, None, None])
-        self.in_thr = (fkeys >= f_r[:, None, None]) & (fkeys < f_f[:, None, None])
-        self.f_at = ((fi[:, None] * D + fc)[:, :, None] * nr + np.arange(nr)).ravel()
+        in_less = (fkeys > f_r[:, None, None]) & (fkeys <= f_f[:, None, None])
+        in_thr = (fkeys >= f_r[:, None, None]) & (fkeys < f_f[:, None, None])
+        # Those partner ranks as an interval of each card's sorted row of keys: the ends,
+        # where the flush column goes in and out of the pattern's card table (``(F, 2)``).
+        base = ((fpid[:, None] * D + fc) * (nr + 1)).ravel()
         self.own_lt = fkeys < f_f[:, None, None]
         self.own_le = fkeys <= f_f[:, None, None]
+        below_r = (fkeys < f_r[:, None, None]).sum(axis=2).ravel()
+        upto_r = (fkeys <= f_r[:, None, None]).sum(axis=2).ravel()
+        self.card_ends = [(base + upto_r, base + self.own_le.sum(axis=2).ravel()),
+                          (base + below_r, base + self.own_lt.sum(axis=2).ravel())]
+        # Per hit (row of the hits) on a flush board, per flush cell's card: is the hit's rank
+        # in the cell's interval for that card?
+        hr = self.hit_row[fb]                                           # (F, h)
+        cell, sl = np.nonzero(hr >= 0)
+        self.q1_cell = np.repeat(cell, 2)
+        self.q1_at = (hr[cell, sl][:, None] * (D + 1) + fc[cell]).ravel()
+        ranks = self.srank[fb[cell], sl]
+        self.q1_in = [inner[cell, :, ranks].ravel() for inner in (in_less, in_thr)]
         self.r_lt = f_r < f_f
         # The other card's rank of each of the cell's cards.
         self.f_q = np.stack([self.rb[fk], self.ra[fk]], axis=1)         # (F, 2)
@@ -357,8 +391,27 @@ def _card_values(b: _Setup, w: np.ndarray, table: np.ndarray, order: np.ndarray,
     v = table[pi, c, qi]
     for j in range(b.slots.shape[1]):
         y = b.slots[rows, j][:, None]
-        v -= w[c, y] * order[pi, c >> 2, b.srank[rows, j][:, None], qi]
+        v -= w[c, y] * (order[c >> 2, b.srank[rows, j][:, None], pi, qi] > 0)
     return v if cards_.ndim == 2 else v[:, 0]
+
+
+def _ordered(b: _Setup, k: int, tc: np.ndarray, tp: np.ndarray, dt) -> tuple[np.ndarray,
+                                                                           np.ndarray]:
+    """``op(tc)`` per pattern (``(P, D, nr)``) and the sum over the patterns of ``op(tp[p])``
+    (``(D, nr)``), ``op(t)[c, q] = sum_r t[c, r] [(rank c, r) below (rank c, q)]`` (order
+    ``k``: 0 weaker, 1 at most as strong). Floating point products (BLAS) where every sum
+    is an integer below ``2**53`` (or the weights are floats anyway)."""
+    P, D, nr = b.P, b.D, b.nr
+    lt_r = (b.lt, b.le)[k].reshape(nr, nr, P * nr)
+    lt_p = (b.lt, b.le)[k].reshape(nr, nr * P, nr)                     # (rho, (r, P), q)
+    exact = dt.kind == "f" or (float(b.m.sum()) + 1) * nr * max(float(tc.max(initial=0)), 1) < 2 ** 52
+    ft = float if exact else dt
+    t4 = tc.reshape(nr, 4, nr).astype(ft)
+    table = np.matmul(t4, lt_r.astype(ft, copy=False))                 # (rho, s, P nr)
+    table = table.reshape(nr, 4, P, nr).transpose(2, 0, 1, 3).reshape(P, D, nr)
+    tq = tp.reshape(P, nr, 4, nr).transpose(1, 2, 3, 0).reshape(nr, 4, nr * P).astype(ft)
+    q0 = np.matmul(tq, lt_p.astype(ft, copy=False)).reshape(D, nr)
+    return np.ascontiguousarray(table).astype(dt, copy=False), q0.astype(dt, copy=False)
 
 
 def _sums(b: _Setup, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -380,7 +433,8 @@ def _sums(b: _Setup, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     mp = np.bincount(b.pid, weights=b.m, minlength=P).astype(dt)        # exact integers
     mu = np.bincount(b.pid[b.inc_b] * (D + 1) + b.inc_x, weights=b.m[b.inc_b],
                      minlength=P * (D + 1)).reshape(P, D + 1).astype(dt)
-    v = (mu[:, None, :D] * w[None, :D, :D]).reshape(P, D, nr, 4).sum(axis=3)
+    v = np.bincount(b.v_at, weights=(w[b.inc_x, :D] * mt[b.inc_b][:, None]).ravel()
+                    .astype(float), minlength=P * D * nr).reshape(P, D, nr).astype(dt)
     z = mu[:, :D, None] * tc[None, :D]
     h = b.slots.shape[1]
     if h > 1:
@@ -396,38 +450,41 @@ def _sums(b: _Setup, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     fk, fb, fc = b.fk, b.fb, b.fc
     nf = len(fk)
     fw = vec[fk]
-    n3 = len(b.f_b)
-    cc = []
+    fix = []
     if nf:
         # The rank count at the flush column's own strength, less the flush columns by
         # rank, plus by strength.
         tf = _board_card_rows(b, w, tc, np.repeat(fb, 2), fc.ravel()).reshape(nf, 2, nr)
         pad_w = np.where(b.pad_k >= 0, vec[b.pad_k.clip(0)], 0).astype(dt)
         prow = b.pid[fb]
-        f_less = (thr_p[fb, b.hi_closed] - (tf * b.own_lt).sum(axis=(1, 2)) + fw * b.r_lt
-                  - np.einsum("ihg,ig->ih", b.over_less, pad_w)[b.fi, b.slot])
-        f_thr = (thr_p[fb, b.hi_open] - (tf * b.own_le).sum(axis=(1, 2)) + fw
-                 - np.einsum("ihg,ig->ih", b.over_thr, pad_w)[b.fi, b.slot])
+        f_less = (thr_p[fb, b.hi_closed] - np.einsum("fjr,fjr->f", tf, b.own_lt) + fw * b.r_lt
+                  - np.einsum("ihg,ig->ih", b.fix_less, pad_w)[b.fi, b.slot])
+        f_thr = (thr_p[fb, b.hi_open] - np.einsum("fjr,fjr->f", tf, b.own_le) + fw * ~b.r_lt
+                 - np.einsum("ihg,ig->ih", b.fix_thr, pad_w)[b.fi, b.slot])
         # The pair tables less the flush columns a rank count wrongly counts weaker (tied);
-        # the same per card (``cc``, per flush board).
-        for table, lo_q, hi_q, inner in ((lp, b.lo_open, b.hi_open, b.in_less),
-                                         (ep, b.lo_closed, b.hi_closed, b.in_thr)):
+        # per card, the same summed over the boards (``fix``, from the cells' intervals in
+        # each card's row of keys).
+        fwm = fw * mt[fb]
+        for table, lo_q, hi_q, (lo_c, hi_c) in ((lp, b.lo_open, b.hi_open, b.card_ends[0]),
+                                                (ep, b.lo_closed, b.hi_closed, b.card_ends[1])):
             diff = np.zeros((n, b.R + 1), dtype=dt)
             np.add.at(diff, (fb, lo_q), fw)
             np.add.at(diff, (fb, hi_q), -fw)
             np.cumsum(diff, axis=1, out=diff)
             table -= diff.ravel().take(b.p_first).reshape(n, b.R)
-            cc.append(np.bincount(b.f_at, weights=(inner * fw[:, None, None]).ravel()
-                                  .astype(float), minlength=n3 * D * nr)
-                      .reshape(n3, D, nr).astype(dt))
-        del prow
+            size = P * D * (nr + 1)
+            wts = np.repeat(fwm, 2).astype(float)
+            cdiff = (np.bincount(lo_c, weights=wts, minlength=size)
+                     - np.bincount(hi_c, weights=wts, minlength=size)).astype(dt)
+            cdiff = np.cumsum(cdiff.reshape(P, D, nr + 1), axis=2)
+            fix.append(cdiff.reshape(P, nr, 4, nr + 1).reshape(P * nr, 4, nr + 1)[
+                np.arange(P * nr)[:, None, None], np.arange(4)[:, None],
+                (b.k_first.reshape(P * nr, nr) % (nr + 1))[:, None, :]]
+                .reshape(P, D, nr).sum(axis=0))
 
     res = []
-    mf = mt[b.f_b]
-    for k, (order, pt) in enumerate(((b.lt, lp), (b.le, ep))):
-        od = order.astype(dt)
-        table = np.matmul(tc[None, :D].reshape(1, nr, 4, nr), od).reshape(P, D, nr)
-        q0 = np.matmul(tp.reshape(P, nr, 4, nr), od).sum(axis=0).reshape(D, nr)
+    for k, (od, pt) in enumerate(((b.lt, lp), (b.le, ep))):
+        table, q0 = _ordered(b, k, tc[:D], tp, dt)
         # Per board card x some column holds: the card tables at x's rank, every card,
         # summed over the boards through x.
         ib = b.inc_b
@@ -439,10 +496,8 @@ def _sums(b: _Setup, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         for j in range(h):
             rows_v[idx, b.slots[ib, j]] = 0                             # the board's cards
         if nf:
-            fr = b.frow[ib]
-            on = np.flatnonzero(fr >= 0)
-            rows_v[on, :D] -= cc[k][fr[on], :, b.inc_x[on] >> 2]
-            q0 -= (cc[k] * mf[:, None, None]).sum(axis=0)
+            np.subtract.at(rows_v.reshape(-1), b.q1_at, fw[b.q1_cell] * b.q1_in[k])
+            q0 -= fix[k]
         rows_v = rows_v[:, :D] * mt[ib][:, None]
         q1 = np.zeros((D, D), dtype=dt)
         p1 = np.zeros((D, b.R), dtype=dt)
@@ -460,9 +515,6 @@ def _sums(b: _Setup, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             # The flush columns: their own counts instead of the tables'.
             cv = _card_values(b, w, table, od, fb, b.f_q[:, 0], fc[:, :1])[:, 0]
             cv2 = _card_values(b, w, table, od, fb, b.f_q[:, 1], fc[:, 1:])[:, 0]
-            fr = b.frow[fb]
-            cv -= cc[k][fr, fc[:, 0], b.f_q[:, 0]]
-            cv2 -= cc[k][fr, fc[:, 1], b.f_q[:, 1]]
             formula = pt[fb, rp[fk]] - cv - cv2
             own = f_less if k == 0 else f_thr - fw
             np.add.at(tot, fk, (own - formula) * mt[fb])
