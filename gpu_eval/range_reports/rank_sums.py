@@ -16,11 +16,16 @@ boards, less those through ``a``, less those through ``b``, plus those through b
 
 with ``P0(p) = sum_B L_B(p)``, ``P1(x, p)`` that sum over the boards through card ``x``,
 ``P2(h)`` over those through both cards, ``Q0(a, r) = sum_B L_B(a, r)`` (``L_B(a, .)`` is 0 when
-``a`` is on the board) and ``Q1(x, a) = sum_{B through x} L_B(a, rank x)``. Every table is a few
-hundred entries a board (the 52 x 13 card table, the 91 rank pairs), so the work per board no
-longer grows with the columns counted; per column only a dozen lookups are left. The tables
-of a board come from one 52 x 13 table of the weights (each card's columns by partner rank)
-less the columns through the board's cards.
+``a`` is on the board) and ``Q1(x, a) = sum_{B through x} L_B(a, rank x)``. Per column a dozen
+lookups are left.
+
+The card tables are linear in the weights, and their order (which partner ranks make a weaker
+pair) depends on the board's ranks alone: boards with the same ranks (a *rank pattern*; a
+flop's 1,176 runouts have at most 91) share it. A board's weights are the whole range's less
+the columns through its few cards some column holds, so ``Q0`` is one product per pattern of
+the pattern's summed weights, and ``Q1`` reads each pattern's table of the whole range less a
+few corrections per board card. The rank pairs' table ``L_B(p)`` (91 entries) is made per
+board.
 
 Boards with exactly three cards of one suit ``s`` are counted the same way: only the columns
 holding two cards of ``s`` can make a flush there (at most 45), every other column plays its
@@ -32,8 +37,8 @@ counts are made directly (each against the rank count at its strength and agains
 flush columns) and replace what the tables would give them.
 
 The same numbers as :func:`gpu_eval.range_reports.showdowns.sorted_counts` summed over the
-boards: the same integers for 0/1 weights (int64 throughout), the same sums up to rounding for
-other weights.
+boards: the same integers for 0/1 weights (int64 throughout, or float64 products where every
+sum is an integer below ``2**53``), the same sums up to rounding for other weights.
 """
 
 from __future__ import annotations
@@ -155,10 +160,10 @@ def sums_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
     >>> from gpu_eval.solver_tables.layout import deck_layout
     >>> lay = deck_layout("holdem")
     >>> cols = np.arange(lay.columns)
-    >>> [(less, equal)] = sums_by_rank(cards.to_mask(["AsKdQcJhTs", "AsKdQc2h3h"]), lay,
-    ...                                [np.ones(lay.columns)], cols)
-    >>> int(less.sum() + equal.sum()) == 1070190 + 1070190 - int(equal.sum()) + int(equal.sum())
-    True
+    >>> [(less, equal)] = sums_by_rank(cards.to_mask(["AsKdQcJhTs"]), lay,
+    ...                                [np.ones(lay.columns)], cols, mult=np.array([3]))
+    >>> int(less.sum()), int(equal.sum())     # everyone plays the ace-high straight, 3 times
+    (0, 3210570)
     """
     out = []
     if not len(boards):
@@ -184,8 +189,8 @@ class _Setup:
         self.nr = nr = RANKS - lowest
         self.R = R = len(lay.rank_pairs)
         self.K = K = len(cols)
-        self.m = m = (np.ones(n, dtype=np.int64) if mult is None
-                      else np.asarray(mult, dtype=np.int64))
+        self.m = (np.ones(n, dtype=np.int64) if mult is None
+                  else np.asarray(mult, dtype=np.int64))
         ar = np.arange(n)
 
         # The boards' cards (deck-relative ids: rank-major, 4 a rank); the rank patterns (the
@@ -220,7 +225,7 @@ class _Setup:
         pc = lay.pairs[cols].astype(np.intp) - low
         self.ca, self.cb = ca, cb = pc[:, 0], pc[:, 1]
         self.ra, self.rb = ca >> 2, cb >> 2
-        self.rp = rp = lay.column_rank_pair[cols]
+        self.rp = lay.column_rank_pair[cols]
         rprs = lay.rank_pairs.astype(np.intp) - lowest
         self.of_pair = rprs[:, 0] * nr + rprs[:, 1]
         self.pocket = np.flatnonzero(rprs[:, 0] == rprs[:, 1])
@@ -456,7 +461,6 @@ def _sums(b: _Setup, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         # rank, plus by strength.
         tf = _board_card_rows(b, w, tc, np.repeat(fb, 2), fc.ravel()).reshape(nf, 2, nr)
         pad_w = np.where(b.pad_k >= 0, vec[b.pad_k.clip(0)], 0).astype(dt)
-        prow = b.pid[fb]
         f_less = (thr_p[fb, b.hi_closed] - np.einsum("fjr,fjr->f", tf, b.own_lt) + fw * b.r_lt
                   - np.einsum("ihg,ig->ih", b.fix_less, pad_w)[b.fi, b.slot])
         f_thr = (thr_p[fb, b.hi_open] - np.einsum("fjr,fjr->f", tf, b.own_le) + fw * ~b.r_lt
