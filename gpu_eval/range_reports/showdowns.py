@@ -281,17 +281,24 @@ def _lanes(weights: np.ndarray) -> list[tuple[np.ndarray, list[tuple[int, int | 
 
 
 def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
-    """The rows of ``boards`` in pieces for ``reduce="sum"``: the boards counted by rank pair
-    (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`, whose work grows with the rank
-    patterns a piece holds, not much with its boards) grouped by rank pattern into one piece
-    per worker, at most :data:`SUM_BOARDS` boards each; the others ``step`` at a time."""
+    """The rows of ``boards`` in pieces for ``reduce="sum"``, in whole rounds of the workers
+    so that each worker gets a like share of both kinds: the boards the sorting count takes
+    (several times the work a board), at most ``step`` a piece, first; then those counted by
+    rank pair (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`, whose work grows with
+    the rank patterns a piece holds more than with its boards) grouped by rank pattern, at
+    most :data:`SUM_BOARDS` a piece."""
+    nw = workers()
     by_rank = rank_countable(boards)
+    rest = np.flatnonzero(~by_rank)
     rows = np.flatnonzero(by_rank)
     rows = rows[np.argsort(rank_patterns(boards[rows]), kind="stable")]
-    parts = max(min(workers(), len(rows)), -(-len(rows) // SUM_BOARDS))
-    pieces = [p for p in np.array_split(rows, parts) if len(p)] if len(rows) else []
-    rest = np.flatnonzero(~by_rank)
-    return pieces + [rest[a:a + step] for a in range(0, len(rest), step)]
+    pieces = []
+    for part, most in ((rest, step), (rows, SUM_BOARDS)):
+        if len(part):
+            k = -(-len(part) // most)                                   # pieces needed
+            k = min(len(part), -(-k // nw) * nw)                        # whole rounds
+            pieces += np.array_split(part, k)
+    return pieces
 
 
 def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
