@@ -213,8 +213,10 @@ class _Setup:
         self.keys = keys = ps[:, pair_of]                               # (P, nr, nr)
         k_r = keys.transpose(1, 2, 0)[:, :, :, None]                    # (rho, r, P, 1)
         k_q = keys.transpose(1, 0, 2)[:, None, :, :]                    # (rho, 1, P, q)
-        self.lt = (k_r < k_q).astype(float)                             # (nr, nr, P, nr)
-        self.le = (k_r <= k_q).astype(float)
+        self.lt_b = k_r < k_q                                           # (nr, nr, P, nr)
+        self.le_b = k_r <= k_q
+        self.lt = self.lt_b.astype(float)
+        self.le = self.le_b.astype(float)
         # Each (pattern, card rank) row of partner keys, sorted, and where each partner's tie
         # run starts in it.
         self.k_first = (sorted_runs(keys.reshape(P * nr, nr))[1]
@@ -254,8 +256,8 @@ class _Setup:
                                                     )[:, None]            # (n_inc, D)
         ys = [at + (self.srank[self.inc_b, j] * (P * nr))[:, None]
               for j in range(self.slots.shape[1])]
-        self.hit_lt = [self.lt.ravel().take(y) > 0 for y in ys]
-        self.hit_le = [self.le.ravel().take(y) > 0 for y in ys]
+        self.hit_lt = [self.lt_b.ravel().take(y) for y in ys]
+        self.hit_le = [self.le_b.ravel().take(y) for y in ys]
         # Each board slot's row among the hits (-1: the padding).
         self.hit_row = np.full(self.slots.shape, -1, dtype=np.intp)
         for j in range(self.slots.shape[1]):
@@ -378,7 +380,7 @@ def _board_card_rows(b: _Setup, w: np.ndarray, tc: np.ndarray, rows: np.ndarray,
                      cards_: np.ndarray) -> np.ndarray:
     """``t_B[c, .]`` for board ``rows[i]`` and card ``cards_[i]`` (not on the board): the
     weight of the card's columns that miss the board, by partner rank (``(len, nr)``)."""
-    t = tc[cards_].copy()
+    t = tc[cards_]                                                      # a copy
     idx = np.arange(len(rows))
     for j in range(b.slots.shape[1]):
         t[idx, b.srank[rows, j]] -= w[cards_, b.slots[rows, j]]
@@ -396,7 +398,7 @@ def _card_values(b: _Setup, w: np.ndarray, table: np.ndarray, order: np.ndarray,
     v = table[pi, c, qi]
     for j in range(b.slots.shape[1]):
         y = b.slots[rows, j][:, None]
-        v -= w[c, y] * (order[c >> 2, b.srank[rows, j][:, None], pi, qi] > 0)
+        v -= w[c, y] * order[c >> 2, b.srank[rows, j][:, None], pi, qi]
     return v if cards_.ndim == 2 else v[:, 0]
 
 
@@ -487,7 +489,7 @@ def _sums(b: _Setup, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                 .reshape(P, D, nr).sum(axis=0))
 
     res = []
-    for k, (od, pt) in enumerate(((b.lt, lp), (b.le, ep))):
+    for k, (od, pt) in enumerate(((b.lt_b, lp), (b.le_b, ep))):
         table, q0 = _ordered(b, k, tc[:D], tp, dt)
         # Per board card x some column holds: the card tables at x's rank, every card,
         # summed over the boards through x.
