@@ -202,6 +202,7 @@ class _Setup:
         self.ps = ps = rank_pair_strengths(boards[rep], lay).astype(np.int32)   # (P, R)
         pair_of = rank_rows(lay.game)[lowest:, lowest:]                 # (nr, nr) -> pair row
         g_order, g_first, g_last = sorted_runs(ps)
+        self.g_first, self.g_last = g_first, g_last
         self.sorted_ps = np.take_along_axis(ps, g_order, axis=1)
         self.p_sort = (g_order[pid] + (ar * R)[:, None]).ravel()
         self.p_first = (g_first[pid] + (ar * (R + 1))[:, None]).ravel()
@@ -315,16 +316,14 @@ class _Setup:
         self.fix_thr = (r_g <= at) & (f_g > at)
         # Each flush cell's rank-pair intervals (r, f] and [r, f) in the sorted rank pairs.
         sp = self.sorted_ps
-        self.lo_open = _rowwise_search(sp, f_r, fpid, "right")
+        self.lo_open = self.g_last[fpid, self.rp[fk]] + 1               # r is a pair's key
         self.hi_open = _rowwise_search(sp, f_f, fpid, "right")
-        self.lo_closed = _rowwise_search(sp, f_r, fpid, "left")
+        self.lo_closed = self.g_first[fpid, self.rp[fk]]
         self.hi_closed = _rowwise_search(sp, f_f, fpid, "left")
         # Per flush cell and each of its cards: the partner ranks whose key lies in (r, f]
         # (in [r, f)), and those below (at most) f: against the rank count at its strength.
         self.fc = fc = np.stack([self.ca[fk], self.cb[fk]], axis=1)     # (F, 2)
         fkeys = self.keys[fpid[:, None], fc >> 2]                       # (F, 2, nr)
-        in_less = (fkeys > f_r[:, None, None]) & (fkeys <= f_f[:, None, None])
-        in_thr = (fkeys >= f_r[:, None, None]) & (fkeys < f_f[:, None, None])
         # Those partner ranks as an interval of each card's sorted row of keys: the ends,
         # where the flush column goes in and out of the pattern's card table (``(F, 2)``).
         base = ((fpid[:, None] * D + fc) * (nr + 1)).ravel()
@@ -340,8 +339,9 @@ class _Setup:
         cell, sl = np.nonzero(hr >= 0)
         self.q1_cell = np.repeat(cell, 2)
         self.q1_at = (hr[cell, sl][:, None] * (D + 1) + fc[cell]).ravel()
-        ranks = self.srank[fb[cell], sl]
-        self.q1_in = [inner[cell, :, ranks].ravel() for inner in (in_less, in_thr)]
+        hk = fkeys[cell, :, self.srank[fb[cell], sl]]                   # (cells, 2)
+        lo, hi = f_r[cell, None], f_f[cell, None]
+        self.q1_in = [((hk > lo) & (hk <= hi)).ravel(), ((hk >= lo) & (hk < hi)).ravel()]
         self.r_lt = f_r < f_f
         # The other card's rank of each of the cell's cards.
         self.f_q = np.stack([self.rb[fk], self.ra[fk]], axis=1)         # (F, 2)
