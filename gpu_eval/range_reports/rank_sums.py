@@ -214,8 +214,8 @@ class _Setup:
         self.keys = keys = ps[:, pair_of]                               # (P, nr, nr)
         k_r = keys.transpose(1, 2, 0)[:, :, :, None]                    # (rho, r, P, 1)
         k_q = keys.transpose(1, 0, 2)[:, None, :, :]                    # (rho, 1, P, q)
-        self.lt_b = k_r < k_q                                           # (nr, nr, P, nr)
-        self.le_b = k_r <= k_q
+        self.lt_b = np.ascontiguousarray(k_r < k_q)                     # (nr, nr, P, nr)
+        self.le_b = np.ascontiguousarray(k_r <= k_q)
         self.lt = self.lt_b.astype(float)
         self.le = self.le_b.astype(float)
         # Each (pattern, card rank) row of partner keys, sorted, and where each partner's tie
