@@ -220,7 +220,9 @@ class _Setup:
         self.le = self.le_b.astype(float)
         # Each (pattern, card rank) row of partner keys, sorted, and where each partner's tie
         # run starts in it.
-        self.k_first = (sorted_runs(keys.reshape(P * nr, nr))[1]
+        _, k_first, k_last = sorted_runs(keys.reshape(P * nr, nr))
+        self.k_lo, self.k_hi = k_first.reshape(P, nr, nr), k_last.reshape(P, nr, nr) + 1
+        self.k_first = (k_first
                         + (np.arange(P * nr) * (nr + 1))[:, None]).reshape(P, nr, nr)
         self.crank = np.arange(D) >> 2
 
@@ -276,7 +278,7 @@ class _Setup:
                where: np.ndarray) -> None:
         """The flush columns: on a board with three cards of a suit s, the counted columns of
         two cards of s that miss the board; their strength by rank and with the flush."""
-        n, D, nr, pid = self.n, self.D, self.nr, self.pid
+        n, D, nr, P, pid = self.n, self.D, self.nr, self.P, self.pid
         lanes = np.ascontiguousarray(boards, dtype=np.uint64).view(np.uint16).reshape(n, 4)
         f_b, f_s = np.nonzero(np.bitwise_count(lanes) == 3)            # one suit at most
         self.f_b = f_b
@@ -300,8 +302,8 @@ class _Setup:
         f_f = np.maximum(f_r, flush.astype(np.int32))
         # Flush column g against flush column h (both miss each other): weaker by rank, not by
         # strength (or at most as strong): what the rank count at h's strength adds too much.
-        pad_r = np.zeros((n3, S), dtype=np.int32)
-        pad_f = np.zeros((n3, S), dtype=np.int32)
+        pad_r = np.zeros((n3, S), dtype=np.int16)                       # strengths < 2**15
+        pad_f = np.zeros((n3, S), dtype=np.int16)
         pad_r[fi, slot] = f_r
         pad_f[fi, slot] = f_f
         pad_m = np.where(ok, lay.hole_lanes[f_s[:, None], fcols], np.uint16(0))   # s's ranks
@@ -329,8 +331,10 @@ class _Setup:
         base = ((fpid[:, None] * D + fc) * (nr + 1)).ravel()
         self.own_lt = fkeys < f_f[:, None, None]
         self.own_le = fkeys <= f_f[:, None, None]
-        below_r = (fkeys < f_r[:, None, None]).sum(axis=2).ravel()
-        upto_r = (fkeys <= f_r[:, None, None]).sum(axis=2).ravel()
+        # (r is the key of the pair of the cell's two ranks, in each card's row.)
+        fq = np.stack([self.rb[fk], self.ra[fk]], axis=1)               # the other card's rank
+        below_r = self.k_lo[fpid[:, None], fc >> 2, fq].ravel()
+        upto_r = self.k_hi[fpid[:, None], fc >> 2, fq].ravel()
         self.card_ends = [(base + upto_r, base + self.own_le.sum(axis=2).ravel()),
                           (base + below_r, base + self.own_lt.sum(axis=2).ravel())]
         # Per hit (row of the hits) on a flush board, per flush cell's card: is the hit's rank
@@ -343,6 +347,18 @@ class _Setup:
         lo, hi = f_r[cell, None], f_f[cell, None]
         self.q1_in = [((hk > lo) & (hk <= hi)).ravel(), ((hk >= lo) & (hk < hi)).ravel()]
         self.r_lt = f_r < f_f
+        # Per cell card j and board slot: the slot's card, and where the cell's card value
+        # reads its order (``(rank c, rank y, pattern, q)``) and its pattern's table.
+        h = self.slots.shape[1]
+        self.f_y = [self.slots[fb, j] for j in range(h)]
+        at_c = [((fc[:, j] >> 2) * nr * P) for j in range(2)]
+        self.f_order = [[((at_c[j] + self.srank[fb, sl] * P + fpid) * nr + fq[:, j])
+                         for sl in range(h)] for j in range(2)]
+        self.f_table = [(fpid * D + fc[:, j]) * nr + fq[:, j] for j in range(2)]
+        # The partner rank of each slot's card in the cells' rows below (at most) f.
+        idx = np.arange(len(fk))[:, None]
+        self.f_own = [[own[idx, np.arange(2), self.srank[fb, sl][:, None]]
+                       for sl in range(h)] for own in (self.own_lt, self.own_le)]
         # The other card's rank of each of the cell's cards.
         self.f_q = np.stack([self.rb[fk], self.ra[fk]], axis=1)         # (F, 2)
 
@@ -374,32 +390,6 @@ def _pair_tables(b: _Setup, w: np.ndarray, tc: np.ndarray, dt) -> tuple[np.ndarr
     lp = thr_p.ravel().take(b.p_first).reshape(n, R)
     ep = thr_p.ravel().take(b.p_last).reshape(n, R)
     return thr_p, lp, ep
-
-
-def _board_card_rows(b: _Setup, w: np.ndarray, tc: np.ndarray, rows: np.ndarray,
-                     cards_: np.ndarray) -> np.ndarray:
-    """``t_B[c, .]`` for board ``rows[i]`` and card ``cards_[i]`` (not on the board): the
-    weight of the card's columns that miss the board, by partner rank (``(len, nr)``)."""
-    t = tc[cards_]                                                      # a copy
-    idx = np.arange(len(rows))
-    for j in range(b.slots.shape[1]):
-        t[idx, b.srank[rows, j]] -= w[cards_, b.slots[rows, j]]
-    return t
-
-
-def _card_values(b: _Setup, w: np.ndarray, table: np.ndarray, order: np.ndarray,
-                 rows: np.ndarray, q: np.ndarray, cards_: np.ndarray) -> np.ndarray:
-    """Per (board ``rows[i]``, card ``cards_[..]``, partner rank ``q[i]``): the card's table
-    ``op(t_B)[c, q]`` from the pattern's ``table = op(tc)`` less the columns through the
-    board's cards (``order``: ``lt`` or ``le``). ``cards_`` is ``(len,)`` or ``(len, k)``."""
-    pr = b.pid[rows]
-    c = cards_ if cards_.ndim == 2 else cards_[:, None]
-    pi, qi = pr[:, None], q[:, None]
-    v = table[pi, c, qi]
-    for j in range(b.slots.shape[1]):
-        y = b.slots[rows, j][:, None]
-        v -= w[c, y] * order[c >> 2, b.srank[rows, j][:, None], pi, qi]
-    return v if cards_.ndim == 2 else v[:, 0]
 
 
 def _ordered(b: _Setup, k: int, tc: np.ndarray, tp: np.ndarray, dt) -> tuple[np.ndarray,
@@ -461,11 +451,17 @@ def _sums(b: _Setup, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if nf:
         # The rank count at the flush column's own strength, less the flush columns by
         # rank, plus by strength.
-        tf = _board_card_rows(b, w, tc, np.repeat(fb, 2), fc.ravel()).reshape(nf, 2, nr)
+        tf = tc[fc]                                                     # (F, 2, nr)
+        wy = [w[fc, y[:, None]] for y in b.f_y]                         # (F, 2) per slot
         pad_w = np.where(b.pad_k >= 0, vec[b.pad_k.clip(0)], 0).astype(dt)
-        f_less = (thr_p[fb, b.hi_closed] - np.einsum("fjr,fjr->f", tf, b.own_lt) + fw * b.r_lt
+        # (Each cell card's weights by partner rank, less its columns through the board's
+        # cards, below f.)
+        below = [np.einsum("fjr,fjr->f", tf, own)
+                 - sum((x * o).sum(axis=1) for x, o in zip(wy, b.f_own[k], strict=True))
+                 for k, own in enumerate((b.own_lt, b.own_le))]
+        f_less = (thr_p[fb, b.hi_closed] - below[0] + fw * b.r_lt
                   - np.einsum("ihg,ig->ih", b.fix_less, pad_w)[b.fi, b.slot])
-        f_thr = (thr_p[fb, b.hi_open] - np.einsum("fjr,fjr->f", tf, b.own_le) + fw * ~b.r_lt
+        f_thr = (thr_p[fb, b.hi_open] - below[1] + fw * ~b.r_lt
                  - np.einsum("ihg,ig->ih", b.fix_thr, pad_w)[b.fi, b.slot])
         # The pair tables less the flush columns a rank count wrongly counts weaker (tied);
         # per card, the same summed over the boards (``fix``, from the cells' intervals in
@@ -519,8 +515,10 @@ def _sums(b: _Setup, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         tot -= q0[cb, ra] - q1[ca, cb]
         if nf:
             # The flush columns: their own counts instead of the tables'.
-            cv = _card_values(b, w, table, od, fb, b.f_q[:, 0], fc[:, :1])[:, 0]
-            cv2 = _card_values(b, w, table, od, fb, b.f_q[:, 1], fc[:, 1:])[:, 0]
+            cv, cv2 = (table.ravel().take(b.f_table[j])
+                       - sum(wy[sl][:, j] * od.ravel().take(b.f_order[j][sl])
+                             for sl in range(h))
+                       for j in range(2))
             formula = pt[fb, rp[fk]] - cv - cv2
             own = f_less if k == 0 else f_thr - fw
             np.add.at(tot, fk, (own - formula) * mt[fb])
