@@ -325,7 +325,8 @@ class _Setup:
         # Per flush cell and each of its cards: the partner ranks whose key lies in (r, f]
         # (in [r, f)), and those below (at most) f: against the rank count at its strength.
         self.fc = fc = np.stack([self.ca[fk], self.cb[fk]], axis=1)     # (F, 2)
-        fkeys = self.keys[fpid[:, None], fc >> 2]                       # (F, 2, nr)
+        krows = (fpid[:, None] * nr + (fc >> 2)).ravel()                # each card's row
+        fkeys = self.keys.reshape(P * nr, nr).take(krows, axis=0).reshape(len(fk), 2, nr)
         # Those partner ranks as an interval of each card's sorted row of keys: the ends,
         # where the flush column goes in and out of the pattern's card table (``(F, 2)``).
         base = ((fpid[:, None] * D + fc) * (nr + 1)).ravel()
@@ -356,9 +357,9 @@ class _Setup:
                          for sl in range(h)] for j in range(2)]
         self.f_table = [(fpid * D + fc[:, j]) * nr + fq[:, j] for j in range(2)]
         # The partner rank of each slot's card in the cells' rows below (at most) f.
-        idx = np.arange(len(fk))[:, None]
-        self.f_own = [[own[idx, np.arange(2), self.srank[fb, sl][:, None]]
-                       for sl in range(h)] for own in (self.own_lt, self.own_le)]
+        slot_keys = [self.keys.reshape(-1).take(krows * nr + np.repeat(self.srank[fb, sl], 2))
+                     .reshape(-1, 2) for sl in range(h)]
+        self.f_own = [[k < f_f[:, None] for k in slot_keys], [k <= f_f[:, None] for k in slot_keys]]
         # The other card's rank of each of the cell's cards.
         self.f_q = np.stack([self.rb[fk], self.ra[fk]], axis=1)         # (F, 2)
 
