@@ -18,9 +18,10 @@ from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.games import registry
 from gpu_eval.range_reports import boards as board_sets
 from gpu_eval.range_reports.api import range_report
+from gpu_eval.range_reports.hands import column_of_pairs
 from gpu_eval.range_reports.rank_runouts import flush_free
 from gpu_eval.range_reports.rank_sums import rank_countable, rank_patterns, sums_by_rank
-from gpu_eval.range_reports.showdowns import count_boards, sorted_counts
+from gpu_eval.range_reports.showdowns import RANK_PAIR_COLUMNS, count_boards, sorted_counts
 from gpu_eval.solver_tables.layout import deck_layout
 
 GAMES = ("holdem", "shortdeck", "shortdeck-triton")
@@ -119,19 +120,29 @@ def test_every_runout_of_a_flop_summed_exactly(game, flop, dead):
     assert not np.any(less[:, np.setdiff1d(np.arange(lay.columns), cols)])
 
 
-# Weighted ranges full of suited hands (flush columns on the three-flush runouts).
-HERO = "0.5(QQ+), AKs, KQs:0.3, 76s, A5s:0.7, T9s, 22"
-VILLAIN = "JJ-55, AQs:0.7, KJs, 0.25(A4s-A2s), J9s, 98o"
+# Weighted ranges full of suited hands (flush columns on the three-flush runouts), wide
+# enough that the boards are counted by rank pair (``RANK_PAIR_COLUMNS``).
+HERO = "0.5(QQ+), AKs, KQs:0.3, 76s, A5s:0.7, T9s, 22, 32s+, 42s+, 52s+, 62s+, 72s+, 82s+, 92s+"
+VILLAIN = ("JJ-55, AQs:0.7, KJs, 0.25(A4s-A2s), J9s, 98o, T2s+, J2s+, Q2s+, K2s+, 0.4(A2o-A9o), "
+           "KTo, QTo")
 
 
-@pytest.mark.parametrize("game, board, dead", [("holdem", "Qh8h3h", "Ah"),
-                                               ("holdem", "Ts9s4d", "2s3d"),
-                                               ("holdem", "Ts9s4d5s", ""),
-                                               ("shortdeck", "Ts9s7d", "As")])
-def test_report_on_flush_runouts_is_exact_equity(game, board, dead):
-    r = range_report(HERO, VILLAIN, board=board, dead=dead, game=game)
+def _columns(text: str, game: str) -> np.ndarray:
+    """The columns of a range (every combo, before card removal)."""
+    return column_of_pairs(ge.Range(text, game=game).combos, deck_layout(game).lowest_card)
+
+
+SPOTS = [("holdem", "Qh8h3h", "Ah", HERO, VILLAIN), ("holdem", "Ts9s4d", "2s3d", HERO, VILLAIN),
+         ("holdem", "Ts9s4d5s", "", HERO, VILLAIN),
+         ("shortdeck", "Ts9s7d", "As", HERO + ", 0.5(A6o+), K6o+", VILLAIN + ", Q6o+, J6o+, 96o+")]
+
+
+@pytest.mark.parametrize("game, board, dead, hero, villain", SPOTS)
+def test_report_on_flush_runouts_is_exact_equity(game, board, dead, hero, villain):
+    assert len(np.union1d(_columns(hero, game), _columns(villain, game))) >= RANK_PAIR_COLUMNS
+    r = range_report(hero, villain, board=board, dead=dead, game=game)
     rng = np.random.default_rng(7)
-    for sd, other in ((r.hero, VILLAIN), (r.villain, HERO)):
+    for sd, other in ((r.hero, villain), (r.villain, hero)):
         for i in rng.choice(len(sd.combos), min(8, len(sd.combos)), replace=False):
             e = ge.equity([sd.hands[i], other], board=board, dead=dead, exact=True, game=game)
             where = f"{game} {board} dead {dead}: {sd.hands[i]} vs {other}"
@@ -139,7 +150,7 @@ def test_report_on_flush_runouts_is_exact_equity(game, board, dead):
                 (sd.wins[i], sd.ties[i], sd.matchups[i], sd.boards), where
             for name in ("equity", "win", "tie"):
                 assert abs(float(getattr(e, name)[0]) - float(getattr(sd, name)[i])) < 1e-10, where
-    full = ge.equity([HERO, VILLAIN], board=board, dead=dead, exact=True, game=game)
+    full = ge.equity([hero, villain], board=board, dead=dead, exact=True, game=game)
     assert abs(float(full.equity[0]) - r.equity) < 1e-10
 
 
