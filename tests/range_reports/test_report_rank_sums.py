@@ -21,7 +21,13 @@ from gpu_eval.range_reports.api import range_report
 from gpu_eval.range_reports.hands import column_of_pairs
 from gpu_eval.range_reports.rank_runouts import flush_free
 from gpu_eval.range_reports.rank_sums import rank_countable, rank_patterns, sums_by_rank
-from gpu_eval.range_reports.showdowns import RANK_PAIR_COLUMNS, count_boards, sorted_counts
+from gpu_eval.range_reports.showdowns import (
+    FOUR_FLUSH_BOARDS,
+    RANK_PAIR_COLUMNS,
+    count_boards,
+    four_flush,
+    sorted_counts,
+)
 from gpu_eval.solver_tables.layout import deck_layout
 
 GAMES = ("holdem", "shortdeck", "shortdeck-triton")
@@ -120,6 +126,37 @@ def test_every_runout_of_a_flop_summed_exactly(game, flop, dead):
     assert not np.any(less[:, np.setdiff1d(np.arange(lay.columns), cols)])
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_four_flush_boards_summed_exactly(game):
+    """Boards of four cards of a suit and five ranks (``four_flush``): the columns without that
+    suit by rank pair, the flush columns sorted among themselves: against the sorting count."""
+    rng = np.random.default_rng(len(game) + 7)
+    lay = deck_layout(game)
+    dead = rng.choice(np.arange(lay.lowest_card, 52), 2, replace=False)
+    w = _weights(rng, game, dead)
+    deck = np.setdiff1d(np.arange(lay.lowest_card, 52), dead)
+    ids = []
+    for _ in range(4 * FOUR_FLUSH_BOARDS):
+        s = rng.integers(0, 4)
+        ids.append(np.concatenate([rng.choice(deck[(deck & 3) == s], 4, replace=False),
+                                   rng.choice(deck[(deck & 3) != s], 1)]))
+    boards = np.bitwise_or.reduce(ID_TO_MASK[np.array(ids)], axis=1)
+    assert four_flush(boards).sum() >= 2 * FOUR_FLUSH_BOARDS and not four_flush(boards).all()
+    mult = rng.integers(1, 7, len(boards))
+    cols = np.flatnonzero((w != 0).any(axis=0))
+    assert len(cols) >= RANK_PAIR_COLUMNS
+    less, equal = count_boards(boards, lay, w, reduce="sum", multiplicity=mult)
+    for j, v in enumerate(w):
+        [(lo, eq)] = sorted_counts(boards, lay, [np.ascontiguousarray(v[cols])], cols)
+        lo, eq = (lo * mult[:, None]).sum(axis=0), (eq * mult[:, None]).sum(axis=0)
+        if j < 2:
+            np.testing.assert_array_equal(less[j, cols], lo)
+            np.testing.assert_array_equal(equal[j, cols], eq)
+        else:
+            np.testing.assert_allclose(less[j, cols], lo, rtol=0, atol=1e-7)
+            np.testing.assert_allclose(equal[j, cols], eq, rtol=0, atol=1e-7)
+
+
 # Weighted ranges full of suited hands (flush columns on the three-flush runouts), wide
 # enough that the boards are counted by rank pair (``RANK_PAIR_COLUMNS``).
 HERO = "0.5(QQ+), AKs, KQs:0.3, 76s, A5s:0.7, T9s, 22, 32s+, 42s+, 52s+, 62s+, 72s+, 82s+, 92s+"
@@ -163,7 +200,8 @@ def test_rank_patterns_and_countable_boards():
 
 
 @pytest.mark.parametrize("module", ["gpu_eval.range_reports.rank_sums",
-                                    "gpu_eval.range_reports.rank_runouts"])
+                                    "gpu_eval.range_reports.rank_runouts",
+                                    "gpu_eval.range_reports.showdowns"])
 def test_docstring_examples_run(module):
     failures, tried = doctest.testmod(importlib.import_module(module), verbose=False)
     assert tried and failures == 0
