@@ -446,9 +446,6 @@ def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
     wk = np.ascontiguousarray(w[:, cols])
     K = max(len(cols), 1)
     step = int(np.clip(CELLS // K, 8, 4096))
-    spans: list = [(a, min(a + step, nb)) for a in range(0, nb, step)]
-    if reduce == "sum":
-        spans = _sum_pieces(boards, step)
     if reduce == "none":
         shape: tuple[int, ...] = (m, nb, C)
     elif reduce == "segments":
@@ -504,6 +501,8 @@ def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
             return None
         return out
 
+    spans: list = (_sum_pieces(boards, step) if reduce == "sum"
+                   else [(a, min(a + step, nb)) for a in range(0, nb, step)])
     n_workers = min(workers(), len(spans))
     results = (list(_pool(n_workers).map(run, spans)) if n_workers > 1
                else [run(s) for s in spans])
