@@ -42,7 +42,7 @@ from gpu_eval.range_reports.rank_sums import rank_countable, rank_patterns, sums
 from gpu_eval.solver_tables.board_strengths import strengths_of_masks
 from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
 
-__all__ = ["CELLS", "RANK_PAIR_COLUMNS", "count_boards", "four_flush", "sorted_counts", "workers"]
+__all__ = ["CELLS", "RANK_PAIR_COLUMNS", "count_boards", "sorted_counts", "split_flush", "workers"]
 
 #: Board-column cells per piece of work (boards per piece: this over the columns counted):
 #: the (boards, 2K) sort keys and running sums stay a few megabytes.
@@ -60,11 +60,11 @@ RANK_PAIR_COLUMNS = 320
 #: hundred entries a board).
 SUM_BOARDS = 4096
 
-#: From this many :func:`four_flush` boards in a piece up, they are counted by rank pair and
+#: From this many :func:`split_flush` boards in a piece up, they are counted by rank pair and
 #: sorting their flush columns only: below it the rank count's fixed cost (a few ms) is more
 #: than the sort it saves (45 boards of Ts9s4d's runouts: 4.1 ms sorting, 5.4 ms so; 90 of
 #: Qh8h3h's: 17.7 ms and 7.3 ms; 2026-12-02, the 2-vCPU VM, one core).
-FOUR_FLUSH_BOARDS = 48
+SPLIT_BOARDS = 48
 
 
 @cache
@@ -209,67 +209,74 @@ def _board_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray]
     return counts
 
 
-def four_flush(boards: np.ndarray) -> np.ndarray:
-    """Which complete boards show four cards of one suit and five ranks: there every column
-    holding a card of that suit makes a flush and beats every other column (those play their
-    ranks, a straight at best).
+def split_flush(boards: np.ndarray) -> np.ndarray:
+    """Per complete board of five ranks with three or four cards of one suit, how many cards
+    of that suit a column needs for a flush (2 or 1; 0 on the other boards): there every such
+    column makes a flush and beats every other column (those play their ranks, a straight at
+    best).
 
     Examples
     --------
     >>> from gpu_eval import cards
-    >>> four_flush(cards.to_mask(["Kh7h2h5h9d", "Kh7h2h5h7d", "Kh7h2h5c9d"])).tolist()
-    [True, False, False]
+    >>> split_flush(cards.to_mask(["Kh7h2h5h9d", "Kh7h2h5c9d", "Kh7h2h5h7d", "Kh7h2c5c9d"])
+    ...             ).tolist()
+    [1, 2, 0, 0]
     """
     lanes = np.ascontiguousarray(boards, dtype=np.uint64).view(np.uint16).reshape(-1, 4)
-    ranks = np.bitwise_or.reduce(lanes, axis=1)
-    return np.asarray((np.bitwise_count(lanes) == 4).any(axis=1) & (np.bitwise_count(ranks) == 5))
+    most = np.bitwise_count(lanes).max(axis=1)
+    five = np.bitwise_count(np.bitwise_or.reduce(lanes, axis=1)) == 5
+    return np.where(five & (most >= 3) & (most <= 4), 5 - most, 0).astype(np.intp)
 
 
-def _four_flush_sums(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
-                     cols: np.ndarray, times: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    """:func:`_summed_counts` on :func:`four_flush` boards: per suit s of the four, the columns
-    without a card of s by rank pair among themselves
-    (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank` with the flush columns weighing
-    nothing), the flush columns by sorting among themselves, each beating every column without
-    a card of s that misses it and the board."""
+def _split_sums(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
+                cols: np.ndarray, times: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """:func:`_summed_counts` on :func:`split_flush` boards: per suit s and cards of s needed,
+    the columns that make no flush by rank pair among themselves
+    (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`), the flush columns by sorting
+    among themselves, each beating every other column that misses it and the board."""
     K = len(cols)
-    lanes = np.ascontiguousarray(boards, dtype=np.uint64).view(np.uint16).reshape(-1, 4)
-    suit = np.argmax(np.bitwise_count(lanes) == 4, axis=1)
+    n = len(boards)
+    lanes = np.ascontiguousarray(boards, dtype=np.uint64).view(np.uint16).reshape(n, 4)
+    suit = np.argmax(np.bitwise_count(lanes), axis=1)
+    need = split_flush(boards)
     low, D = lay.lowest_card, lay.deck_size
     pc = lay.pairs[cols].astype(np.intp)
+    bc = cards.from_mask(boards).reshape(n, -1).astype(np.intp) - low
     sums = [(np.zeros(K, dtype=v.dtype), np.zeros(K, dtype=v.dtype)) for v in vectors]
-    for s in np.unique(suit):
-        rows = np.flatnonzero(suit == s)
-        bs, ms = boards[rows], times[rows]
-        flushing = ((pc & 3) == s).any(axis=1)
+    for key in np.unique(suit * 4 + need):
+        s, nd = divmod(int(key), 4)
+        rows = np.flatnonzero(suit * 4 + need == key)
+        bs, ms, bb = boards[rows], times[rows], bc[rows]
+        flushing = ((pc & 3) == s).sum(axis=1) >= nd
         fi, ri = np.flatnonzero(flushing), np.flatnonzero(~flushing)
-        ranked = sums_by_rank(bs, lay, [np.where(flushing, 0, v) for v in vectors], cols, ms)
+        ranked = sums_by_rank(bs, lay, [np.ascontiguousarray(v[ri]) for v in vectors], cols[ri],
+                              ms) if len(ri) else None
         sorted_ = sorted_counts(bs, lay, [np.ascontiguousarray(v[fi]) for v in vectors],
                                 cols[fi]) if len(fi) else None
-        # The board's card not of suit s, and whether each flush column misses the board.
-        other = cards.from_mask(bs & ~(np.uint64(0xFFFF) << np.uint64(16 * int(s)))).reshape(
-            -1).astype(np.intp) - low
         apart = (bs[:, None] & lay.pair_masks[cols[fi]][None, :]) == 0
         fa, fb = pc[fi, 0] - low, pc[fi, 1] - low
+        i1, i2 = np.triu_indices(bb.shape[1], 1)
         for k, vec in enumerate(vectors):
             lo, eq = sums[k]
-            lo[ri] += ranked[k][0][ri]
-            eq[ri] += ranked[k][1][ri]
+            if ranked is not None:
+                lo[ri] += ranked[k][0]
+                eq[ri] += ranked[k][1]
             if sorted_ is None:
                 continue
             dt = vec.dtype
             t = ms.astype(dt)[:, None]
             fl, fe = sorted_[k]
-            # The weight of the columns without a card of s that miss the board (its card o)
-            # and the flush column {a, b}: all, less those through o, a or b, plus those
-            # through o and a or b.
+            # The weight of the other columns that miss the board and the flush column {a, b}
+            # (inclusion-exclusion over their cards: no other column holds both a and b).
             w = np.zeros((D, D), dtype=dt)
             rv = np.where(flushing, 0, vec)
             w[pc[:, 0] - low, pc[:, 1] - low] = rv
             w[pc[:, 1] - low, pc[:, 0] - low] = rv
             through = w.sum(axis=1)
-            beaten = (rv.sum() - through[other][:, None] - (through[fa] + through[fb])[None, :]
-                      + w[other[:, None], fa[None, :]] + w[other[:, None], fb[None, :]])
+            board = rv.sum() - through[bb].sum(axis=1) + w[bb[:, i1], bb[:, i2]].sum(axis=1)
+            wb = w[bb]                                                  # (boards, 5, D)
+            beaten = (board[:, None] - (through[fa] + through[fb])[None, :]
+                      + (wb[:, :, fa] + wb[:, :, fb]).sum(axis=1))
             lo[fi] += ((fl + beaten * apart) * t).sum(axis=0)
             eq[fi] += (fe * t).sum(axis=0)
     return sums
@@ -285,9 +292,10 @@ def _summed_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
     times = np.ones(n, dtype=np.int64) if mult is None else np.asarray(mult, dtype=np.int64)
     wide = len(cols) >= RANK_PAIR_COLUMNS
     by_rank = rank_countable(boards) if wide else np.zeros(n, dtype=bool)
-    four = four_flush(boards) if wide else np.zeros(n, dtype=bool)
-    if four.sum() < FOUR_FLUSH_BOARDS:
+    four = (split_flush(boards) > 0) if wide else np.zeros(n, dtype=bool)
+    if four.sum() < SPLIT_BOARDS:
         four[:] = False
+    by_rank &= ~four
     rest = np.flatnonzero(~by_rank & ~four)
     sums = [(np.zeros(len(cols), dtype=v.dtype), np.zeros(len(cols), dtype=v.dtype))
             for v in vectors]
@@ -297,7 +305,7 @@ def _summed_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
     if four.any():
         rows = np.flatnonzero(four)
         for (lo, eq), (less, equal) in zip(
-                sums, _four_flush_sums(boards[rows], lay, vectors, cols, times[rows]),
+                sums, _split_sums(boards[rows], lay, vectors, cols, times[rows]),
                 strict=True):
             lo += less
             eq += equal
@@ -366,17 +374,17 @@ def _lanes(weights: np.ndarray) -> list[tuple[np.ndarray, list[tuple[int, int | 
 def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
     """The rows of ``boards`` in pieces for ``reduce="sum"``, in whole rounds of the workers
     so that each worker gets a like share of each kind, the most work a board first: the
-    boards the sorting count takes, at most ``step`` a piece; the :func:`four_flush` boards
-    (when there are :data:`FOUR_FLUSH_BOARDS`), at least that many a piece; those counted by
+    boards the sorting count takes, at most ``step`` a piece; the :func:`split_flush` boards
+    (when there are :data:`SPLIT_BOARDS`), at least that many a piece; those counted by
     rank pair (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`, whose work grows with
     the rank patterns a piece holds more than with its boards) grouped by rank pattern, at
     most :data:`SUM_BOARDS` a piece."""
     nw = workers()
-    by_rank = rank_countable(boards)
-    four = four_flush(boards)
+    four = split_flush(boards) > 0
     n4 = int(four.sum())
-    if n4 < FOUR_FLUSH_BOARDS:                                          # sorted with the rest
+    if n4 < SPLIT_BOARDS:                                               # not split
         four[:] = False
+    by_rank = rank_countable(boards) & ~four
     rest = np.flatnonzero(~by_rank & ~four)
     rows = np.flatnonzero(by_rank)
     rows = rows[np.argsort(rank_patterns(boards[rows]), kind="stable")]
@@ -385,7 +393,7 @@ def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
         k = -(-len(rest) // step)                                       # pieces needed
         pieces += np.array_split(rest, min(len(rest), -(-k // nw) * nw))  # whole rounds
     if four.any():
-        pieces += np.array_split(np.flatnonzero(four), max(1, min(nw, n4 // FOUR_FLUSH_BOARDS)))
+        pieces += np.array_split(np.flatnonzero(four), max(1, min(nw, n4 // SPLIT_BOARDS)))
     if len(rows):
         k = -(-len(rows) // SUM_BOARDS)
         pieces += np.array_split(rows, min(len(rows), -(-k // nw) * nw))

@@ -22,11 +22,11 @@ from gpu_eval.range_reports.hands import column_of_pairs
 from gpu_eval.range_reports.rank_runouts import flush_free
 from gpu_eval.range_reports.rank_sums import rank_countable, rank_patterns, sums_by_rank
 from gpu_eval.range_reports.showdowns import (
-    FOUR_FLUSH_BOARDS,
     RANK_PAIR_COLUMNS,
+    SPLIT_BOARDS,
     count_boards,
-    four_flush,
     sorted_counts,
+    split_flush,
 )
 from gpu_eval.solver_tables.layout import deck_layout
 
@@ -127,21 +127,24 @@ def test_every_runout_of_a_flop_summed_exactly(game, flop, dead):
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_four_flush_boards_summed_exactly(game):
-    """Boards of four cards of a suit and five ranks (``four_flush``): the columns without that
-    suit by rank pair, the flush columns sorted among themselves: against the sorting count."""
+def test_split_flush_boards_summed_exactly(game):
+    """Boards of five ranks with three or four cards of a suit (``split_flush``): the columns
+    that make no flush by rank pair, the flush columns sorted among themselves: against the
+    sorting count."""
     rng = np.random.default_rng(len(game) + 7)
     lay = deck_layout(game)
     dead = rng.choice(np.arange(lay.lowest_card, 52), 2, replace=False)
     w = _weights(rng, game, dead)
     deck = np.setdiff1d(np.arange(lay.lowest_card, 52), dead)
     ids = []
-    for _ in range(4 * FOUR_FLUSH_BOARDS):
-        s = rng.integers(0, 4)
-        ids.append(np.concatenate([rng.choice(deck[(deck & 3) == s], 4, replace=False),
-                                   rng.choice(deck[(deck & 3) != s], 1)]))
+    for _ in range(6 * SPLIT_BOARDS):
+        s, k = rng.integers(0, 4), rng.integers(3, 5)
+        ids.append(np.concatenate([rng.choice(deck[(deck & 3) == s], k, replace=False),
+                                   rng.choice(deck[(deck & 3) != s], 5 - k, replace=False)]))
     boards = np.bitwise_or.reduce(ID_TO_MASK[np.array(ids)], axis=1)
-    assert four_flush(boards).sum() >= 2 * FOUR_FLUSH_BOARDS and not four_flush(boards).all()
+    need = split_flush(boards)
+    assert (need == 1).sum() >= SPLIT_BOARDS and (need == 2).sum() >= SPLIT_BOARDS
+    assert (need == 0).any()
     mult = rng.integers(1, 7, len(boards))
     cols = np.flatnonzero((w != 0).any(axis=0))
     assert len(cols) >= RANK_PAIR_COLUMNS
