@@ -371,6 +371,19 @@ def _lanes(weights: np.ndarray) -> list[tuple[np.ndarray, list[tuple[int, int | 
     return out
 
 
+def _split_groups(boards: np.ndarray, rows: np.ndarray, nw: int) -> list[np.ndarray]:
+    """The :func:`split_flush` boards ``rows`` in at most ``nw`` pieces of whole groups (suit
+    and cards needed: each group is one rank count and one sort wherever it goes), the
+    largest group first into the smallest piece."""
+    lanes = np.ascontiguousarray(boards[rows], dtype=np.uint64).view(np.uint16).reshape(-1, 4)
+    key = np.argmax(np.bitwise_count(lanes), axis=1) * 4 + split_flush(boards[rows])
+    groups = sorted((rows[key == k] for k in np.unique(key)), key=len, reverse=True)
+    bins: list[list[np.ndarray]] = [[] for _ in range(min(nw, len(groups)))]
+    for g in groups:
+        min(bins, key=lambda b: sum(len(x) for x in b)).append(g)
+    return [np.concatenate(b) for b in bins]
+
+
 def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
     """The rows of ``boards`` in pieces for ``reduce="sum"``, in whole rounds of the workers
     so that each worker gets a like share of each kind, the most work a board first: the
@@ -393,7 +406,7 @@ def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
         k = -(-len(rest) // step)                                       # pieces needed
         pieces += np.array_split(rest, min(len(rest), -(-k // nw) * nw))  # whole rounds
     if four.any():
-        pieces += np.array_split(np.flatnonzero(four), max(1, min(nw, n4 // SPLIT_BOARDS)))
+        pieces += _split_groups(boards, np.flatnonzero(four), nw)
     if len(rows):
         k = -(-len(rows) // SUM_BOARDS)
         pieces += np.array_split(rows, min(len(rows), -(-k // nw) * nw))
