@@ -60,6 +60,10 @@ RANK_PAIR_COLUMNS = 320
 #: hundred entries a board).
 SUM_BOARDS = 4096
 
+#: Boards a piece of the rank-pair count at least (its fixed cost, a few ms, is paid per
+#: piece): a few dozen boards counted by rank pair go to one worker.
+RANK_PIECE_BOARDS = 128
+
 #: From this many :func:`split_flush` boards in a piece up, they are counted by rank pair and
 #: sorting their flush columns only: below it the rank count's fixed cost (a few ms) is more
 #: than the sort it saves (45 boards of Ts9s4d's runouts: 4.1 ms sorting, 5.4 ms so; 90 of
@@ -391,7 +395,7 @@ def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
     (when there are :data:`SPLIT_BOARDS`), at least that many a piece; those counted by
     rank pair (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`, whose work grows with
     the rank patterns a piece holds more than with its boards) grouped by rank pattern, at
-    most :data:`SUM_BOARDS` a piece."""
+    least :data:`RANK_PIECE_BOARDS` and at most :data:`SUM_BOARDS` a piece."""
     nw = workers()
     four = split_flush(boards) > 0
     n4 = int(four.sum())
@@ -409,7 +413,8 @@ def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
         pieces += _split_groups(boards, np.flatnonzero(four), nw)
     if len(rows):
         k = -(-len(rows) // SUM_BOARDS)
-        pieces += np.array_split(rows, min(len(rows), -(-k // nw) * nw))
+        k = min(-(-k // nw) * nw, max(1, len(rows) // RANK_PIECE_BOARDS))
+        pieces += np.array_split(rows, k)
     return pieces
 
 
