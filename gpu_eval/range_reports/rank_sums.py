@@ -393,23 +393,24 @@ def _pair_tables(b: _Setup, w: np.ndarray, tc: np.ndarray, dt) -> tuple[np.ndarr
     return thr_p, lp, ep
 
 
-def _ordered(b: _Setup, k: int, tc: np.ndarray, tp: np.ndarray, dt) -> tuple[np.ndarray,
-                                                                           np.ndarray]:
-    """``op(tc)`` per pattern (``(P, D, nr)``) and the sum over the patterns of ``op(tp[p])``
-    (``(D, nr)``), ``op(t)[c, q] = sum_r t[c, r] [(rank c, r) below (rank c, q)]`` (order
-    ``k``: 0 weaker, 1 at most as strong). Floating point products (BLAS) where every sum
+def _ordered(b: _Setup, tc: np.ndarray, tp: np.ndarray, dt) -> list[tuple[np.ndarray,
+                                                                      np.ndarray]]:
+    """For each order (weaker, at most as strong): ``op(tc)`` per pattern (``(P, D, nr)``)
+    and the sum over the patterns of ``op(tp[p])`` (``(D, nr)``), ``op(t)[c, q] = sum_r
+    t[c, r] [(rank c, r) below (rank c, q)]``. Floating point products (BLAS) where every sum
     is an integer below ``2**53`` (or the weights are floats anyway)."""
     P, D, nr = b.P, b.D, b.nr
-    lt_r = (b.lt, b.le)[k].reshape(nr, nr, P * nr)
-    lt_p = (b.lt, b.le)[k].reshape(nr, nr * P, nr)                     # (rho, (r, P), q)
     exact = dt.kind == "f" or (float(b.m.sum()) + 1) * nr * max(float(tc.max(initial=0)), 1) < 2 ** 52
     ft = float if exact else dt
     t4 = tc.reshape(nr, 4, nr).astype(ft)
-    table = np.matmul(t4, lt_r.astype(ft, copy=False))                 # (rho, s, P nr)
-    table = table.reshape(nr, 4, P, nr).transpose(2, 0, 1, 3).reshape(P, D, nr)
     tq = tp.reshape(P, nr, 4, nr).transpose(1, 2, 3, 0).reshape(nr, 4, nr * P).astype(ft)
-    q0 = np.matmul(tq, lt_p.astype(ft, copy=False)).reshape(D, nr)
-    return np.ascontiguousarray(table).astype(dt, copy=False), q0.astype(dt, copy=False)
+    out = []
+    for order in (b.lt, b.le):
+        table = np.matmul(t4, order.reshape(nr, nr, P * nr).astype(ft, copy=False))
+        table = table.reshape(nr, 4, P, nr).transpose(2, 0, 1, 3).reshape(P, D, nr)
+        q0 = np.matmul(tq, order.reshape(nr, nr * P, nr).astype(ft, copy=False)).reshape(D, nr)
+        out.append((np.ascontiguousarray(table, dtype=dt), q0.astype(dt, copy=False)))
+    return out
 
 
 def _sums(b: _Setup, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -486,8 +487,9 @@ def _sums(b: _Setup, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
                 .reshape(P, D, nr).sum(axis=0))
 
     res = []
+    ordered = _ordered(b, tc[:D], tp, dt)
     for k, (od, pt) in enumerate(((b.lt_b, lp), (b.le_b, ep))):
-        table, q0 = _ordered(b, k, tc[:D], tp, dt)
+        table, q0 = ordered[k]
         # Per board card x some column holds: the card tables at x's rank, every card,
         # summed over the boards through x.
         ib = b.inc_b
