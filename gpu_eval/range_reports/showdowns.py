@@ -25,6 +25,10 @@ beaten or tied), and the weighted sums are what an equity average needs.
 The boards on which no flush can be made (at most two cards of a suit) skip both sorts:
 their columns' strengths depend on the ranks alone, and
 :mod:`gpu_eval.range_reports.rank_runouts` counts them by rank pair, with the same results.
+Summed over many boards (one board's report), :mod:`gpu_eval.range_reports.rank_sums` counts
+the boards with at most three cards of a suit by rank pair without a count per board, and
+:func:`split_flush` boards (five ranks, three or four of a suit) are split into the columns
+that make a flush, sorted among themselves, and those that do not, by rank pair.
 """
 
 from __future__ import annotations
@@ -289,9 +293,11 @@ def _split_sums(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
 def _summed_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
                    cols: np.ndarray, mult: np.ndarray | None) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per vector ``(less, equal)`` of the columns ``cols`` summed over the boards (each times
-    its multiplicity), ``(K,)`` of the vector's dtype: the boards with at most three cards of
-    a suit by rank pair, without a count per board
-    (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`), the others one board at a time."""
+    its multiplicity), ``(K,)`` of the vector's dtype. With :data:`RANK_PAIR_COLUMNS` columns
+    or more: the :func:`split_flush` boards (when there are :data:`SPLIT_BOARDS`) by
+    :func:`_split_sums`, the other boards with at most three cards of a suit by rank pair
+    without a count per board (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`); the
+    rest one board at a time."""
     n = len(boards)
     times = np.ones(n, dtype=np.int64) if mult is None else np.asarray(mult, dtype=np.int64)
     wide = len(cols) >= RANK_PAIR_COLUMNS
