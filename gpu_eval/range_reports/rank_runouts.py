@@ -37,7 +37,7 @@ from gpu_eval import cards
 from gpu_eval.solver_tables.board_strengths import rank_pair_strengths
 from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
 
-__all__ = ["flush_free", "counts_by_rank"]
+__all__ = ["flush_free", "counts_by_rank", "rank_rows", "sorted_runs"]
 
 #: Ranks of the bitmask layout (a deck's ranks are a top part of them).
 RANKS = 13
@@ -67,7 +67,7 @@ def flush_free(boards: np.ndarray) -> np.ndarray:
 
 
 @cache
-def _rank_rows(game: str) -> np.ndarray:
+def rank_rows(game: str) -> np.ndarray:
     """``(13, 13)``: the rank-pair row of each (rank, rank), -1 where a rank is not dealt."""
     rp = deck_layout(game).rank_pairs.astype(np.intp)
     pair_of = np.full((RANKS, RANKS), -1, dtype=np.intp)
@@ -77,26 +77,43 @@ def _rank_rows(game: str) -> np.ndarray:
     return pair_of
 
 
-def _runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """For the rows of ``key`` (``(rows, w)``), each sorted: ``(order, first, last)``, all
-    ``(rows, w)`` row-local positions: the entry at each sorted position, and for each entry
-    (in its original place) the sorted positions of the first and the last entry of its run of
-    equal keys."""
+def sorted_runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For the rows of ``key`` (``(rows, w)``, entries in ``[0, 2**20)``), each sorted:
+    ``(order, first, last)``, all ``(rows, w)`` row-local positions: the entry at each sorted
+    position (ties in place order), and for each entry (in its original place) the sorted
+    positions of the first and the last entry of its run of equal keys.
+
+    One sort of ``row << 40 | key << 20 | place`` for all rows (faster than a sort per row).
+
+    Examples
+    --------
+    >>> order, first, last = sorted_runs(np.array([[5, 3, 5, 1]]))
+    >>> order.tolist(), first.tolist(), last.tolist()
+    ([[3, 1, 0, 2]], [[2, 1, 2, 0]], [[3, 1, 3, 0]])
+    """
     rows, w = key.shape
-    order = np.argsort(key, axis=1, kind="stable")
-    ks = np.take_along_axis(key, order, axis=1)
-    pos = np.broadcast_to(np.arange(w), (rows, w))
-    new = np.ones((rows, w), dtype=bool)
-    np.not_equal(ks[:, 1:], ks[:, :-1], out=new[:, 1:])
-    start = np.maximum.accumulate(np.where(new, pos, 0), axis=1)
-    end = np.ones((rows, w), dtype=bool)
-    end[:, :-1] = new[:, 1:]
-    stop = np.minimum.accumulate(np.where(end, pos, w - 1)[:, ::-1], axis=1)[:, ::-1]
-    first = np.empty((rows, w), dtype=np.intp)
-    last = np.empty((rows, w), dtype=np.intp)
-    np.put_along_axis(first, order, start, axis=1)
-    np.put_along_axis(last, order, stop, axis=1)
-    return order, first, last
+    n = rows * w
+    v = ((np.arange(rows, dtype=np.int64) << 40)[:, None] | (key.astype(np.int64) << 20)
+         | np.arange(w, dtype=np.int64)).ravel()
+    v.sort()
+    order = (v & 0xFFFFF).astype(np.intp)
+    v >>= 20                                                            # row and key
+    new = np.empty(n, dtype=bool)
+    new[:1] = True
+    np.not_equal(v[1:], v[:-1], out=new[1:])
+    run = np.cumsum(new, dtype=np.intp)
+    run -= 1
+    starts = np.flatnonzero(new)
+    ends = np.empty_like(starts)
+    ends[:-1] = starts[1:] - 1
+    ends[-1:] = n - 1
+    row_start = np.repeat(np.arange(0, n, w, dtype=np.intp), w)
+    flat = order + row_start                                            # flat place at each position
+    first = np.empty(n, dtype=np.intp)
+    last = np.empty(n, dtype=np.intp)
+    first[flat] = starts.take(run) - row_start
+    last[flat] = ends.take(run) - row_start
+    return order.reshape(rows, w), first.reshape(rows, w), last.reshape(rows, w)
 
 
 def _sums(values: np.ndarray, gather: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -146,7 +163,7 @@ def counts_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
     (0, 1070190)
     """
     n = len(boards)
-    pair_of = _rank_rows(lay.game)
+    pair_of = rank_rows(lay.game)
     R = len(lay.rank_pairs)
     deck, low = lay.deck_size, lay.lowest_card
     Z = n * deck * RANKS                                               # the zero entry
@@ -174,7 +191,7 @@ def counts_by_rank(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
     lowest = low >> 2
     dealt = np.arange(lowest, RANKS)
     nr = len(dealt)
-    g_order, g_first, g_last = _runs(ps)
+    g_order, g_first, g_last = sorted_runs(ps)
     g_gather = g_order + board * R
     at_pair = (board[:, :, None] * R + pair_of.clip(0)[dealt][None]).ravel()
     g_lo = (g_first + board * R).ravel().take(at_pair)

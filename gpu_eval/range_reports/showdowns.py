@@ -25,6 +25,10 @@ beaten or tied), and the weighted sums are what an equity average needs.
 The boards on which no flush can be made (at most two cards of a suit) skip both sorts:
 their columns' strengths depend on the ranks alone, and
 :mod:`gpu_eval.range_reports.rank_runouts` counts them by rank pair, with the same results.
+Summed over many boards (one board's report), :mod:`gpu_eval.range_reports.rank_sums` counts
+the boards with at most three cards of a suit by rank pair without a count per board, and
+:func:`split_flush` boards (five ranks, three or four of a suit) are split into the columns
+that make a flush, sorted among themselves, and those that do not, by rank pair.
 """
 
 from __future__ import annotations
@@ -35,12 +39,14 @@ from functools import cache
 
 import numpy as np
 
+from gpu_eval import cards
 from gpu_eval.evaluator.bitmask import evaluate_masks
 from gpu_eval.range_reports.rank_runouts import counts_by_rank, flush_free
+from gpu_eval.range_reports.rank_sums import rank_countable, rank_patterns, sums_by_rank
 from gpu_eval.solver_tables.board_strengths import strengths_of_masks
 from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
 
-__all__ = ["CELLS", "RANK_PAIR_COLUMNS", "count_boards", "sorted_counts", "workers"]
+__all__ = ["CELLS", "RANK_PAIR_COLUMNS", "count_boards", "sorted_counts", "split_flush", "workers"]
 
 #: Board-column cells per piece of work (boards per piece: this over the columns counted):
 #: the (boards, 2K) sort keys and running sums stay a few megabytes.
@@ -53,6 +59,20 @@ CELLS = 120_000
 #: short deck alike (2026-12-02, the 2-vCPU VM). Two small ranges (a few dozen columns) on
 #: every flop sort.
 RANK_PAIR_COLUMNS = 320
+
+#: Boards per piece of the counting by rank pair summed over the boards (its tables are a few
+#: hundred entries a board).
+SUM_BOARDS = 4096
+
+#: Boards a piece of the rank-pair count at least (its fixed cost, a few ms, is paid per
+#: piece): a few dozen boards counted by rank pair go to one worker.
+RANK_PIECE_BOARDS = 128
+
+#: From this many :func:`split_flush` boards in a piece up, they are counted by rank pair and
+#: sorting their flush columns only: below it the rank count's fixed cost (a few ms) is more
+#: than the sort it saves (45 boards of Ts9s4d's runouts: 4.1 ms sorting, 5.4 ms so; 90 of
+#: Qh8h3h's: 17.7 ms and 7.3 ms; 2026-12-02, the 2-vCPU VM, one core).
+SPLIT_BOARDS = 48
 
 
 @cache
@@ -170,52 +190,169 @@ def sorted_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray]
     return out
 
 
-def _counts_chunk(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, cols: np.ndarray,
-                  reduce: str, mult: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """``(less, equal)`` of the columns ``cols`` on each board against each of the ``m``
-    weight vectors (``weights`` is ``(m, K)`` over ``cols``): ``(m, n, K)`` float64, or
-    summed over the boards ``(m, K)``; zeros where a column touches the board. The boards on
-    which no flush can be made are counted by rank pair
+def _board_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
+                  cols: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per vector ``(less, equal)`` of the columns ``cols`` on each board, ``(n, K)`` of the
+    vector's dtype: the boards on which no flush can be made by rank pair
     (:func:`gpu_eval.range_reports.rank_runouts.counts_by_rank`) when there are at least
     :data:`RANK_PAIR_COLUMNS` columns, the others by sorting (:func:`sorted_counts`): the same
     numbers."""
     n = len(boards)
     K = len(cols)
+    plain = flush_free(boards) if K >= RANK_PAIR_COLUMNS else np.zeros(n, dtype=bool)
+    if plain.all():
+        return counts_by_rank(boards, lay, vectors, cols)
+    if not plain.any():
+        return sorted_counts(boards, lay, vectors, cols)
+    rows = np.flatnonzero(plain), np.flatnonzero(~plain)
+    parts = (counts_by_rank(boards[rows[0]], lay, vectors, cols),
+             sorted_counts(boards[rows[1]], lay, vectors, cols))
+    counts = []
+    for k, vec in enumerate(vectors):
+        less = np.empty((n, K), dtype=vec.dtype)
+        equal = np.empty((n, K), dtype=vec.dtype)
+        for where, part in zip(rows, parts):
+            less[where], equal[where] = part[k]
+        counts.append((less, equal))
+    return counts
+
+
+def split_flush(boards: np.ndarray) -> np.ndarray:
+    """Per complete board of five ranks with three or four cards of one suit, how many cards
+    of that suit a column needs for a flush (2 or 1; 0 on the other boards): there every such
+    column makes a flush and beats every other column (those play their ranks, a straight at
+    best).
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> split_flush(cards.to_mask(["Kh7h2h5h9d", "Kh7h2h5c9d", "Kh7h2h5h7d", "Kh7h2c5c9d"])
+    ...             ).tolist()
+    [1, 2, 0, 0]
+    """
+    lanes = np.ascontiguousarray(boards, dtype=np.uint64).view(np.uint16).reshape(-1, 4)
+    most = np.bitwise_count(lanes).max(axis=1)
+    five = np.bitwise_count(np.bitwise_or.reduce(lanes, axis=1)) == 5
+    return np.where(five & (most >= 3) & (most <= 4), 5 - most, 0).astype(np.intp)
+
+
+def _split_sums(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
+                cols: np.ndarray, times: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """:func:`_summed_counts` on :func:`split_flush` boards: per suit s and cards of s needed,
+    the columns that make no flush by rank pair among themselves
+    (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`), the flush columns by sorting
+    among themselves, each beating every other column that misses it and the board."""
+    K = len(cols)
+    n = len(boards)
+    lanes = np.ascontiguousarray(boards, dtype=np.uint64).view(np.uint16).reshape(n, 4)
+    suit = np.argmax(np.bitwise_count(lanes), axis=1)
+    need = split_flush(boards)
+    low, D = lay.lowest_card, lay.deck_size
+    pc = lay.pairs[cols].astype(np.intp)
+    bc = cards.from_mask(boards).reshape(n, -1).astype(np.intp) - low
+    sums = [(np.zeros(K, dtype=v.dtype), np.zeros(K, dtype=v.dtype)) for v in vectors]
+    for key in np.unique(suit * 4 + need):
+        s, nd = divmod(int(key), 4)
+        rows = np.flatnonzero(suit * 4 + need == key)
+        bs, ms, bb = boards[rows], times[rows], bc[rows]
+        flushing = ((pc & 3) == s).sum(axis=1) >= nd
+        fi, ri = np.flatnonzero(flushing), np.flatnonzero(~flushing)
+        ranked = sums_by_rank(bs, lay, [np.ascontiguousarray(v[ri]) for v in vectors], cols[ri],
+                              ms) if len(ri) else None
+        sorted_ = sorted_counts(bs, lay, [np.ascontiguousarray(v[fi]) for v in vectors],
+                                cols[fi]) if len(fi) else None
+        apart = (bs[:, None] & lay.pair_masks[cols[fi]][None, :]) == 0
+        fa, fb = pc[fi, 0] - low, pc[fi, 1] - low
+        i1, i2 = np.triu_indices(bb.shape[1], 1)
+        for k, vec in enumerate(vectors):
+            lo, eq = sums[k]
+            if ranked is not None:
+                lo[ri] += ranked[k][0]
+                eq[ri] += ranked[k][1]
+            if sorted_ is None:
+                continue
+            dt = vec.dtype
+            t = ms.astype(dt)[:, None]
+            fl, fe = sorted_[k]
+            # The weight of the other columns that miss the board and the flush column {a, b}
+            # (inclusion-exclusion over their cards: no other column holds both a and b).
+            w = np.zeros((D, D), dtype=dt)
+            rv = np.where(flushing, 0, vec)
+            w[pc[:, 0] - low, pc[:, 1] - low] = rv
+            w[pc[:, 1] - low, pc[:, 0] - low] = rv
+            through = w.sum(axis=1)
+            board = rv.sum() - through[bb].sum(axis=1) + w[bb[:, i1], bb[:, i2]].sum(axis=1)
+            wb = w[bb]                                                  # (boards, 5, D)
+            beaten = (board[:, None] - (through[fa] + through[fb])[None, :]
+                      + (wb[:, :, fa] + wb[:, :, fb]).sum(axis=1))
+            lo[fi] += ((fl + beaten * apart) * t).sum(axis=0)
+            eq[fi] += (fe * t).sum(axis=0)
+    return sums
+
+
+def _summed_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
+                   cols: np.ndarray, mult: np.ndarray | None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Per vector ``(less, equal)`` of the columns ``cols`` summed over the boards (each times
+    its multiplicity), ``(K,)`` of the vector's dtype. With :data:`RANK_PAIR_COLUMNS` columns
+    or more: the :func:`split_flush` boards (when there are :data:`SPLIT_BOARDS`) by
+    :func:`_split_sums`, the other boards with at most three cards of a suit by rank pair
+    without a count per board (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`); the
+    rest one board at a time."""
+    n = len(boards)
+    times = np.ones(n, dtype=np.int64) if mult is None else np.asarray(mult, dtype=np.int64)
+    wide = len(cols) >= RANK_PAIR_COLUMNS
+    by_rank = rank_countable(boards) if wide else np.zeros(n, dtype=bool)
+    four = (split_flush(boards) > 0) if wide else np.zeros(n, dtype=bool)
+    if four.sum() < SPLIT_BOARDS:
+        four[:] = False
+    by_rank &= ~four
+    rest = np.flatnonzero(~by_rank & ~four)
+    sums = [(np.zeros(len(cols), dtype=v.dtype), np.zeros(len(cols), dtype=v.dtype))
+            for v in vectors]
+    if by_rank.any():
+        rows = np.flatnonzero(by_rank)
+        sums = sums_by_rank(boards[rows], lay, vectors, cols, times[rows])
+    if four.any():
+        rows = np.flatnonzero(four)
+        for (lo, eq), (less, equal) in zip(
+                sums, _split_sums(boards[rows], lay, vectors, cols, times[rows]),
+                strict=True):
+            lo += less
+            eq += equal
+    if len(rest):
+        for (lo, eq), (less, equal) in zip(sums, _board_counts(boards[rest], lay, vectors, cols),
+                                           strict=True):
+            t = times[rest].astype(less.dtype)[:, None]
+            # Per column over the boards, board after board (a packed lane's int64 sums are
+            # exact; a float lane's add in the boards' order).
+            lo += (less * t).sum(axis=0)
+            eq += (equal * t).sum(axis=0)
+    return sums
+
+
+def _counts_chunk(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, cols: np.ndarray,
+                  reduce: str, mult: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(less, equal)`` of the columns ``cols`` on each board against each of the ``m``
+    weight vectors (``weights`` is ``(m, K)`` over ``cols``): ``(m, n, K)`` float64, or
+    summed over the boards (each times ``mult``) ``(m, K)``; zeros where a column touches the
+    board."""
+    n = len(boards)
+    K = len(cols)
     m = weights.shape[0]
     lanes = _lanes(weights)
     vectors = [vec for vec, _ in lanes]
-    plain = flush_free(boards) if K >= RANK_PAIR_COLUMNS else np.zeros(n, dtype=bool)
-    if plain.all():
-        counts = counts_by_rank(boards, lay, vectors, cols)
-    elif not plain.any():
-        counts = sorted_counts(boards, lay, vectors, cols)
+    if reduce == "sum":
+        counts = _summed_counts(boards, lay, vectors, cols, mult)
     else:
-        rows = np.flatnonzero(plain), np.flatnonzero(~plain)
-        parts = (counts_by_rank(boards[rows[0]], lay, vectors, cols),
-                 sorted_counts(boards[rows[1]], lay, vectors, cols))
-        counts = []
-        for k, vec in enumerate(vectors):
-            less = np.empty((n, K), dtype=vec.dtype)
-            equal = np.empty((n, K), dtype=vec.dtype)
-            for where, part in zip(rows, parts):
-                less[where], equal[where] = part[k]
-            counts.append((less, equal))
-
+        counts = _board_counts(boards, lay, vectors, cols)
     shape = (m, K) if reduce == "sum" else (m, n, K)
     out_l = np.empty(shape)
     out_e = np.empty(shape)
-    for (_, targets), (less, equal) in zip(lanes, counts, strict=True):
-        if mult is not None:                                            # boards standing for more
-            times = mult.astype(less.dtype)[:, None]
-            less *= times
-            equal *= times
-        if reduce == "sum":
-            # Per column over the chunk's boards, board after board (a packed lane's int64
-            # sums are exact; a float lane's add in the boards' order).
-            lo = less.sum(axis=0)
-            eq = equal.sum(axis=0)
-        else:
-            lo, eq = less, equal
+    for (_, targets), (lo, eq) in zip(lanes, counts, strict=True):
+        if mult is not None and reduce != "sum":                       # boards standing for more
+            times = mult.astype(lo.dtype)[:, None]
+            lo *= times
+            eq *= times
         for j, shift in targets:
             if shift is None:
                 out_l[j] = lo
@@ -242,6 +379,49 @@ def _lanes(weights: np.ndarray) -> list[tuple[np.ndarray, list[tuple[int, int | 
         out.append((vec, [(j, 32 * k) for k, j in enumerate(pair)]))
     out += [(weights[j], [(j, None)]) for j in range(m) if j not in ones]
     return out
+
+
+def _split_groups(boards: np.ndarray, rows: np.ndarray, nw: int) -> list[np.ndarray]:
+    """The :func:`split_flush` boards ``rows`` in at most ``nw`` pieces of whole groups (suit
+    and cards needed: each group is one rank count and one sort wherever it goes), the
+    largest group first into the smallest piece."""
+    lanes = np.ascontiguousarray(boards[rows], dtype=np.uint64).view(np.uint16).reshape(-1, 4)
+    key = np.argmax(np.bitwise_count(lanes), axis=1) * 4 + split_flush(boards[rows])
+    groups = sorted((rows[key == k] for k in np.unique(key)), key=len, reverse=True)
+    bins: list[list[np.ndarray]] = [[] for _ in range(min(nw, len(groups)))]
+    for g in groups:
+        min(bins, key=lambda b: sum(len(x) for x in b)).append(g)
+    return [np.concatenate(b) for b in bins]
+
+
+def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
+    """The rows of ``boards`` in pieces for ``reduce="sum"``, in whole rounds of the workers
+    so that each worker gets a like share of each kind, the most work a board first: the
+    boards the sorting count takes, at most ``step`` a piece; the :func:`split_flush` boards
+    (when there are :data:`SPLIT_BOARDS`), at least that many a piece; those counted by
+    rank pair (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`, whose work grows with
+    the rank patterns a piece holds more than with its boards) grouped by rank pattern, at
+    least :data:`RANK_PIECE_BOARDS` and at most :data:`SUM_BOARDS` a piece."""
+    nw = workers()
+    four = split_flush(boards) > 0
+    n4 = int(four.sum())
+    if n4 < SPLIT_BOARDS:                                               # not split
+        four[:] = False
+    by_rank = rank_countable(boards) & ~four
+    rest = np.flatnonzero(~by_rank & ~four)
+    rows = np.flatnonzero(by_rank)
+    rows = rows[np.argsort(rank_patterns(boards[rows]), kind="stable")]
+    pieces = []
+    if len(rest):
+        k = -(-len(rest) // step)                                       # pieces needed
+        pieces += np.array_split(rest, min(len(rest), -(-k // nw) * nw))  # whole rounds
+    if four.any():
+        pieces += _split_groups(boards, np.flatnonzero(four), nw)
+    if len(rows):
+        k = -(-len(rows) // SUM_BOARDS)
+        k = min(-(-k // nw) * nw, max(1, len(rows) // RANK_PIECE_BOARDS))
+        pieces += np.array_split(rows, k)
+    return pieces
 
 
 def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
@@ -298,7 +478,6 @@ def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
     wk = np.ascontiguousarray(w[:, cols])
     K = max(len(cols), 1)
     step = int(np.clip(CELLS // K, 8, 4096))
-    spans = [(a, min(a + step, nb)) for a in range(0, nb, step)]
     if reduce == "none":
         shape: tuple[int, ...] = (m, nb, C)
     elif reduce == "segments":
@@ -326,9 +505,15 @@ def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
         return out_l, out_e
 
     def run(span):
-        a, b = span
         if not len(cols):
             return None
+        if reduce == "sum":                                             # rows, not a span
+            mult = None if multiplicity is None else np.asarray(multiplicity)[span]
+            out = _counts_chunk(boards[span], lay, wk, cols, reduce, mult)
+            if bar is not None:
+                bar.update(len(span))
+            return out
+        a, b = span
         mult = None if multiplicity is None else np.asarray(multiplicity)[a:b]
         if reduce == "segments":
             lo, eq = _counts_chunk(boards[a:b], lay, wk, cols, "none", mult)
@@ -348,6 +533,8 @@ def count_boards(boards: np.ndarray, lay: DeckLayout, weights: np.ndarray, *,
             return None
         return out
 
+    spans: list = (_sum_pieces(boards, step) if reduce == "sum"
+                   else [(a, min(a + step, nb)) for a in range(0, nb, step)])
     n_workers = min(workers(), len(spans))
     results = (list(_pool(n_workers).map(run, spans)) if n_workers > 1
                else [run(s) for s in spans])
