@@ -394,6 +394,9 @@ def run_here(p: Plan) -> Any:
     if p.task is None or p.total == 0:
         return tag(p.finish(Part((), frozenset({p.backend}))), p.strategy)
     spans = p.local if p.local is not None else [(0, p.total)]
+    if len(spans) == 1 and not p.bar_enabled:  # one span, no bar: the task alone
+        part = p.task(p.job, *spans[0], None)
+        return tag(p.finish(part), p.strategy)
     bar = Progress(p.bar_total() if p.bar_enabled and p.bar_total else 0, p.bar_what,
                    unit=p.bar_unit, enabled=p.bar_enabled,
                    shown=p.bar_shown() if p.bar_enabled and p.bar_shown else None)

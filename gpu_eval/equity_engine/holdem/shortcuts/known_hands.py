@@ -23,7 +23,7 @@ still make a flush are played one by one, raised to the flush value: the evaluat
 from __future__ import annotations
 
 from functools import lru_cache
-from math import lcm
+from typing import NamedTuple
 
 import numpy as np
 
@@ -31,27 +31,20 @@ from gpu_eval.card_input import plain_text_ids
 from gpu_eval.card_spelling import CARD_BIT, CARD_POW5_INTS
 from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.equity_engine.holdem.shortcuts import flush_free_ranks
+from gpu_eval.equity_engine.pots import pot_units
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
 
-__all__ = ["counts"]
+__all__ = ["counts", "Spot"]
 
 #: Hold'em's record: board sizes, hole cards and the deck are read from it.
 _HOLDEM = registry.get(HOLDEM)
 _BOARD_SIZES = frozenset(_HOLDEM.board_sizes) - {0}
-_CARDS_LEFT = _HOLDEM.deck_size - _HOLDEM.full_board  # for hole and dead cards
-
-
+_FULL_BOARD = _HOLDEM.full_board
+_CARDS_LEFT = _HOLDEM.deck_size - _FULL_BOARD  # for hole and dead cards
 
 _LANE = np.uint64(0x1FFF)
-
-
-@lru_cache(maxsize=1024)
-def _plain_ids(text: str) -> tuple[int, ...] | None:
-    """:func:`plain_text_ids` as a tuple, remembered: one call re-reads the same few texts."""
-    ids = plain_text_ids(text)
-    return None if ids is None else tuple(ids)
 
 
 @lru_cache(maxsize=256)
@@ -98,26 +91,27 @@ def _columns(deck: int, k: int, needs: tuple[tuple[int, int], ...]
 
 
 def _tally(st: np.ndarray, weight: np.ndarray, total: int, scale: int
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Wins, ties and pot units per player ``(n,)`` of strengths ``(n, m)``, each column
-    counted ``weight`` times (``total`` in all)."""
+           ) -> tuple[list[int], list[int], list[int]]:
+    """Wins, ties and pot units per player of strengths ``(n, m)``, each column counted
+    ``weight`` times (``total`` in all), as Python ints."""
     n = len(st)
-    if n == 2:
-        w0 = int(weight @ (st[0] > st[1]))
-        t = int(weight @ (st[0] == st[1]))
-        return (np.array([w0, total - w0 - t], dtype=np.int64), np.array([t, t], dtype=np.int64),
-                np.array([t * (scale // 2)] * 2, dtype=np.int64))
+    if n == 2:  # two comparisons and two dot products: the fewest NumPy calls
+        a, b = st
+        w0 = int(weight.dot(a > b))
+        t = int(weight.dot(a == b))
+        return [w0, total - w0 - t], [t, t], [t * (scale // 2)] * 2
     share = np.zeros(n + 1, dtype=np.int64)
     share[2:] = scale // np.arange(2, n + 1)
     win = st == st.max(axis=0)
     cnt = win.sum(axis=0)
     solo = cnt == 1
-    return ((win & solo) @ weight, (win & ~solo) @ weight, (win * share[cnt]) @ weight)
+    return (((win & solo) @ weight).tolist(), ((win & ~solo) @ weight).tolist(),
+            ((win * share[cnt]) @ weight).tolist())
 
 
 def _counts(holes: list[tuple[int, ...]], board: tuple[int, ...], deck: int, k: int,
-            scale: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Wins, ties and pot units ``(n,)`` of known hands over every completion of the board
+            scale: int) -> tuple[list[int], list[int], list[int], int]:
+    """Wins, ties and pot units per player of known hands over every completion of the board
     from ``deck``, and the number of completions: the evaluator's strengths compared.
 
     The strengths are not spread over every completion: without a flush a 7-card hand's
@@ -127,65 +121,86 @@ def _counts(holes: list[tuple[int, ...]], board: tuple[int, ...], deck: int, k: 
     uniq, mult, inv, _ = _deck_tables(deck, k)
     keys7, plain7 = flush_free_ranks.plain7()
     known = [h + board for h in holes]
-    base = np.array([sum(CARD_POW5_INTS[c] for c in cs) for cs in known], dtype=np.int64)
-    plain = plain7[keys7.searchsorted(base[:, None] + uniq)]
+    base = [sum([CARD_POW5_INTS[c] for c in cs]) for cs in known]
+    plain = plain7.take(keys7.searchsorted(np.add.outer(base, uniq)))
     flushes = []  # (player, suit, the player's lane of that suit, cards the board must bring)
     for i, cs in enumerate(known):
         suits = [c & 3 for c in cs]
         for s in set(suits):
-            if suits.count(s) + k >= 5:  # this suit can still reach five cards
-                lane = sum(1 << (c >> 2) for c in cs if c & 3 == s)
-                flushes.append((i, s, lane, 5 - suits.count(s)))
+            n_s = suits.count(s)
+            if n_s + k >= 5:  # this suit can still reach five cards
+                lane = sum([1 << (c >> 2) for c in cs if c & 3 == s])
+                flushes.append((i, s, lane, 5 - n_s))
     if not flushes:
         return (*_tally(plain, mult, len(inv), scale), len(inv))
     key_of, weight, lanes, total = _columns(
         deck, k, tuple(sorted({(s, need) for _, s, _, need in flushes})))
-    st = np.take(plain, key_of, axis=1)
+    st = plain.take(key_of, axis=1)
     table = bitmask_tables().flush
-    m = lanes.shape[1]
+    first = len(key_of) - lanes.shape[1]
     for i, s, lane, _ in flushes:
-        row = st[i, len(key_of) - m:]
-        np.maximum(row, np.take(table, lanes[s] | lane), out=row)
+        row = st[i, first:]
+        np.maximum(row, table.take(lanes[s] | lane), out=row)
     return (*_tally(st, weight, total, scale), total)
 
 
-def counts(players, board, dead) -> tuple | None:
-    """``(wins (1, n), ties (1, n), units (1, n), valid (1,), scale, boards, board ids,
-    dead ids)`` of a spot of known hands on a 3- to 5-card board, or None.
+class Spot(NamedTuple):
+    """The counts of a spot of known hands (:func:`counts`), per player as Python ints."""
+
+    wins: list[int]
+    ties: list[int]
+    units: list[int]   #: pot units won in splits (``scale`` units make a pot)
+    scale: int
+    boards: int        #: the completions of the board every player is counted over
+    board: tuple[int, ...]
+    dead: tuple[int, ...]
+
+
+@lru_cache(maxsize=1024)
+def _plain(text: str) -> tuple[tuple[int, ...], int] | None:
+    """The ids of plain card text and their hand mask (0 when a card repeats), remembered:
+    one call re-reads the same few texts."""
+    ids = plain_text_ids(text)
+    if ids is None:
+        return None
+    mask = 0
+    for c in ids:
+        mask |= CARD_BIT[c]
+    return tuple(ids), mask if mask.bit_count() == len(ids) else 0
+
+
+def counts(players, board, dead) -> Spot | None:
+    """The :class:`Spot` of known hands on a 3- to 5-card board, or None.
 
     Examples
     --------
     >>> c = counts(["AhKh", "QsQd"], "2c7d9s", "")
-    >>> c[0].tolist(), c[5]
-    ([[237, 753]], 990)
+    >>> c.wins, c.ties, c.boards
+    ([237, 753], [0, 0], 990)
     >>> counts(["AhKh", "QQ+"], "2c7d9s", "") is None   # a range: the general path
     True
     """
-    if not isinstance(players, (list, tuple)) or not 2 <= len(players) <= 10 \
-            or not isinstance(board, str) or not isinstance(dead, (str, type(None))):
+    if type(players) not in (list, tuple) or not 2 <= len(players) <= 10 \
+            or type(board) is not str or not (dead is None or type(dead) is str):
         return None
     holes = []
-    for p in players:
-        if not isinstance(p, str) or len(p) != 4:
-            return None
-        h = _plain_ids(p)
-        if h is None:
-            return None
-        holes.append(h)
-    b = _plain_ids(board)
-    d = _plain_ids(dead or "")
-    if b is None or d is None or len(b) not in _BOARD_SIZES:
-        return None
-    every = [c for h in holes for c in h] + list(b) + list(d)
-    if len(set(every)) != len(every) or _HOLDEM.hole_cards * len(holes) + len(d) > _CARDS_LEFT:
-        return None  # the general path names the card used twice
     used = 0
-    for c in every:
-        used |= CARD_BIT[c]
-    k = _HOLDEM.full_board - len(b)
-    deck = enumerate_boards.FULL_DECK & ~used
-    n = len(holes)
-    scale = lcm(*range(1, n + 1))
-    wins, ties, units, per = _counts(holes, b, deck, k, scale)
-    return (wins[None, :], ties[None, :], units[None, :], np.array([per]), scale, per,
-            list(b), list(d))
+    for i, p in enumerate((*players, board, dead or "")):
+        if type(p) is not str or (i < len(players) and len(p) != 4):
+            return None  # a hand is "AhKh": other spellings take the general path
+        got = _plain(p)
+        if got is None:
+            return None
+        ids, mask = got
+        if used & mask or (ids and not mask):
+            return None  # the general path names the card used twice
+        used |= mask
+        holes.append(ids)
+    b, d = holes[-2], holes[-1]
+    holes = holes[:-2]
+    if len(b) not in _BOARD_SIZES or _HOLDEM.hole_cards * len(holes) + len(d) > _CARDS_LEFT:
+        return None
+    k = _FULL_BOARD - len(b)
+    scale = pot_units(len(holes))
+    wins, ties, units, per = _counts(holes, b, enumerate_boards.FULL_DECK & ~used, k, scale)
+    return Spot(wins, ties, units, scale, per, b, d)
