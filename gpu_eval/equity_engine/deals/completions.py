@@ -162,6 +162,17 @@ def _five_card_lists(game: str) -> tuple[dict[int, int], list[int]]:
     return dict(zip(keys.tolist(), plain.tolist())), flush.tolist()
 
 
+@lru_cache(maxsize=4096)
+def _ids_of_mask(mask: int) -> tuple[int, ...]:
+    out = []
+    while mask:
+        low = mask & -mask
+        b = low.bit_length() - 1
+        out.append(4 * (b % 16) + b // 16)
+        mask ^= low
+    return tuple(sorted(out))
+
+
 def ids_of_mask(mask: int) -> list[int]:
     """Card ids of a hand mask, increasing.
 
@@ -170,13 +181,7 @@ def ids_of_mask(mask: int) -> list[int]:
     >>> ids_of_mask((1 << 16) | 1 | (1 << 12))   # 2c 2d Ac
     [0, 1, 48]
     """
-    out = []
-    while mask:
-        low = mask & -mask
-        b = low.bit_length() - 1
-        out.append(4 * (b % 16) + b // 16)
-        mask ^= low
-    return sorted(out)
+    return list(_ids_of_mask(mask))  # remembered: a spot's few hands are decoded again
 
 
 def player_strengths(game: str, deck: bytes, need: int, known: int

@@ -21,6 +21,7 @@ from functools import cached_property
 import numpy as np
 
 from gpu_eval.equity_engine.deals import numpy_engine as deals
+from gpu_eval.equity_engine.plain_spots import plain_deal
 from gpu_eval.equity_engine.planner import Engine, Part, Plan, Request, Setup, Strategy, backend_name
 from gpu_eval.equity_engine.problem import DEFAULT_SAMPLES, entropy_of
 from gpu_eval.progress import Progress, wanted
@@ -44,7 +45,13 @@ class DealSetup(Setup):
 
     @cached_property
     def deal(self) -> deals.DealProblem:
-        """The problem as the deal engine reads it (each player's cards to come)."""
+        """The problem as the deal engine reads it (each player's cards to come): plain
+        card text read directly (:mod:`~gpu_eval.equity_engine.plain_spots`), anything else
+        through the validated problem."""
+        r = self.req
+        fast = plain_deal(r.players, r.board, r.dead, r.record)
+        if fast is not None:
+            return deals.plain_problem(fast, r.record)
         return deals.deal_problem(self.problem)
 
     @cached_property
