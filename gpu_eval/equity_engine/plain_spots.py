@@ -15,7 +15,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from gpu_eval.card_input import plain_text_ids
-from gpu_eval.card_spelling import CARD_BIT
+from gpu_eval.card_spelling import CARD_BIT, CARD_POW5_INTS
 from gpu_eval.equity_engine.problem import deck_of, max_players
 from gpu_eval.games import registry
 
@@ -23,15 +23,17 @@ __all__ = ["plain", "plain_deal", "PlainDeal"]
 
 
 @lru_cache(maxsize=4096)
-def plain(text: str) -> tuple[tuple[int, ...], int] | None:
-    """The ids of plain card text and their hand mask, or None for any other text and for
-    text that names a card twice (remembered: a caller re-reads the same few texts).
+def plain(text: str) -> tuple[tuple[int, ...], int, int] | None:
+    """The ids of plain card text, their hand mask and their rank key (``sum 5^rank``, the
+    key of the rank multiset the evaluators' rank tables are read by), or None for any other
+    text and for text that names a card twice (remembered: a caller re-reads the same few
+    texts).
 
     Examples
     --------
-    >>> ids, mask = plain("2c7d9h")
-    >>> ids, mask == 1 << 0 | 1 << (16 + 5) | 1 << (32 + 7)   # bit 16 * suit + rank
-    ((0, 21, 30), True)
+    >>> ids, mask, key = plain("2c7d9h")
+    >>> ids, mask == 1 << 0 | 1 << (16 + 5) | 1 << (32 + 7), key == 5 ** 0 + 5 ** 5 + 5 ** 7
+    ((0, 21, 30), True, True)
     >>> plain("2c 2c"), plain("10h")
     (None, None)
     """
@@ -41,7 +43,9 @@ def plain(text: str) -> tuple[tuple[int, ...], int] | None:
     mask = 0
     for c in ids:
         mask |= CARD_BIT[c]
-    return (tuple(ids), mask) if mask.bit_count() == len(ids) else None
+    if mask.bit_count() != len(ids):
+        return None
+    return tuple(ids), mask, sum(CARD_POW5_INTS[c] for c in ids)
 
 
 class PlainDeal(NamedTuple):

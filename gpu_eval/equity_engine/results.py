@@ -106,6 +106,19 @@ class EquityResult:
     scoop: np.ndarray | None = None
     strategy: str = ""
 
+    if not TYPE_CHECKING:  # hidden from mypy, which keeps checking attribute names
+        def __getattr__(self, name: str) -> Any:
+            # Reached only for an attribute not set: the arrays a spot_result works out
+            # from its counts on first read (once; a second thread finds them set).
+            d = self.__dict__
+            spot = d.get("_spot")
+            if spot is not None and name in _SPOT_ARRAYS:
+                d.update(_spot_arrays(*spot))
+                d.pop("_spot", None)
+            if name in _SPOT_ARRAYS and name in d:
+                return d[name]
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
     def __str__(self) -> str:
         """A table: one row per player with equity, win and tie (split-pot) probabilities.
 
@@ -206,7 +219,9 @@ def spot_result(wins: Any, ties: Any, units: Any, scale: int, per_matchup: int, 
                 board: str = "", dead: str = "") -> EquityResult:
     """:func:`exact_result` of a single matchup of weight 1 (every hand known), given its
     counts per player (arrays or lists of ints): the same numbers, without the matchup sums;
-    ``method`` replaces the default ``"exact: N boards"``.
+    ``method`` replaces the default ``"exact: N boards"``. Its arrays are worked out from the
+    counts when first read (a one-spot call is over in tens of microseconds, and making seven
+    small arrays would be a fifth of it; a caller that reads only ``method`` never pays).
 
     Examples
     --------
@@ -215,6 +230,21 @@ def spot_result(wins: Any, ties: Any, units: Any, scale: int, per_matchup: int, 
     >>> r.equity.tolist(), r.method
     ([0.375, 0.625], 'exact: 4 boards')
     """
+    if method is None:
+        method = f"exact: {per_matchup:,} board{'s' * (per_matchup != 1)}"
+    return built(exact=True, boards=per_matchup, samples=None, matchups=1, method=method,
+                 labels=labels, backend=backend, board=board, dead=dead,
+                 _spot=(wins, ties, units, scale, per_matchup))
+
+
+#: The fields of a :func:`spot_result` worked out on first read (:func:`_spot_arrays`).
+_SPOT_ARRAYS = frozenset({"equity", "win", "tie", "tie_share", "stderr", "wins", "ties"})
+
+
+def _spot_arrays(wins: Any, ties: Any, units: Any, scale: int, per_matchup: int
+                 ) -> dict[str, np.ndarray]:
+    """The arrays of a :func:`spot_result`, read-only: what :func:`exact_result` gives for
+    the same counts, bit for bit."""
     total = 1.0 * per_matchup     # what exact_result's w.sum() * per_matchup is for w = [1.0]
     # A handful of players: Python floats, the same IEEE operations exact_result's arrays do
     # (a NumPy operation on a 2-element array costs more than the division itself).
@@ -222,8 +252,6 @@ def spot_result(wins: Any, ties: Any, units: Any, scale: int, per_matchup: int, 
                          for x in (wins, ties, units))
     win = [w / total for w in wins]
     tie_share = [u / (scale * total) for u in units]
-    if method is None:
-        method = f"exact: {per_matchup:,} board{'s' * (per_matchup != 1)}"
     # Two arrays, each row a field (views of a read-only array are read-only); the floats
     # from one flat list (a nested one costs NumPy twice the time to read).
     n = len(wins)
@@ -233,17 +261,15 @@ def spot_result(wins: Any, ties: Any, units: Any, scale: int, per_matchup: int, 
     ints = np.array([wins, ties], dtype=np.int64)
     ints.flags.writeable = False
     eq, win_, tie, share, stderr = floats
-    return built(equity=eq, win=win_, tie=tie, tie_share=share, stderr=stderr,
-                 exact=True, boards=per_matchup, samples=None, matchups=1, wins=ints[0],
-                 ties=ints[1], method=method, labels=labels, backend=backend, board=board,
-                 dead=dead)
+    return dict(equity=eq, win=win_, tie=tie, tie_share=share, stderr=stderr, wins=ints[0],
+                ties=ints[1])
 
 
 def built(**values: Any) -> EquityResult:
-    """The :class:`EquityResult` holding ``values`` (every field without a default; the others
-    take their defaults), as its ``__init__`` makes it, in a fraction of the time: the
-    generated ``__init__`` sets each of the 20 frozen fields through ``object.__setattr__``,
-    a fifth of a one-spot call's result.
+    """The :class:`EquityResult` holding ``values`` (every field without a default, or the
+    counts its arrays are worked out from, ``_spot``; the others take their defaults), as its
+    ``__init__`` makes it, in a fraction of the time: the generated ``__init__`` sets each of
+    the 20 frozen fields through ``object.__setattr__``.
 
     Examples
     --------

@@ -1,6 +1,7 @@
 """spot_result (one matchup of known hands) builds the EquityResult exact_result builds from
 the same counts, every field set as its __init__ sets it."""
 
+import copy
 import dataclasses
 import pickle
 
@@ -37,7 +38,11 @@ def test_spot_result_is_exact_result_of_one_matchup(n):
 def test_built_result_is_a_plain_frozen_result():
     r = spot_result([3, 1], [1, 1], [1, 1], 2, 5, labels=("a", "b"), backend="numpy")
     assert type(r) is EquityResult
-    assert set(vars(r)) == {f.name for f in dataclasses.fields(EquityResult)}
+    names = {f.name for f in dataclasses.fields(EquityResult)}
+    assert r.method == "exact: 5 boards" and not {"equity", "wins"} & set(vars(r))  # not yet
+    assert r.wins.tolist() == [3, 1] and set(vars(r)) == names  # all at the first read
+    with pytest.raises(AttributeError, match="no attribute 'equityy'"):
+        r.equityy  # noqa: B018
     with pytest.raises(dataclasses.FrozenInstanceError):
         r.method = "x"
     back = pickle.loads(pickle.dumps(r))
@@ -46,3 +51,16 @@ def test_built_result_is_a_plain_frozen_result():
     assert r.to_dict()["board"] == "" and r.strategy == ""
     assert built(**{f.name: getattr(r, f.name) for f in dataclasses.fields(r)}).to_dict() \
         == r.to_dict()
+
+
+def test_a_spot_result_reads_alike_before_its_arrays_are_worked_out():
+    def fresh():
+        return spot_result([3, 1], [1, 1], [1, 1], 2, 5, labels=("a", "b"), backend="numpy")
+
+    ref = fresh().to_dict()
+    assert pickle.loads(pickle.dumps(fresh())).to_dict() == ref
+    assert dataclasses.replace(fresh(), strategy="s").to_dict() == {**ref, "strategy": "s"}
+    assert repr(fresh()) == repr(fresh().__class__(**{k: getattr(fresh(), k) for k in ref}))
+    assert str(fresh()) == str(pickle.loads(pickle.dumps(fresh())))
+    assert copy.copy(fresh()).equity.tolist() == copy.deepcopy(fresh()).equity.tolist() \
+        == ref["equity"]

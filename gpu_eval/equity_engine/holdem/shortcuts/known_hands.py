@@ -27,10 +27,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from gpu_eval.card_input import plain_text_ids
-from gpu_eval.card_spelling import CARD_BIT, CARD_POW5_INTS
 from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.equity_engine.holdem.shortcuts import flush_free_ranks
+from gpu_eval.equity_engine.plain_spots import plain
 from gpu_eval.equity_engine.pots import pot_units
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.games import registry
@@ -109,10 +108,12 @@ def _tally(st: np.ndarray, weight: np.ndarray, total: int, scale: int
             ((win * share[cnt]) @ weight).tolist())
 
 
-def _counts(holes: list[tuple[int, ...]], board: tuple[int, ...], deck: int, k: int,
-            scale: int) -> tuple[list[int], list[int], list[int], int]:
+def _counts(masks: list[int], keys: list[int], k: int, deck: int, scale: int
+            ) -> tuple[list[int], list[int], list[int], int]:
     """Wins, ties and pot units per player of known hands over every completion of the board
     from ``deck``, and the number of completions: the evaluator's strengths compared.
+    ``masks`` and ``keys``: each player's known cards (hole and board) as a hand mask and as
+    a rank key (``sum 5^rank``).
 
     The strengths are not spread over every completion: without a flush a 7-card hand's
     strength is that of its rank multiset, so the completions are tallied by their distinct
@@ -120,16 +121,13 @@ def _counts(holes: list[tuple[int, ...]], board: tuple[int, ...], deck: int, k: 
     completions on which some hand can still make a flush are played one by one."""
     uniq, mult, inv, _ = _deck_tables(deck, k)
     keys7, plain7 = flush_free_ranks.plain7()
-    known = [h + board for h in holes]
-    base = [sum([CARD_POW5_INTS[c] for c in cs]) for cs in known]
-    plain = plain7.take(keys7.searchsorted(np.add.outer(base, uniq)))
+    plain = plain7.take(keys7.searchsorted(np.add.outer(keys, uniq)))
     flushes = []  # (player, suit, the player's lane of that suit, cards the board must bring)
-    for i, cs in enumerate(known):
-        suits = [c & 3 for c in cs]
-        for s in set(suits):
-            n_s = suits.count(s)
+    for i, m in enumerate(masks):
+        for s in range(4):
+            lane = (m >> (16 * s)) & 0x1FFF
+            n_s = lane.bit_count()
             if n_s + k >= 5:  # this suit can still reach five cards
-                lane = sum([1 << (c >> 2) for c in cs if c & 3 == s])
                 flushes.append((i, s, lane, 5 - n_s))
     if not flushes:
         return (*_tally(plain, mult, len(inv), scale), len(inv))
@@ -156,19 +154,6 @@ class Spot(NamedTuple):
     dead: tuple[int, ...]
 
 
-@lru_cache(maxsize=1024)
-def _plain(text: str) -> tuple[tuple[int, ...], int] | None:
-    """The ids of plain card text and their hand mask (0 when a card repeats), remembered:
-    one call re-reads the same few texts."""
-    ids = plain_text_ids(text)
-    if ids is None:
-        return None
-    mask = 0
-    for c in ids:
-        mask |= CARD_BIT[c]
-    return tuple(ids), mask if mask.bit_count() == len(ids) else 0
-
-
 def counts(players, board, dead) -> Spot | None:
     """The :class:`Spot` of known hands on a 3- to 5-card board, or None.
 
@@ -183,24 +168,24 @@ def counts(players, board, dead) -> Spot | None:
     if type(players) not in (list, tuple) or not 2 <= len(players) <= 10 \
             or type(board) is not str or not (dead is None or type(dead) is str):
         return None
-    holes = []
+    n = len(players)
     used = 0
+    read = []
     for i, p in enumerate((*players, board, dead or "")):
-        if type(p) is not str or (i < len(players) and len(p) != 4):
+        if type(p) is not str or (i < n and len(p) != 4):
             return None  # a hand is "AhKh": other spellings take the general path
-        got = _plain(p)
-        if got is None:
-            return None
-        ids, mask = got
-        if used & mask or (ids and not mask):
-            return None  # the general path names the card used twice
-        used |= mask
-        holes.append(ids)
-    b, d = holes[-2], holes[-1]
-    holes = holes[:-2]
-    if len(b) not in _BOARD_SIZES or _HOLDEM.hole_cards * len(holes) + len(d) > _CARDS_LEFT:
+        got = plain(p)
+        if got is None or used & got[1]:
+            return None  # the general path names the card used twice, or reads the text
+        used |= got[1]
+        read.append(got)
+    b, d = read[n][0], read[n + 1][0]
+    if len(b) not in _BOARD_SIZES or _HOLDEM.hole_cards * n + len(d) > _CARDS_LEFT:
         return None
-    k = _FULL_BOARD - len(b)
-    scale = pot_units(len(holes))
-    wins, ties, units, per = _counts(holes, b, enumerate_boards.FULL_DECK & ~used, k, scale)
+    _, board_mask, board_key = read[n]
+    scale = pot_units(n)
+    wins, ties, units, per = _counts([h[1] | board_mask for h in read[:n]],
+                                     [h[2] + board_key for h in read[:n]],
+                                     _FULL_BOARD - len(b), enumerate_boards.FULL_DECK & ~used,
+                                     scale)
     return Spot(wins, ties, units, scale, per, b, d)
