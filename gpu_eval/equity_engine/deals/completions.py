@@ -173,6 +173,37 @@ def _ids_of_mask(mask: int) -> tuple[int, ...]:
     return tuple(sorted(out))
 
 
+@lru_cache(maxsize=1)
+def _badugi_one_more() -> np.ndarray:
+    """Badugi strengths of three cards and a fourth, ``uint16 (C(52, 3), 52)``: the row is the
+    colex number of the three increasing ids, the column the fourth card (meaningless where it
+    is one of the three); read from the evaluator's table of four-card hands, built once
+    (2.3 MB, a fraction of a second), so a one-card draw's strengths are one gather.
+
+    Examples
+    --------
+    >>> from gpu_eval.games import lowball
+    >>> t = _badugi_one_more()   # 2d 3h 4s and Ac: the best badugi
+    >>> int(t[1 + comb(6, 2) + comb(11, 3), 48]) == int(lowball.badugi_table()[
+    ...     1 + comb(6, 2) + comb(11, 3) + comb(48, 4)])
+    True
+    """
+    from gpu_eval.games import lowball  # noqa: PLC0415 -- its tables load on demand
+
+    table = lowball.badugi_table()
+    three = np.array([(a, b, c) for c in range(52) for b in range(c) for a in range(b)],
+                     dtype=np.intp)  # colex order: row r holds the r-th triple
+    out = np.zeros((len(three), 52), dtype=np.uint16)
+    for x in range(52):
+        ids = np.column_stack([three, np.full(len(three), x)])
+        ok = (three != x).all(axis=1)
+        ids.sort(axis=1)
+        rows = np.take(_COLEX4_TERMS, ids[ok] + _COLEX4_OFFSETS).sum(axis=1)
+        out[ok, x] = table[rows]
+    out.flags.writeable = False
+    return out
+
+
 def ids_of_mask(mask: int) -> list[int]:
     """Card ids of a hand mask, increasing.
 
@@ -213,12 +244,12 @@ def player_strengths(game: str, deck: bytes, need: int, known: int
         keys, plain, flush = five_card_tables(game)
         comp_keys, lanes = _rank_parts(deck, need)
         base = sum(CARD_POW5_INTS[i] for i in kept)
-        st = plain[np.searchsorted(keys, comp_keys + base)]
+        st = plain.take(keys.searchsorted(comp_keys + base))
         suits = {i % 4 for i in kept}
         if len(suits) <= 1:  # a flush is still possible: in the kept cards' suit, or any
             for s in (suits or range(4)):
                 lane = sum(CARD_BIT[i] >> (16 * s) for i in kept)
-                f = np.take(flush, lanes[s] | lane)
+                f = flush.take(lanes[s] | lane)
                 st = np.where(f > 0, f, st)
         return c.pos, c.masks, st, None
     if record.low == BADUGI and record.draws:
@@ -229,6 +260,10 @@ def player_strengths(game: str, deck: bytes, need: int, known: int
             a, b, cc, d = kept
             row = a + comb(b, 2) + comb(cc, 3) + comb(d, 4)
             return c.pos, c.masks, np.array([lowball.badugi_table()[row]], dtype=np.uint16), None
+        if len(kept) == 3:  # the one-card draw: one gather from the three cards' row
+            a, b, cc = kept
+            row = _badugi_one_more()[a + comb(b, 2) + comb(cc, 3)]
+            return c.pos, c.masks, row.take(c.ids.reshape(-1)), None
         ids = np.empty((len(c.ids), 4), dtype=np.intp)
         ids[:, :len(kept)] = kept
         ids[:, len(kept):] = c.ids

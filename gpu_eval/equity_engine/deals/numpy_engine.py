@@ -434,10 +434,12 @@ def _heads_up_grid(comps: list, scale: int, bar: Progress, start: int, stop: int
             tied += int(np.count_nonzero(ok & (s == sb)))
             valid += int(np.count_nonzero(ok))
             bar.update(ok.size)
-    wins = np.array([won, valid - won - tied], dtype=np.int64)
-    ties = np.array([tied, tied], dtype=np.int64)
-    z = np.zeros(2, dtype=np.int64)
-    return wins, ties, ties * (scale // 2), z, z, valid
+    # One array, each row a total (a NumPy call per total costs more than a small walk).
+    units = tied * (scale // 2)
+    wins, ties, split_units, high, low = np.array(
+        [won, valid - won - tied, tied, tied, units, units, 0, 0, 0, 0], dtype=np.int64
+    ).reshape(5, 2)
+    return wins, ties, split_units, high, low, valid
 
 
 def _heads_up_hilo_grid(comps: list, scale: int, bar: Progress, start: int,

@@ -18,8 +18,6 @@ from __future__ import annotations
 
 from functools import cached_property
 
-import numpy as np
-
 from gpu_eval.equity_engine.deals import numpy_engine as deals
 from gpu_eval.equity_engine.plain_spots import plain_deal
 from gpu_eval.equity_engine.planner import Engine, Part, Plan, Request, Setup, Strategy, backend_name
@@ -144,5 +142,4 @@ def _deal_plan(strategy: Strategy, req: Request, job: deals.DealJob, unit: str) 
 
 def deal_task(job: deals.DealJob, start: int, stop: int, bar: Progress | None = None) -> Part:
     """One task of :mod:`deals`: exact units or sample blocks ``[start, stop)``."""
-    out = deals.task(job, start, stop, bar)
-    return Part(tuple(np.asarray(a, dtype=np.int64) for a in out), frozenset({job.backend}))
+    return Part(deals.task(job, start, stop, bar), frozenset({job.backend}))  # int64 arrays
