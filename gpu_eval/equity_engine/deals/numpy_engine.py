@@ -153,6 +153,9 @@ def _text(ids) -> str:
     return "".join(id_text(c) for c in sorted(int(c) for c in ids))
 
 
+_plain_text = lru_cache(maxsize=256)(_text)  # of a tuple of ids (a plain deal's dead cards)
+
+
 @lru_cache(maxsize=256)
 def _deck(deck_mask: int) -> np.ndarray:
     """The ``uint8`` ids of the cards of a deck mask (read-only, cached)."""
@@ -188,7 +191,7 @@ def plain_problem(deal: PlainDeal, record: registry.Game) -> DealProblem:
     (4, 4)
     """
     return DealProblem(record.name, deal.labels, deal.known, deal.need, _deck(deal.deck_mask),
-                       _text(deal.dead) if deal.dead else "")
+                       _plain_text(deal.dead) if deal.dead else "")
 
 
 def prepare(players: Sequence[Any], board: Any, dead: Any, game: str) -> DealProblem:
