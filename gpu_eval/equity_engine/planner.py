@@ -41,7 +41,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any, TypeVar
 
 import numpy as np
@@ -50,6 +50,7 @@ from gpu_eval import backend_choice
 from gpu_eval.equity_engine.problem import Problem, check_dealt, check_options, prepare
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
+from gpu_eval.once import cached_property
 from gpu_eval.progress import Progress, wanted
 
 __all__ = ["Request", "Engine", "Strategy", "Plan", "Part", "choose", "plan", "run_here",

@@ -38,7 +38,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -53,6 +53,7 @@ from gpu_eval.equity_engine.pots import game_units, split
 from gpu_eval.equity_engine.problem import Problem
 from gpu_eval.equity_engine.problem import prepare as prepare_any
 from gpu_eval.games import registry
+from gpu_eval.once import cached_property
 from gpu_eval.progress import Progress, wanted
 
 __all__ = ["prepare", "deal_problem", "plain_problem", "exact_job", "sample_job", "task",

@@ -16,12 +16,11 @@ Examples
 
 from __future__ import annotations
 
-from functools import cached_property
-
 from gpu_eval.equity_engine.deals import numpy_engine as deals
 from gpu_eval.equity_engine.plain_spots import plain_deal
 from gpu_eval.equity_engine.planner import Engine, Part, Plan, Request, Setup, Strategy, backend_name
 from gpu_eval.equity_engine.problem import DEFAULT_SAMPLES, entropy_of
+from gpu_eval.once import cached_property
 from gpu_eval.progress import Progress, wanted
 
 __all__ = ["ENGINE", "STRATEGIES", "DealSetup", "deal_task"]

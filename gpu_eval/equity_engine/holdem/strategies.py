@@ -31,7 +31,7 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from types import ModuleType
 
 import numpy as np
@@ -54,6 +54,7 @@ from gpu_eval.equity_engine.problem import (
 )
 from gpu_eval.equity_engine.results import EquityResult, exact_result, sampled_result, spot_result
 from gpu_eval.games.registry import HOLDEM
+from gpu_eval.once import cached_property
 from gpu_eval.progress import Progress, wanted
 
 __all__ = ["ENGINE", "EQUITY", "PAIRS", "HoldemSetup", "engine_for",
