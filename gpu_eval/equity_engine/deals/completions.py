@@ -29,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from gpu_eval.card_spelling import CARD_BIT, CARD_POW5_INTS, RANK_POW5
+from gpu_eval.combinatorics import rank_multiset_keys
 from gpu_eval.equity_engine import board_orbits
 from gpu_eval.games import registry
 from gpu_eval.games.registry import BADUGI
@@ -75,16 +76,34 @@ def completions(deck: bytes, k: int) -> Completions:
 
 @lru_cache(maxsize=64)
 def _rank_parts(deck: bytes, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per completion its rank key ``sum 5^rank`` (``int64``) and its four suit lanes
-    ``(4, m)`` (``intp``: rank bits, to index the flush table); cached with the deck."""
+    """Per completion its four suit lanes ``(4, m)`` (``intp``: rank bits, to index the flush
+    table) and the column of its rank multiset in :func:`_five_card_rows` (``intp``); cached
+    with the deck."""
     c = completions(deck, k)
     keys = RANK_POW5[c.ids // 4].sum(axis=1, dtype=np.int64) if k \
         else np.zeros(1, dtype=np.int64)
     lanes = np.stack([((c.masks >> np.uint64(16 * s)) & _LANE).astype(np.intp)
                       for s in range(4)])
-    for a in (keys, lanes):
+    col = rank_multiset_keys(k).searchsorted(keys)
+    for a in (lanes, col):
         a.flags.writeable = False
-    return keys, lanes
+    return lanes, col
+
+
+@lru_cache(maxsize=32)
+def _five_card_rows(game: str, need: int) -> tuple[dict[int, int], np.ndarray]:
+    """:func:`five_card_tables`' strengths without a flush laid out for hands of ``5 - need``
+    kept cards: ``(row of each kept rank key, strengths (rows, columns))``, a column per
+    multiset of the ``need`` ranks to come (:func:`~gpu_eval.combinatorics.rank_multiset_keys`
+    order), 0 where the two hold a rank five times; read-only. A player's strengths over its
+    completions are one row read from a few hundred bytes, not a binary search each."""
+    keys, plain, _ = five_card_tables(game)
+    kept, cols = rank_multiset_keys(5 - need), rank_multiset_keys(need)
+    total = kept[:, None] + cols[None, :]
+    at = np.minimum(keys.searchsorted(total), len(keys) - 1)
+    table = np.where(keys[at] == total, plain[at], 0).astype(np.uint16)
+    table.flags.writeable = False
+    return dict(zip(kept.tolist(), range(len(kept)))), table
 
 
 def strengths(game: str, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
@@ -241,12 +260,12 @@ def player_strengths(game: str, deck: bytes, need: int, known: int
             if len({i % 4 for i in kept}) == 1:
                 pat = by_lane[sum(CARD_BIT[i] >> (16 * (i % 4)) for i in kept)] or pat
             return c.pos, c.masks, np.array([pat], dtype=np.uint16), None
-        keys, plain, flush = five_card_tables(game)
-        comp_keys, lanes = _rank_parts(deck, need)
-        base = sum(CARD_POW5_INTS[i] for i in kept)
-        st = plain.take(keys.searchsorted(comp_keys + base))
+        lanes, col = _rank_parts(deck, need)
+        rows, table = _five_card_rows(game, need)
+        st = table[rows[sum(CARD_POW5_INTS[i] for i in kept)]].take(col)
         suits = {i % 4 for i in kept}
         if len(suits) <= 1:  # a flush is still possible: in the kept cards' suit, or any
+            flush = five_card_tables(game)[2]
             for s in (suits or range(4)):
                 lane = sum(CARD_BIT[i] >> (16 * s) for i in kept)
                 f = flush.take(lanes[s] | lane)

@@ -9,7 +9,9 @@ from gpu_eval.equity_engine.deals import completions
 
 @pytest.mark.parametrize("game,kept", [("badugi-draw", 3), ("badugi-draw", 2),
                                        ("deuce-seven-draw", 4), ("deuce-seven-draw", 5),
-                                       ("five-card-draw", 4)])
+                                       ("deuce-seven-draw", 2), ("five-card-draw", 4),
+                                       ("five-card-draw", 3), ("five-card-draw", 1),
+                                       ("five-card-draw", 0)])
 def test_player_strengths_equal_the_evaluator(game, kept):
     rng = np.random.default_rng(kept)
     for _ in range(30):

@@ -14,8 +14,9 @@ cost far more than their arithmetic. A 7-card hand's strength is the better of i
 without flushes, which depends only on its rank multiset, and its flush (the flush table of one
 suit lane, 0 under five cards). So per deck the completions' distinct rank keys (``sum
 5^rank``; at most 91 after a flop), their multiplicities and suit lanes are cached; per call
-each player's rank key is added to the distinct keys and looked up in the table of every 7-card
-rank multiset (:func:`gpu_eval.equity_engine.holdem.shortcuts.flush_free_ranks.plain7`), the
+each player's strengths on them are one row of the table of flush-free strengths by the
+known cards' and the cards to come's rank multisets
+(:func:`gpu_eval.equity_engine.holdem.shortcuts.flush_free_ranks.plain_rows`, built once), the
 keys are tallied with their multiplicities, and only the completions on which some hand can
 still make a flush are played one by one, raised to the flush value: the evaluator's integers.
 """
@@ -47,20 +48,24 @@ _LANE = np.uint64(0x1FFF)
 
 
 @lru_cache(maxsize=256)
-def _deck_tables(deck: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _deck_tables(deck: int, k: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per deck and number of cards to come: the distinct rank keys of the completions
     (``int64``), how many completions have each (``int64``), the index of each completion's
-    key among them, and the completions' suit lanes ``(4, N)`` (``intp``, to index the flush
-    table). Read-only; the same deck asked again skips building them."""
+    key among them, the completions' suit lanes ``(4, N)`` (``intp``, to index the flush
+    table) and each distinct key's column in
+    :func:`~gpu_eval.equity_engine.holdem.shortcuts.flush_free_ranks.plain_rows`'s table.
+    Read-only; the same deck asked again skips building them."""
     boards = enumerate_boards.completions(deck, k) if k else np.zeros(1, dtype=np.uint64)
     uniq, inv = np.unique(flush_free_ranks.rank_keys(boards), return_inverse=True)
     inv = inv.reshape(-1).astype(np.intp)
     mult = np.bincount(inv, minlength=len(uniq)).astype(np.int64)
     lanes = np.stack([((boards >> np.uint64(16 * s)) & _LANE).astype(np.intp)
                       for s in range(4)])
-    for a in (uniq, mult, inv, lanes):
+    col = flush_free_ranks.plain_rows(k)[2].searchsorted(uniq)
+    for a in (uniq, mult, inv, lanes, col):
         a.flags.writeable = False
-    return uniq, mult, inv, lanes
+    return uniq, mult, inv, lanes, col
 
 
 @lru_cache(maxsize=1024)
@@ -69,10 +74,11 @@ def _columns(deck: int, k: int, needs: tuple[tuple[int, int], ...]
     """The columns a spot is tallied over: first one per distinct rank key, weighted by how
     many completions have it and on which no hand can make a flush (the rank keys alone
     decide there), then one per completion on which some hand may make a flush, weight 1.
-    ``needs`` lists ``(suit, cards of it the board must bring)``. Returns each column's rank
-    key index, the columns' weights, the suit lanes ``(4, m)`` of the completions in the
-    last ``m`` columns, and the number of completions. Read-only."""
-    uniq, mult, inv, lanes = _deck_tables(deck, k)
+    ``needs`` lists ``(suit, cards of it the board must bring)``. Returns each column's
+    column in :func:`~gpu_eval.equity_engine.holdem.shortcuts.flush_free_ranks.plain_rows`'s
+    table, the columns' weights, the suit lanes ``(4, m)`` of the completions in the last
+    ``m`` columns, and the number of completions. Read-only."""
+    uniq, mult, inv, lanes, col = _deck_tables(deck, k)
     may = np.zeros(len(inv), dtype=bool)
     for s, need in needs:
         cnt = np.zeros(len(inv), dtype=np.intp)
@@ -83,7 +89,7 @@ def _columns(deck: int, k: int, needs: tuple[tuple[int, int], ...]
     rest = mult - np.bincount(inv[idx], minlength=len(uniq))
     key_of = np.concatenate([np.arange(len(uniq)), inv[idx]])
     weight = np.concatenate([rest, np.ones(len(idx), dtype=np.int64)])
-    out = (key_of, weight, np.ascontiguousarray(lanes[:, idx]))
+    out = (col[key_of], weight, np.ascontiguousarray(lanes[:, idx]))
     for x in out:
         x.flags.writeable = False
     return (*out, len(inv))
@@ -117,11 +123,12 @@ def _counts(masks: list[int], keys: list[int], k: int, deck: int, scale: int
 
     The strengths are not spread over every completion: without a flush a 7-card hand's
     strength is that of its rank multiset, so the completions are tallied by their distinct
-    rank keys (at most 91 after a flop), each weighted by its multiplicity, and only the
-    completions on which some hand can still make a flush are played one by one."""
-    uniq, mult, inv, _ = _deck_tables(deck, k)
-    keys7, plain7 = flush_free_ranks.plain7()
-    plain = plain7.take(keys7.searchsorted(np.add.outer(keys, uniq)))
+    rank keys (at most 91 after a flop, each hand's strengths on them one row of a table),
+    each weighted by its multiplicity, and only the completions on which some hand can still
+    make a flush are played one by one."""
+    _, mult, inv, _, col = _deck_tables(deck, k)
+    row_of, table, _ = flush_free_ranks.plain_rows(k)
+    rows = table.take([row_of[x] for x in keys], axis=0)  # each hand's row: every column
     flushes = []  # (player, suit, the player's lane of that suit, cards the board must bring)
     for i, m in enumerate(masks):
         for s in range(4):
@@ -130,15 +137,15 @@ def _counts(masks: list[int], keys: list[int], k: int, deck: int, scale: int
             if n_s + k >= 5:  # this suit can still reach five cards
                 flushes.append((i, s, lane, 5 - n_s))
     if not flushes:
-        return (*_tally(plain, mult, len(inv), scale), len(inv))
-    key_of, weight, lanes, total = _columns(
+        return (*_tally(rows.take(col, axis=1), mult, len(inv), scale), len(inv))
+    cols, weight, lanes, total = _columns(
         deck, k, tuple(sorted({(s, need) for _, s, _, need in flushes})))
-    st = plain.take(key_of, axis=1)
-    table = bitmask_tables().flush
-    first = len(key_of) - lanes.shape[1]
+    st = rows.take(cols, axis=1)
+    flush = bitmask_tables().flush
+    first = len(cols) - lanes.shape[1]
     for i, s, lane, _ in flushes:
         row = st[i, first:]
-        np.maximum(row, table.take(lanes[s] | lane), out=row)
+        np.maximum(row, flush.take(lanes[s] | lane), out=row)
     return (*_tally(st, weight, total, scale), total)
 
 
