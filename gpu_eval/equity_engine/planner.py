@@ -116,14 +116,11 @@ class Request:
         self.exact, self.seed, self.game, self.backend = exact, seed, game, backend
         self.progress, self.here, self.pairs, self.what = progress, here, pairs, what
         self.batch = batch
+        #: The name of the equity engine the game calls for (``Game.engine``): the engine
+        #: whose strategies answer the request (read by every strategy's ``applies``).
+        self.engine: str = self.record.engine
         self._states: dict[type | int, Any] = {}
         self._runs_on: str | None = None
-
-    @property
-    def engine(self) -> str:
-        """The name of the equity engine the game calls for (``Game.engine``): the engine
-        whose strategies answer the request."""
-        return self.record.engine
 
     @property
     def runs_on(self) -> str:

@@ -131,11 +131,15 @@ class DealProblem:
     #: set once here).
     hilo: bool = field(init=False)
     scale: int = field(init=False)
+    #: The deck's ids as bytes, the key the completions are cached by (one object: its hash
+    #: is worked out once).
+    deck_bytes: bytes = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         hilo = registry.GAMES[self.game].hilo
         object.__setattr__(self, "hilo", hilo)
         object.__setattr__(self, "scale", game_units(len(self.known), hilo))
+        object.__setattr__(self, "deck_bytes", self.deck.tobytes())
 
     @property
     def record(self) -> registry.Game:
@@ -238,6 +242,7 @@ def expected_seconds(prob: DealProblem, method: str, work: float) -> float:
     return _seconds(len(prob.deck), prob.need, prob.hilo, method, work)
 
 
+@lru_cache(maxsize=1024)  # a function of the deal's shape: worked out once per shape
 def _seconds(d: int, need: tuple[int, ...], hilo: bool, method: str, work: float) -> float:
     if method == "inclusion-exclusion":
         per_size, per_entry = _IE_SECONDS
@@ -277,14 +282,14 @@ def completion_masks(prob: DealProblem, i: int) -> tuple[np.ndarray, np.ndarray]
     >>> pos.shape, masks.dtype.name
     ((44, 1), 'uint64')
     """
-    c = completions.completions(prob.deck.tobytes(), prob.need[i])
+    c = completions.completions(prob.deck_bytes, prob.need[i])
     return c.pos, c.masks
 
 
 def _completions(prob: DealProblem, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                      np.ndarray | None]:
     """Player ``i``'s completions: ``(deck positions (m, k), masks, strengths, lows)``."""
-    return completions.player_strengths(prob.game, prob.deck.tobytes(), prob.need[i],
+    return completions.player_strengths(prob.game, prob.deck_bytes, prob.need[i],
                                        prob.known[i])
 
 
@@ -763,10 +768,10 @@ def task(job: DealJob, start: int, stop: int, bar: Progress | None = None
             assert job.entropy is not None  # a Monte Carlo job has its seed
             out = cuda_deals.sample_counts(prob, job.entropy, start, stop, bar)
         return tuple(np.asarray(x, dtype=np.int64) for x in out)
-    if job.method == "grid":
-        out = _grid(prob, bar, start, stop)
-    elif job.method == "inclusion-exclusion":
-        out = _inclusion_exclusion(prob, bar, start, stop)
+    if job.method in ("grid", "inclusion-exclusion"):
+        walk = _grid if job.method == "grid" else _inclusion_exclusion
+        *totals, deals = walk(prob, bar, start, stop)
+        return (*totals, np.asarray(deals, dtype=np.int64))  # the totals: int64 arrays
     else:
         seqs = np.random.SeedSequence(job.entropy).spawn(-(-job.span // SAMPLE_BLOCK))
         out = None
