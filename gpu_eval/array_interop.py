@@ -288,6 +288,8 @@ def accepts_arrays(*names: str, host_only: bool = False) -> Callable[[_F], _F]:
     [2, 4]
     """
     def wanted(v) -> bool:
+        if type(v) is str:  # card text, the commonest argument
+            return False
         return is_foreign(v) or (host_only and _is_cupy(v))
 
     def decorate(fn: _F) -> _F:

@@ -1,4 +1,5 @@
-"""Enumerating and unranking k-card subsets in colexicographic order.
+"""Enumerating and unranking k-card subsets in colexicographic order; the rank multisets of
+k cards.
 
 Colex order lists the k-subsets of ``{0..n-1}`` so that those of ``{0..m-1}`` come first, for
 every ``m``; subset number ``i`` is found by unranking with the combinatorial number system.
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from itertools import combinations_with_replacement
 from math import comb
 
 import numpy as np
@@ -142,3 +144,27 @@ def colex_masks(values: np.ndarray, k: int, start: int, stop: int) -> np.ndarray
         sub = colex_masks(vals, k - 1, max(start, lo) - lo, min(stop, hi) - lo)
         parts.append(sub | vals[t])
     return np.concatenate(parts)
+
+
+@lru_cache(maxsize=16)
+def rank_multiset_keys(k: int) -> np.ndarray:
+    """The sorted keys ``sum 5^rank`` of every multiset of ``k`` ranks with at most four of a
+    rank: every rank multiset ``k`` cards can have (``int64``, read-only; the key the
+    evaluators' rank tables are read by).
+
+    Examples
+    --------
+    >>> [len(rank_multiset_keys(k)) for k in (0, 1, 2, 5, 7)]
+    [1, 13, 91, 6175, 49205]
+    >>> rank_multiset_keys(2)[:3].tolist()   # 2-2, 2-3, 3-3
+    [2, 6, 10]
+    """
+    ranks = np.array(list(combinations_with_replacement(range(13), k)) if k else [()],
+                     dtype=np.intp)  # each multiset once, ranks increasing
+    counts = np.zeros((len(ranks), 13), dtype=np.int64)
+    for j in range(k):
+        counts[np.arange(len(ranks)), ranks[:, j]] += 1
+    out = np.sort(counts[(counts <= 4).all(axis=1)] @ (5 ** np.arange(13, dtype=np.int64)))
+    out.flags.writeable = False
+    return out
+

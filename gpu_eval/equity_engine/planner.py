@@ -41,7 +41,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any, TypeVar
 
 import numpy as np
@@ -50,6 +50,7 @@ from gpu_eval import backend_choice
 from gpu_eval.equity_engine.problem import Problem, check_dealt, check_options, prepare
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
+from gpu_eval.once import cached_property
 from gpu_eval.progress import Progress, wanted
 
 __all__ = ["Request", "Engine", "Strategy", "Plan", "Part", "choose", "plan", "run_here",
@@ -115,14 +116,11 @@ class Request:
         self.exact, self.seed, self.game, self.backend = exact, seed, game, backend
         self.progress, self.here, self.pairs, self.what = progress, here, pairs, what
         self.batch = batch
+        #: The name of the equity engine the game calls for (``Game.engine``): the engine
+        #: whose strategies answer the request (read by every strategy's ``applies``).
+        self.engine: str = self.record.engine
         self._states: dict[type | int, Any] = {}
         self._runs_on: str | None = None
-
-    @property
-    def engine(self) -> str:
-        """The name of the equity engine the game calls for (``Game.engine``): the engine
-        whose strategies answer the request."""
-        return self.record.engine
 
     @property
     def runs_on(self) -> str:
@@ -394,6 +392,9 @@ def run_here(p: Plan) -> Any:
     if p.task is None or p.total == 0:
         return tag(p.finish(Part((), frozenset({p.backend}))), p.strategy)
     spans = p.local if p.local is not None else [(0, p.total)]
+    if len(spans) == 1 and not p.bar_enabled:  # one span, no bar: the task alone
+        part = p.task(p.job, *spans[0], None)
+        return tag(p.finish(part), p.strategy)
     bar = Progress(p.bar_total() if p.bar_enabled and p.bar_total else 0, p.bar_what,
                    unit=p.bar_unit, enabled=p.bar_enabled,
                    shown=p.bar_shown() if p.bar_enabled and p.bar_shown else None)

@@ -13,6 +13,7 @@ low the high hand(s) take the whole pot.
 
 from __future__ import annotations
 
+from functools import cache
 from math import lcm
 
 import numpy as np
@@ -20,6 +21,7 @@ import numpy as np
 __all__ = ["pot_units", "game_units", "split"]
 
 
+@cache  # read on every call: a handful of player counts
 def pot_units(n_players: int) -> int:
     """Units in one pot: ``lcm(1..n)``, so every split ``1/c`` is a whole number of units.
 

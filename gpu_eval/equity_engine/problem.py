@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any, cast
 
 import numpy as np
@@ -96,7 +97,12 @@ def deck_of(record: registry.Game) -> int:
     >>> bin(deck_of(registry.get("holdem"))).count("1"), bin(deck_of(registry.get("shortdeck"))).count("1")
     (52, 36)
     """
-    return mask_of(range(4 * record.lowest_rank, 52))
+    return _deck_from(record.lowest_rank)
+
+
+@cache
+def _deck_from(lowest_rank: int) -> int:
+    return mask_of(range(4 * lowest_rank, 52))
 
 
 #: Card ids of a board, dead-card or player argument (text, ids of any width, uint64 masks;

@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import MISSING, dataclass, field, fields
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover -- the frames extra, imported when used
     from matplotlib.axes import Axes
 
 __all__ = ["EquityResult", "MatrixResult", "PreflopTable", "exact_result", "sampled_result",
-           "spot_result", "read_only", "pct", "class_index"]
+           "spot_result", "built", "read_only", "pct", "class_index"]
 
 def read_only(a: np.ndarray) -> np.ndarray:
     a = np.asarray(a)
@@ -105,6 +105,19 @@ class EquityResult:
     low: np.ndarray | None = None
     scoop: np.ndarray | None = None
     strategy: str = ""
+
+    if not TYPE_CHECKING:  # hidden from mypy, which keeps checking attribute names
+        def __getattr__(self, name: str) -> Any:
+            # Reached only for an attribute not set: the arrays a spot_result works out
+            # from its counts on first read (once; a second thread finds them set).
+            d = self.__dict__
+            spot = d.get("_spot")
+            if spot is not None and name in _SPOT_ARRAYS:
+                d.update(_spot_arrays(*spot))
+                d.pop("_spot", None)
+            if name in _SPOT_ARRAYS and name in d:
+                return d[name]
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def __str__(self) -> str:
         """A table: one row per player with equity, win and tie (split-pot) probabilities.
@@ -201,11 +214,14 @@ def _column_sums(x: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(np.asarray(x).T).sum(axis=1)
 
 
-def spot_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, scale: int,
-                per_matchup: int, *, method: str | None = None, **common: Any) -> EquityResult:
+def spot_result(wins: Any, ties: Any, units: Any, scale: int, per_matchup: int, *,
+                method: str | None = None, labels: tuple[str, ...], backend: str,
+                board: str = "", dead: str = "") -> EquityResult:
     """:func:`exact_result` of a single matchup of weight 1 (every hand known), given its
-    counts ``(n,)``: the same numbers, without the matchup sums (a fifth of a one-spot call);
-    ``method`` replaces the default ``"exact: N boards"``.
+    counts per player (arrays or lists of ints): the same numbers, without the matchup sums;
+    ``method`` replaces the default ``"exact: N boards"``. Its arrays are worked out from the
+    counts when first read (a one-spot call is over in tens of microseconds, and making seven
+    small arrays would be a fifth of it; a caller that reads only ``method`` never pays).
 
     Examples
     --------
@@ -214,21 +230,62 @@ def spot_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, scale: in
     >>> r.equity.tolist(), r.method
     ([0.375, 0.625], 'exact: 4 boards')
     """
+    if method is None:
+        method = f"exact: {per_matchup:,} board{'s' * (per_matchup != 1)}"
+    return built(exact=True, boards=per_matchup, samples=None, matchups=1, method=method,
+                 labels=labels, backend=backend, board=board, dead=dead,
+                 _spot=(wins, ties, units, scale, per_matchup))
+
+
+#: The fields of a :func:`spot_result` worked out on first read (:func:`_spot_arrays`).
+_SPOT_ARRAYS = frozenset({"equity", "win", "tie", "tie_share", "stderr", "wins", "ties"})
+
+
+def _spot_arrays(wins: Any, ties: Any, units: Any, scale: int, per_matchup: int
+                 ) -> dict[str, np.ndarray]:
+    """The arrays of a :func:`spot_result`, read-only: what :func:`exact_result` gives for
+    the same counts, bit for bit."""
     total = 1.0 * per_matchup     # what exact_result's w.sum() * per_matchup is for w = [1.0]
     # A handful of players: Python floats, the same IEEE operations exact_result's arrays do
     # (a NumPy operation on a 2-element array costs more than the division itself).
-    wins, ties, units = (np.asarray(x).tolist() for x in (wins, ties, units))
+    wins, ties, units = (x.tolist() if isinstance(x, np.ndarray) else list(x)
+                         for x in (wins, ties, units))
     win = [w / total for w in wins]
     tie_share = [u / (scale * total) for u in units]
-    if method is None:
-        method = f"exact: {per_matchup:,} board{'s' * (per_matchup != 1)}"
-    # Two arrays, each row a field (views of a read-only array are read-only).
-    floats = read_only(np.array([[w + s for w, s in zip(win, tie_share)], win,
-                                 [t / total for t in ties], tie_share, [0.0] * len(wins)]))
-    ints = read_only(np.array([wins, ties], dtype=np.int64))
-    return EquityResult(equity=floats[0], win=floats[1], tie=floats[2], tie_share=floats[3],
-                        stderr=floats[4], exact=True, boards=per_matchup, samples=None,
-                        matchups=1, wins=ints[0], ties=ints[1], method=method, **common)
+    # Two arrays, each row a field (views of a read-only array are read-only); the floats
+    # from one flat list (a nested one costs NumPy twice the time to read).
+    n = len(wins)
+    floats = np.array([*(w + s for w, s in zip(win, tie_share)), *win,
+                       *(t / total for t in ties), *tie_share, *[0.0] * n]).reshape(5, n)
+    floats.flags.writeable = False
+    ints = np.array([wins, ties], dtype=np.int64)
+    ints.flags.writeable = False
+    eq, win_, tie, share, stderr = floats
+    return dict(equity=eq, win=win_, tie=tie, tie_share=share, stderr=stderr, wins=ints[0],
+                ties=ints[1])
+
+
+def built(**values: Any) -> EquityResult:
+    """The :class:`EquityResult` holding ``values`` (every field without a default, or the
+    counts its arrays are worked out from, ``_spot``; the others take their defaults), as its
+    ``__init__`` makes it, in a fraction of the time: the generated ``__init__`` sets each of
+    the 20 frozen fields through ``object.__setattr__``.
+
+    Examples
+    --------
+    >>> r = built(labels=("a",), equity=None, win=None, tie=None, tie_share=None,
+    ...           stderr=None, exact=True, boards=1, samples=None, matchups=1, wins=None,
+    ...           ties=None, backend="numpy", method="m")
+    >>> r.board, r.strategy, r.method
+    ('', '', 'm')
+    """
+    out = object.__new__(EquityResult)
+    out.__dict__.update(_RESULT_DEFAULTS, **values)
+    return out
+
+
+#: The defaults of :class:`EquityResult`'s fields that have one (:func:`built`).
+_RESULT_DEFAULTS = {f.name: f.default for f in fields(EquityResult) if f.default is not MISSING}
 
 
 def sampled_result(wins: np.ndarray, ties: np.ndarray, units: np.ndarray, units_sq: np.ndarray,

@@ -21,6 +21,7 @@ This module imports nothing of the package, so any layer can read it.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Literal
 
 import numpy as np
@@ -143,7 +144,7 @@ class Game:
     max_players: int = 0
     deal: str = BOARD
 
-    @property
+    @cached_property  # read on every equity call: worked out once per record
     def full_board(self) -> int:
         """Board cards of a finished deal (0 without a shared board).
 
@@ -154,7 +155,7 @@ class Game:
         """
         return max(self.board_sizes) if self.board_sizes else 0
 
-    @property
+    @cached_property
     def engine(self) -> str:
         """The equity engine that plays the game (one of :data:`ENGINES`): ``"holdem"`` for
         hold'em, ``"board games"`` for the other shared-board games (Omaha, hi/lo, short deck,

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from functools import cached_property
 from typing import Any
 
 from gpu_eval.equity_engine.board_games import cuda_engine
@@ -36,6 +35,7 @@ from gpu_eval.equity_engine.problem import (
     no_matchup_error,
     symmetry_group,
 )
+from gpu_eval.once import cached_property
 from gpu_eval.progress import wanted
 
 __all__ = ["ENGINE", "STRATEGIES", "BoardGameSetup", "game_task"]

@@ -29,6 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from gpu_eval.card_spelling import CARD_BIT, CARD_POW5_INTS, RANK_POW5
+from gpu_eval.combinatorics import rank_multiset_keys
 from gpu_eval.equity_engine import board_orbits
 from gpu_eval.games import registry
 from gpu_eval.games.registry import BADUGI
@@ -75,16 +76,34 @@ def completions(deck: bytes, k: int) -> Completions:
 
 @lru_cache(maxsize=64)
 def _rank_parts(deck: bytes, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Per completion its rank key ``sum 5^rank`` (``int64``) and its four suit lanes
-    ``(4, m)`` (``intp``: rank bits, to index the flush table); cached with the deck."""
+    """Per completion its four suit lanes ``(4, m)`` (``intp``: rank bits, to index the flush
+    table) and the column of its rank multiset in :func:`_five_card_rows` (``intp``); cached
+    with the deck."""
     c = completions(deck, k)
     keys = RANK_POW5[c.ids // 4].sum(axis=1, dtype=np.int64) if k \
         else np.zeros(1, dtype=np.int64)
     lanes = np.stack([((c.masks >> np.uint64(16 * s)) & _LANE).astype(np.intp)
                       for s in range(4)])
-    for a in (keys, lanes):
+    col = rank_multiset_keys(k).searchsorted(keys)
+    for a in (lanes, col):
         a.flags.writeable = False
-    return keys, lanes
+    return lanes, col
+
+
+@lru_cache(maxsize=32)
+def _five_card_rows(game: str, need: int) -> tuple[dict[int, int], np.ndarray]:
+    """:func:`five_card_tables`' strengths without a flush laid out for hands of ``5 - need``
+    kept cards: ``(row of each kept rank key, strengths (rows, columns))``, a column per
+    multiset of the ``need`` ranks to come (:func:`~gpu_eval.combinatorics.rank_multiset_keys`
+    order), 0 where the two hold a rank five times; read-only. A player's strengths over its
+    completions are one row read from a few hundred bytes, not a binary search each."""
+    keys, plain, _ = five_card_tables(game)
+    kept, cols = rank_multiset_keys(5 - need), rank_multiset_keys(need)
+    total = kept[:, None] + cols[None, :]
+    at = np.minimum(keys.searchsorted(total), len(keys) - 1)
+    table = np.where(keys[at] == total, plain[at], 0).astype(np.uint16)
+    table.flags.writeable = False
+    return dict(zip(kept.tolist(), range(len(kept)))), table
 
 
 def strengths(game: str, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray | None]:
@@ -162,6 +181,48 @@ def _five_card_lists(game: str) -> tuple[dict[int, int], list[int]]:
     return dict(zip(keys.tolist(), plain.tolist())), flush.tolist()
 
 
+@lru_cache(maxsize=4096)
+def _ids_of_mask(mask: int) -> tuple[int, ...]:
+    out = []
+    while mask:
+        low = mask & -mask
+        b = low.bit_length() - 1
+        out.append(4 * (b % 16) + b // 16)
+        mask ^= low
+    return tuple(sorted(out))
+
+
+@lru_cache(maxsize=1)
+def _badugi_one_more() -> np.ndarray:
+    """Badugi strengths of three cards and a fourth, ``uint16 (C(52, 3), 52)``: the row is the
+    colex number of the three increasing ids, the column the fourth card (meaningless where it
+    is one of the three); read from the evaluator's table of four-card hands, built once
+    (2.3 MB, a fraction of a second), so a one-card draw's strengths are one gather.
+
+    Examples
+    --------
+    >>> from gpu_eval.games import lowball
+    >>> t = _badugi_one_more()   # 2d 3h 4s and Ac: the best badugi
+    >>> int(t[1 + comb(6, 2) + comb(11, 3), 48]) == int(lowball.badugi_table()[
+    ...     1 + comb(6, 2) + comb(11, 3) + comb(48, 4)])
+    True
+    """
+    from gpu_eval.games import lowball  # noqa: PLC0415 -- its tables load on demand
+
+    table = lowball.badugi_table()
+    three = np.array([(a, b, c) for c in range(52) for b in range(c) for a in range(b)],
+                     dtype=np.intp)  # colex order: row r holds the r-th triple
+    out = np.zeros((len(three), 52), dtype=np.uint16)
+    for x in range(52):
+        ids = np.column_stack([three, np.full(len(three), x)])
+        ok = (three != x).all(axis=1)
+        ids.sort(axis=1)
+        rows = np.take(_COLEX4_TERMS, ids[ok] + _COLEX4_OFFSETS).sum(axis=1)
+        out[ok, x] = table[rows]
+    out.flags.writeable = False
+    return out
+
+
 def ids_of_mask(mask: int) -> list[int]:
     """Card ids of a hand mask, increasing.
 
@@ -170,13 +231,7 @@ def ids_of_mask(mask: int) -> list[int]:
     >>> ids_of_mask((1 << 16) | 1 | (1 << 12))   # 2c 2d Ac
     [0, 1, 48]
     """
-    out = []
-    while mask:
-        low = mask & -mask
-        b = low.bit_length() - 1
-        out.append(4 * (b % 16) + b // 16)
-        mask ^= low
-    return sorted(out)
+    return list(_ids_of_mask(mask))  # remembered: a spot's few hands are decoded again
 
 
 def player_strengths(game: str, deck: bytes, need: int, known: int
@@ -205,15 +260,15 @@ def player_strengths(game: str, deck: bytes, need: int, known: int
             if len({i % 4 for i in kept}) == 1:
                 pat = by_lane[sum(CARD_BIT[i] >> (16 * (i % 4)) for i in kept)] or pat
             return c.pos, c.masks, np.array([pat], dtype=np.uint16), None
-        keys, plain, flush = five_card_tables(game)
-        comp_keys, lanes = _rank_parts(deck, need)
-        base = sum(CARD_POW5_INTS[i] for i in kept)
-        st = plain[np.searchsorted(keys, comp_keys + base)]
+        lanes, col = _rank_parts(deck, need)
+        rows, table = _five_card_rows(game, need)
+        st = table[rows[sum(CARD_POW5_INTS[i] for i in kept)]].take(col)
         suits = {i % 4 for i in kept}
         if len(suits) <= 1:  # a flush is still possible: in the kept cards' suit, or any
+            flush = five_card_tables(game)[2]
             for s in (suits or range(4)):
                 lane = sum(CARD_BIT[i] >> (16 * s) for i in kept)
-                f = np.take(flush, lanes[s] | lane)
+                f = flush.take(lanes[s] | lane)
                 st = np.where(f > 0, f, st)
         return c.pos, c.masks, st, None
     if record.low == BADUGI and record.draws:
@@ -224,6 +279,10 @@ def player_strengths(game: str, deck: bytes, need: int, known: int
             a, b, cc, d = kept
             row = a + comb(b, 2) + comb(cc, 3) + comb(d, 4)
             return c.pos, c.masks, np.array([lowball.badugi_table()[row]], dtype=np.uint16), None
+        if len(kept) == 3:  # the one-card draw: one gather from the three cards' row
+            a, b, cc = kept
+            row = _badugi_one_more()[a + comb(b, 2) + comb(cc, 3)]
+            return c.pos, c.masks, row.take(c.ids.reshape(-1)), None
         ids = np.empty((len(c.ids), 4), dtype=np.intp)
         ids[:, :len(kept)] = kept
         ids[:, len(kept):] = c.ids

@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
-from functools import cached_property, lru_cache
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from itertools import combinations
 from typing import Any
 
@@ -48,14 +48,17 @@ from gpu_eval.card_spelling import CARD_BIT, id_text
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.equity_engine import results as equity_results
 from gpu_eval.equity_engine.deals import completions
+from gpu_eval.equity_engine.plain_spots import PlainDeal
 from gpu_eval.equity_engine.pots import game_units, split
 from gpu_eval.equity_engine.problem import Problem
 from gpu_eval.equity_engine.problem import prepare as prepare_any
 from gpu_eval.games import registry
+from gpu_eval.once import cached_property
 from gpu_eval.progress import Progress, wanted
 
-__all__ = ["prepare", "deal_problem", "exact_job", "sample_job", "task", "finish", "DealProblem",
-           "DealJob", "strengths", "costs", "expected_seconds", "exact_counts", "grid_rows",
+__all__ = ["prepare", "deal_problem", "plain_problem", "exact_job", "sample_job", "task",
+           "finish", "DealProblem", "DealJob", "strengths", "costs", "expected_seconds",
+           "exact_counts", "grid_rows",
            "completion_masks", "tuples", "device_order", "SAMPLE_BLOCK", "EXACT_LIMIT",
            "EXACT_SECONDS", "RATE", "CUDA_RATE", "H200_THREAD_INSTRUCTIONS",
            "GRID_INSTRUCTIONS_PER_DEAL", "GRID_ISSUE_EFFICIENCY", "CUDA_EXACT_LIMIT",
@@ -124,19 +127,23 @@ class DealProblem:
     need: tuple[int, ...]    # cards still to come, per player
     deck: np.ndarray         # (D,) uint8 ids of the cards that can still come
     dead: str
+    #: Whether the pot is split high/low, and the pot units (read on every step of a walk:
+    #: set once here).
+    hilo: bool = field(init=False)
+    scale: int = field(init=False)
+    #: The deck's ids as bytes, the key the completions are cached by (one object: its hash
+    #: is worked out once).
+    deck_bytes: bytes = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        hilo = registry.GAMES[self.game].hilo
+        object.__setattr__(self, "hilo", hilo)
+        object.__setattr__(self, "scale", game_units(len(self.known), hilo))
+        object.__setattr__(self, "deck_bytes", self.deck.tobytes())
 
     @property
     def record(self) -> registry.Game:
         return registry.GAMES[self.game]
-
-    @property
-    def hilo(self) -> bool:
-        return self.record.hilo
-
-    @property
-    def scale(self) -> int:
-        n = len(self.known)
-        return game_units(n, self.hilo)
 
     def deals(self) -> int:
         """Deals in the whole space: the ways to hand out the missing cards."""
@@ -149,6 +156,9 @@ class DealProblem:
 
 def _text(ids) -> str:
     return "".join(id_text(c) for c in sorted(int(c) for c in ids))
+
+
+_plain_text = lru_cache(maxsize=256)(_text)  # of a tuple of ids (a plain deal's dead cards)
 
 
 @lru_cache(maxsize=256)
@@ -171,6 +181,22 @@ def deal_problem(prob: Problem) -> DealProblem:
     return DealProblem(prob.game, prob.labels, tuple(int(p.masks[0]) for p in prob.players),
                        tuple(p.need for p in prob.players), _deck(prob.deck_mask),
                        _text(prob.dead) if prob.dead else "")
+
+
+def plain_problem(deal: PlainDeal, record: registry.Game) -> DealProblem:
+    """The :class:`DealProblem` of a deal read from plain text
+    (:func:`gpu_eval.equity_engine.plain_spots.plain_deal`): the one :func:`deal_problem`
+    gives for the same spot.
+
+    Examples
+    --------
+    >>> from gpu_eval.equity_engine.plain_spots import plain_deal
+    >>> game = registry.get("razz")
+    >>> plain_problem(plain_deal(["Ah2h3h", "Kh2d3d"], "", "", game), game).need
+    (4, 4)
+    """
+    return DealProblem(record.name, deal.labels, deal.known, deal.need, _deck(deal.deck_mask),
+                       _plain_text(deal.dead) if deal.dead else "")
 
 
 def prepare(players: Sequence[Any], board: Any, dead: Any, game: str) -> DealProblem:
@@ -200,14 +226,7 @@ def costs(prob: DealProblem) -> dict[str, float]:
     >>> sorted(costs(p)), f"{costs(p)['inclusion-exclusion']:.3g}"
     (['grid', 'inclusion-exclusion'], '5.22e+06')
     """
-    d = len(prob.deck)
-    sizes = [math.comb(d, k) for k in prob.need]
-    out = {"grid": float(math.prod(sizes))}
-    if len(sizes) == 2 and not prob.hilo:
-        top = min(prob.need)  # shared sets of at most this many cards
-        out["inclusion-exclusion"] = float(sum(s * sum(math.comb(k, j) for j in range(top + 1))
-                                               for s, k in zip(sizes, prob.need)))
-    return out
+    return {m: work for m, work, _ in _figures(len(prob.deck), prob.need, prob.hilo)}
 
 
 def expected_seconds(prob: DealProblem, method: str, work: float) -> float:
@@ -220,13 +239,32 @@ def expected_seconds(prob: DealProblem, method: str, work: float) -> float:
     >>> min(c, key=c.get), min(c, key=lambda m: expected_seconds(p, m, c[m]))
     ('inclusion-exclusion', 'grid')
     """
+    return _seconds(len(prob.deck), prob.need, prob.hilo, method, work)
+
+
+@lru_cache(maxsize=1024)  # a function of the deal's shape: worked out once per shape
+def _seconds(d: int, need: tuple[int, ...], hilo: bool, method: str, work: float) -> float:
     if method == "inclusion-exclusion":
         per_size, per_entry = _IE_SECONDS
-        return per_size * (min(prob.need) + 1) + per_entry * work
+        return per_size * (min(need) + 1) + per_entry * work
     fixed, per_hand, per_pair_hu, per_pair_hu_hilo, per_pair = _GRID_SECONDS
-    hands = sum(math.comb(len(prob.deck), k) for k in prob.need)
-    pair = per_pair if len(prob.known) > 2 else per_pair_hu_hilo if prob.hilo else per_pair_hu
+    hands = sum(math.comb(d, k) for k in need)
+    pair = per_pair if len(need) > 2 else per_pair_hu_hilo if hilo else per_pair_hu
     return fixed + per_hand * hands + pair * work
+
+
+@lru_cache(maxsize=1024)
+def _figures(d: int, need: tuple[int, ...], hilo: bool) -> tuple[tuple[str, float, float], ...]:
+    """``(method, work, expected NumPy seconds)`` of each exact method of a deal from a deck
+    of ``d`` cards, each player drawing ``need``: a function of the deal's shape alone, so
+    worked out once per shape (the cards do not enter it)."""
+    sizes = [math.comb(d, k) for k in need]
+    out = {"grid": float(math.prod(sizes))}
+    if len(sizes) == 2 and not hilo:
+        top = min(need)  # shared sets of at most this many cards
+        out["inclusion-exclusion"] = float(sum(s * sum(math.comb(k, j) for j in range(top + 1))
+                                               for s, k in zip(sizes, need)))
+    return tuple((m, work, _seconds(d, need, hilo, m, work)) for m, work in out.items())
 
 
 def _fastest(prob: DealProblem, c: dict[str, float]) -> str:
@@ -244,14 +282,14 @@ def completion_masks(prob: DealProblem, i: int) -> tuple[np.ndarray, np.ndarray]
     >>> pos.shape, masks.dtype.name
     ((44, 1), 'uint64')
     """
-    c = completions.completions(prob.deck.tobytes(), prob.need[i])
+    c = completions.completions(prob.deck_bytes, prob.need[i])
     return c.pos, c.masks
 
 
 def _completions(prob: DealProblem, i: int) -> tuple[np.ndarray, np.ndarray, np.ndarray,
                                                      np.ndarray | None]:
     """Player ``i``'s completions: ``(deck positions (m, k), masks, strengths, lows)``."""
-    return completions.player_strengths(prob.game, prob.deck.tobytes(), prob.need[i],
+    return completions.player_strengths(prob.game, prob.deck_bytes, prob.need[i],
                                        prob.known[i])
 
 
@@ -376,7 +414,18 @@ def _heads_up_grid(comps: list, scale: int, bar: Progress, start: int, stop: int
     (_, ma, sa, _), (_, mb, sb, _) = comps
     ma, sa = ma[start:stop], sa[start:stop]
     won = tied = valid = 0
-    if len(ma) * len(mb) <= _SMALL_GRID:
+    if len(ma) == 1 and not ma[0] or len(mb) == 1 and not mb[0]:
+        # A pat hand (no card to come) against the other's completions: every pair is a deal,
+        # and the pat hand's one strength is compared with each (no NumPy call pays here).
+        pat, draws, flip = (int(sa[0]), sb.tolist(), False) if len(ma) == 1 and not ma[0] \
+            else (int(sb[0]), sa.tolist(), True)
+        valid = len(draws)
+        tied = draws.count(pat)
+        won = sum([t < pat for t in draws])
+        if flip:  # the pat hand is the second player's
+            won = valid - won - tied
+        bar.update(valid)
+    elif len(ma) * len(mb) <= _SMALL_GRID:
         b_side = list(zip(mb.tolist(), sb.tolist()))
         for x, s in zip(ma.tolist(), sa.tolist()):
             for y, t in b_side:
@@ -394,10 +443,12 @@ def _heads_up_grid(comps: list, scale: int, bar: Progress, start: int, stop: int
             tied += int(np.count_nonzero(ok & (s == sb)))
             valid += int(np.count_nonzero(ok))
             bar.update(ok.size)
-    wins = np.array([won, valid - won - tied], dtype=np.int64)
-    ties = np.array([tied, tied], dtype=np.int64)
-    z = np.zeros(2, dtype=np.int64)
-    return wins, ties, ties * (scale // 2), z, z, valid
+    # One array, each row a total (a NumPy call per total costs more than a small walk).
+    units = tied * (scale // 2)
+    wins, ties, split_units, high, low = np.array(
+        [won, valid - won - tied, tied, tied, units, units, 0, 0, 0, 0], dtype=np.int64
+    ).reshape(5, 2)
+    return wins, ties, split_units, high, low, valid
 
 
 def _heads_up_hilo_grid(comps: list, scale: int, bar: Progress, start: int,
@@ -675,8 +726,9 @@ def exact_job(prob: DealProblem, backend: str, exact: bool | None) -> DealJob | 
             raise ValueError(f"exact {prob.game!r} equity of this deal needs {least:.3g} "
                              f"comparisons; pass exact=False (Monte Carlo)")
         return None
-    method = min(c, key=lambda m: expected_seconds(prob, m, c[m]))
-    return DealJob(prob, method, None, None, c[method])
+    method, work, _ = min(_figures(len(prob.deck), prob.need, prob.hilo),
+                          key=lambda f: f[2])  # the first of equals, as _fastest
+    return DealJob(prob, method, None, None, work)
 
 
 def sample_job(prob: DealProblem, n_samples: int, entropy: int, backend: str) -> DealJob:
@@ -716,10 +768,10 @@ def task(job: DealJob, start: int, stop: int, bar: Progress | None = None
             assert job.entropy is not None  # a Monte Carlo job has its seed
             out = cuda_deals.sample_counts(prob, job.entropy, start, stop, bar)
         return tuple(np.asarray(x, dtype=np.int64) for x in out)
-    if job.method == "grid":
-        out = _grid(prob, bar, start, stop)
-    elif job.method == "inclusion-exclusion":
-        out = _inclusion_exclusion(prob, bar, start, stop)
+    if job.method in ("grid", "inclusion-exclusion"):
+        walk = _grid if job.method == "grid" else _inclusion_exclusion
+        *totals, deals = walk(prob, bar, start, stop)
+        return (*totals, np.asarray(deals, dtype=np.int64))  # the totals: int64 arrays
     else:
         seqs = np.random.SeedSequence(job.entropy).spawn(-(-job.span // SAMPLE_BLOCK))
         out = None
@@ -744,7 +796,8 @@ def finish(job: DealJob, totals: Sequence[np.ndarray],
     'exact (grid): 42 deals'
     """
     prob = job.prob
-    common = {"labels": prob.labels, "backend": backend, "board": "", "dead": prob.dead}
+    common: dict[str, Any] = {"labels": prob.labels, "backend": backend, "board": "",
+                              "dead": prob.dead}
     if job.exact:
         wins, ties, units, hu, lu, deals = totals
         n_deals = int(deals)

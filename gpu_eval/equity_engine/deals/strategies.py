@@ -16,13 +16,11 @@ Examples
 
 from __future__ import annotations
 
-from functools import cached_property
-
-import numpy as np
-
 from gpu_eval.equity_engine.deals import numpy_engine as deals
+from gpu_eval.equity_engine.plain_spots import plain_deal
 from gpu_eval.equity_engine.planner import Engine, Part, Plan, Request, Setup, Strategy, backend_name
 from gpu_eval.equity_engine.problem import DEFAULT_SAMPLES, entropy_of
+from gpu_eval.once import cached_property
 from gpu_eval.progress import Progress, wanted
 
 __all__ = ["ENGINE", "STRATEGIES", "DealSetup", "deal_task"]
@@ -44,7 +42,13 @@ class DealSetup(Setup):
 
     @cached_property
     def deal(self) -> deals.DealProblem:
-        """The problem as the deal engine reads it (each player's cards to come)."""
+        """The problem as the deal engine reads it (each player's cards to come): plain
+        card text read directly (:mod:`~gpu_eval.equity_engine.plain_spots`), anything else
+        through the validated problem."""
+        r = self.req
+        fast = plain_deal(r.players, r.board, r.dead, r.record)
+        if fast is not None:
+            return deals.plain_problem(fast, r.record)
         return deals.deal_problem(self.problem)
 
     @cached_property
@@ -137,5 +141,4 @@ def _deal_plan(strategy: Strategy, req: Request, job: deals.DealJob, unit: str) 
 
 def deal_task(job: deals.DealJob, start: int, stop: int, bar: Progress | None = None) -> Part:
     """One task of :mod:`deals`: exact units or sample blocks ``[start, stop)``."""
-    out = deals.task(job, start, stop, bar)
-    return Part(tuple(np.asarray(a, dtype=np.int64) for a in out), frozenset({job.backend}))
+    return Part(deals.task(job, start, stop, bar), frozenset({job.backend}))  # int64 arrays

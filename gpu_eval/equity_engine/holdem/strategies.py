@@ -31,7 +31,7 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from types import ModuleType
 
 import numpy as np
@@ -54,6 +54,7 @@ from gpu_eval.equity_engine.problem import (
 )
 from gpu_eval.equity_engine.results import EquityResult, exact_result, sampled_result, spot_result
 from gpu_eval.games.registry import HOLDEM
+from gpu_eval.once import cached_property
 from gpu_eval.progress import Progress, wanted
 
 __all__ = ["ENGINE", "EQUITY", "PAIRS", "HoldemSetup", "engine_for",
@@ -188,7 +189,7 @@ class HoldemSetup(Setup):
         return matchup_orbits.orbits(pool, pool_idx, [prob.board_mask, prob.dead_mask])
 
     @cached_property
-    def known_hands(self) -> tuple | None:
+    def known_hands(self) -> known_hands.Spot | None:
         """The known-hands shortcut's counts (:mod:`~gpu_eval.equity_engine.holdem.shortcuts.known_hands`)."""
         r = self.req
         return known_hands.counts(r.players, r.board, r.dead)
@@ -267,21 +268,20 @@ class KnownHands(HoldemStrategy):
         fast = _setup(req).known_hands
         if fast is None:
             return False
-        return not wanted(req.progress, ENGINE.seconds(len(req.players) * fast[-3], "numpy"))
+        return not wanted(req.progress, ENGINE.seconds(len(req.players) * fast.boards, "numpy"))
 
     def cost(self, req: Request) -> float:
         return 0.0
 
     def plan(self, req: Request) -> Plan:
         def finish(_: Part) -> EquityResult:
-            counts = _setup(req).known_hands
-            assert counts is not None, "applies() found them"
-            wins, ties, units, _v, scale, per, b, d = counts
+            c = _setup(req).known_hands
+            assert c is not None, "applies() found them"
             if req.exact:
-                warn_long(len(req.players) * per, "equity", "numpy")
-            return spot_result(wins[0], ties[0], units[0], scale, per,
+                warn_long(len(req.players) * c.boards, "equity", "numpy")
+            return spot_result(c.wins, c.ties, c.units, c.scale, c.boards,
                                labels=tuple(req.players), backend="numpy",
-                               board=cards_text(b), dead=cards_text(d) if d else "")
+                               board=cards_text(c.board), dead=cards_text(c.dead) if c.dead else "")
         return Plan(self.name, finish)
 
 

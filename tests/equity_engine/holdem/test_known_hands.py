@@ -59,8 +59,8 @@ def test_flush_heavy_spots_equal_the_evaluator(board):
         st = evaluate_masks((pool[:, None] | boards[None, :]).ravel()).reshape(n, -1)
         win = st == st.max(axis=0)
         solo = win.sum(axis=0) == 1
-        np.testing.assert_array_equal(c[0][0], (win & solo).sum(axis=1))
-        np.testing.assert_array_equal(c[1][0], (win & ~solo).sum(axis=1))
+        np.testing.assert_array_equal(c.wins, (win & solo).sum(axis=1))
+        np.testing.assert_array_equal(c.ties, (win & ~solo).sum(axis=1))
 
 
 def test_other_input_goes_the_general_way():

@@ -14,8 +14,9 @@ cost far more than their arithmetic. A 7-card hand's strength is the better of i
 without flushes, which depends only on its rank multiset, and its flush (the flush table of one
 suit lane, 0 under five cards). So per deck the completions' distinct rank keys (``sum
 5^rank``; at most 91 after a flop), their multiplicities and suit lanes are cached; per call
-each player's rank key is added to the distinct keys and looked up in the table of every 7-card
-rank multiset (:func:`gpu_eval.equity_engine.holdem.shortcuts.flush_free_ranks.plain7`), the
+each player's strengths on them are one row of the table of flush-free strengths by the
+known cards' and the cards to come's rank multisets
+(:func:`gpu_eval.equity_engine.holdem.shortcuts.flush_free_ranks.plain_rows`, built once), the
 keys are tallied with their multiplicities, and only the completions on which some hand can
 still make a flush are played one by one, raised to the flush value: the evaluator's integers.
 """
@@ -23,52 +24,48 @@ still make a flush are played one by one, raised to the flush value: the evaluat
 from __future__ import annotations
 
 from functools import lru_cache
-from math import lcm
+from typing import NamedTuple
 
 import numpy as np
 
-from gpu_eval.card_input import plain_text_ids
-from gpu_eval.card_spelling import CARD_BIT, CARD_POW5_INTS
 from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.equity_engine.holdem.shortcuts import flush_free_ranks
+from gpu_eval.equity_engine.plain_spots import plain
+from gpu_eval.equity_engine.pots import pot_units
 from gpu_eval.evaluator.tables import bitmask_tables
 from gpu_eval.games import registry
 from gpu_eval.games.registry import HOLDEM
 
-__all__ = ["counts"]
+__all__ = ["counts", "Spot"]
 
 #: Hold'em's record: board sizes, hole cards and the deck are read from it.
 _HOLDEM = registry.get(HOLDEM)
 _BOARD_SIZES = frozenset(_HOLDEM.board_sizes) - {0}
-_CARDS_LEFT = _HOLDEM.deck_size - _HOLDEM.full_board  # for hole and dead cards
-
-
+_FULL_BOARD = _HOLDEM.full_board
+_CARDS_LEFT = _HOLDEM.deck_size - _FULL_BOARD  # for hole and dead cards
 
 _LANE = np.uint64(0x1FFF)
 
 
-@lru_cache(maxsize=1024)
-def _plain_ids(text: str) -> tuple[int, ...] | None:
-    """:func:`plain_text_ids` as a tuple, remembered: one call re-reads the same few texts."""
-    ids = plain_text_ids(text)
-    return None if ids is None else tuple(ids)
-
-
 @lru_cache(maxsize=256)
-def _deck_tables(deck: int, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _deck_tables(deck: int, k: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per deck and number of cards to come: the distinct rank keys of the completions
     (``int64``), how many completions have each (``int64``), the index of each completion's
-    key among them, and the completions' suit lanes ``(4, N)`` (``intp``, to index the flush
-    table). Read-only; the same deck asked again skips building them."""
+    key among them, the completions' suit lanes ``(4, N)`` (``intp``, to index the flush
+    table) and each distinct key's column in
+    :func:`~gpu_eval.equity_engine.holdem.shortcuts.flush_free_ranks.plain_rows`'s table.
+    Read-only; the same deck asked again skips building them."""
     boards = enumerate_boards.completions(deck, k) if k else np.zeros(1, dtype=np.uint64)
     uniq, inv = np.unique(flush_free_ranks.rank_keys(boards), return_inverse=True)
     inv = inv.reshape(-1).astype(np.intp)
     mult = np.bincount(inv, minlength=len(uniq)).astype(np.int64)
     lanes = np.stack([((boards >> np.uint64(16 * s)) & _LANE).astype(np.intp)
                       for s in range(4)])
-    for a in (uniq, mult, inv, lanes):
+    col = flush_free_ranks.plain_rows(k)[2].searchsorted(uniq)
+    for a in (uniq, mult, inv, lanes, col):
         a.flags.writeable = False
-    return uniq, mult, inv, lanes
+    return uniq, mult, inv, lanes, col
 
 
 @lru_cache(maxsize=1024)
@@ -77,10 +74,11 @@ def _columns(deck: int, k: int, needs: tuple[tuple[int, int], ...]
     """The columns a spot is tallied over: first one per distinct rank key, weighted by how
     many completions have it and on which no hand can make a flush (the rank keys alone
     decide there), then one per completion on which some hand may make a flush, weight 1.
-    ``needs`` lists ``(suit, cards of it the board must bring)``. Returns each column's rank
-    key index, the columns' weights, the suit lanes ``(4, m)`` of the completions in the
-    last ``m`` columns, and the number of completions. Read-only."""
-    uniq, mult, inv, lanes = _deck_tables(deck, k)
+    ``needs`` lists ``(suit, cards of it the board must bring)``. Returns each column's
+    column in :func:`~gpu_eval.equity_engine.holdem.shortcuts.flush_free_ranks.plain_rows`'s
+    table, the columns' weights, the suit lanes ``(4, m)`` of the completions in the last
+    ``m`` columns, and the number of completions. Read-only."""
+    uniq, mult, inv, lanes, col = _deck_tables(deck, k)
     may = np.zeros(len(inv), dtype=bool)
     for s, need in needs:
         cnt = np.zeros(len(inv), dtype=np.intp)
@@ -91,101 +89,110 @@ def _columns(deck: int, k: int, needs: tuple[tuple[int, int], ...]
     rest = mult - np.bincount(inv[idx], minlength=len(uniq))
     key_of = np.concatenate([np.arange(len(uniq)), inv[idx]])
     weight = np.concatenate([rest, np.ones(len(idx), dtype=np.int64)])
-    out = (key_of, weight, np.ascontiguousarray(lanes[:, idx]))
+    out = (col[key_of], weight, np.ascontiguousarray(lanes[:, idx]))
     for x in out:
         x.flags.writeable = False
     return (*out, len(inv))
 
 
 def _tally(st: np.ndarray, weight: np.ndarray, total: int, scale: int
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Wins, ties and pot units per player ``(n,)`` of strengths ``(n, m)``, each column
-    counted ``weight`` times (``total`` in all)."""
+           ) -> tuple[list[int], list[int], list[int]]:
+    """Wins, ties and pot units per player of strengths ``(n, m)``, each column counted
+    ``weight`` times (``total`` in all), as Python ints."""
     n = len(st)
-    if n == 2:
-        w0 = int(weight @ (st[0] > st[1]))
-        t = int(weight @ (st[0] == st[1]))
-        return (np.array([w0, total - w0 - t], dtype=np.int64), np.array([t, t], dtype=np.int64),
-                np.array([t * (scale // 2)] * 2, dtype=np.int64))
+    if n == 2:  # two comparisons and two dot products: the fewest NumPy calls
+        a, b = st
+        w0 = int(weight.dot(a > b))
+        t = int(weight.dot(a == b))
+        return [w0, total - w0 - t], [t, t], [t * (scale // 2)] * 2
     share = np.zeros(n + 1, dtype=np.int64)
     share[2:] = scale // np.arange(2, n + 1)
     win = st == st.max(axis=0)
     cnt = win.sum(axis=0)
     solo = cnt == 1
-    return ((win & solo) @ weight, (win & ~solo) @ weight, (win * share[cnt]) @ weight)
+    return (((win & solo) @ weight).tolist(), ((win & ~solo) @ weight).tolist(),
+            ((win * share[cnt]) @ weight).tolist())
 
 
-def _counts(holes: list[tuple[int, ...]], board: tuple[int, ...], deck: int, k: int,
-            scale: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
-    """Wins, ties and pot units ``(n,)`` of known hands over every completion of the board
+def _counts(masks: list[int], keys: list[int], k: int, deck: int, scale: int
+            ) -> tuple[list[int], list[int], list[int], int]:
+    """Wins, ties and pot units per player of known hands over every completion of the board
     from ``deck``, and the number of completions: the evaluator's strengths compared.
+    ``masks`` and ``keys``: each player's known cards (hole and board) as a hand mask and as
+    a rank key (``sum 5^rank``).
 
     The strengths are not spread over every completion: without a flush a 7-card hand's
     strength is that of its rank multiset, so the completions are tallied by their distinct
-    rank keys (at most 91 after a flop), each weighted by its multiplicity, and only the
-    completions on which some hand can still make a flush are played one by one."""
-    uniq, mult, inv, _ = _deck_tables(deck, k)
-    keys7, plain7 = flush_free_ranks.plain7()
-    known = [h + board for h in holes]
-    base = np.array([sum(CARD_POW5_INTS[c] for c in cs) for cs in known], dtype=np.int64)
-    plain = plain7[keys7.searchsorted(base[:, None] + uniq)]
+    rank keys (at most 91 after a flop, each hand's strengths on them one row of a table),
+    each weighted by its multiplicity, and only the completions on which some hand can still
+    make a flush are played one by one."""
+    _, mult, inv, _, col = _deck_tables(deck, k)
+    row_of, table, _ = flush_free_ranks.plain_rows(k)
+    rows = table.take([row_of[x] for x in keys], axis=0)  # each hand's row: every column
     flushes = []  # (player, suit, the player's lane of that suit, cards the board must bring)
-    for i, cs in enumerate(known):
-        suits = [c & 3 for c in cs]
-        for s in set(suits):
-            if suits.count(s) + k >= 5:  # this suit can still reach five cards
-                lane = sum(1 << (c >> 2) for c in cs if c & 3 == s)
-                flushes.append((i, s, lane, 5 - suits.count(s)))
+    for i, m in enumerate(masks):
+        for s in range(4):
+            lane = (m >> (16 * s)) & 0x1FFF
+            n_s = lane.bit_count()
+            if n_s + k >= 5:  # this suit can still reach five cards
+                flushes.append((i, s, lane, 5 - n_s))
     if not flushes:
-        return (*_tally(plain, mult, len(inv), scale), len(inv))
-    key_of, weight, lanes, total = _columns(
+        return (*_tally(rows.take(col, axis=1), mult, len(inv), scale), len(inv))
+    cols, weight, lanes, total = _columns(
         deck, k, tuple(sorted({(s, need) for _, s, _, need in flushes})))
-    st = np.take(plain, key_of, axis=1)
-    table = bitmask_tables().flush
-    m = lanes.shape[1]
+    st = rows.take(cols, axis=1)
+    flush = bitmask_tables().flush
+    first = len(cols) - lanes.shape[1]
     for i, s, lane, _ in flushes:
-        row = st[i, len(key_of) - m:]
-        np.maximum(row, np.take(table, lanes[s] | lane), out=row)
+        row = st[i, first:]
+        np.maximum(row, flush.take(lanes[s] | lane), out=row)
     return (*_tally(st, weight, total, scale), total)
 
 
-def counts(players, board, dead) -> tuple | None:
-    """``(wins (1, n), ties (1, n), units (1, n), valid (1,), scale, boards, board ids,
-    dead ids)`` of a spot of known hands on a 3- to 5-card board, or None.
+class Spot(NamedTuple):
+    """The counts of a spot of known hands (:func:`counts`), per player as Python ints."""
+
+    wins: list[int]
+    ties: list[int]
+    units: list[int]   #: pot units won in splits (``scale`` units make a pot)
+    scale: int
+    boards: int        #: the completions of the board every player is counted over
+    board: tuple[int, ...]
+    dead: tuple[int, ...]
+
+
+def counts(players, board, dead) -> Spot | None:
+    """The :class:`Spot` of known hands on a 3- to 5-card board, or None.
 
     Examples
     --------
     >>> c = counts(["AhKh", "QsQd"], "2c7d9s", "")
-    >>> c[0].tolist(), c[5]
-    ([[237, 753]], 990)
+    >>> c.wins, c.ties, c.boards
+    ([237, 753], [0, 0], 990)
     >>> counts(["AhKh", "QQ+"], "2c7d9s", "") is None   # a range: the general path
     True
     """
-    if not isinstance(players, (list, tuple)) or not 2 <= len(players) <= 10 \
-            or not isinstance(board, str) or not isinstance(dead, (str, type(None))):
+    if type(players) not in (list, tuple) or not 2 <= len(players) <= 10 \
+            or type(board) is not str or not (dead is None or type(dead) is str):
         return None
-    holes = []
-    for p in players:
-        if not isinstance(p, str) or len(p) != 4:
-            return None
-        h = _plain_ids(p)
-        if h is None:
-            return None
-        holes.append(h)
-    b = _plain_ids(board)
-    d = _plain_ids(dead or "")
-    if b is None or d is None or len(b) not in _BOARD_SIZES:
-        return None
-    every = [c for h in holes for c in h] + list(b) + list(d)
-    if len(set(every)) != len(every) or _HOLDEM.hole_cards * len(holes) + len(d) > _CARDS_LEFT:
-        return None  # the general path names the card used twice
+    n = len(players)
     used = 0
-    for c in every:
-        used |= CARD_BIT[c]
-    k = _HOLDEM.full_board - len(b)
-    deck = enumerate_boards.FULL_DECK & ~used
-    n = len(holes)
-    scale = lcm(*range(1, n + 1))
-    wins, ties, units, per = _counts(holes, b, deck, k, scale)
-    return (wins[None, :], ties[None, :], units[None, :], np.array([per]), scale, per,
-            list(b), list(d))
+    read = []
+    for i, p in enumerate((*players, board, dead or "")):
+        if type(p) is not str or (i < n and len(p) != 4):
+            return None  # a hand is "AhKh": other spellings take the general path
+        got = plain(p)
+        if got is None or used & got[1]:
+            return None  # the general path names the card used twice, or reads the text
+        used |= got[1]
+        read.append(got)
+    b, d = read[n][0], read[n + 1][0]
+    if len(b) not in _BOARD_SIZES or _HOLDEM.hole_cards * n + len(d) > _CARDS_LEFT:
+        return None
+    _, board_mask, board_key = read[n]
+    scale = pot_units(n)
+    wins, ties, units, per = _counts([h[1] | board_mask for h in read[:n]],
+                                     [h[2] + board_key for h in read[:n]],
+                                     _FULL_BOARD - len(b), enumerate_boards.FULL_DECK & ~used,
+                                     scale)
+    return Spot(wins, ties, units, scale, per, b, d)
