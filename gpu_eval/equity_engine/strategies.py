@@ -37,7 +37,7 @@ def choose(req: Request) -> Strategy:
     Examples
     --------
     >>> choose(Request("equity", players=["AsAhKdQc", "KQJT"], game="omaha")).name
-    'game monte carlo'
+    'game board enumeration'
     """
     return planner.choose(req, STRATEGIES)
 

@@ -48,7 +48,9 @@ def test_memory_stays_bounded_by_input_and_output():
                                     "gpu_eval.equity_engine.problem",
                                     "gpu_eval.equity_engine.holdem.strategies",
                                     "gpu_eval.equity_engine.holdem.shortcuts.known_hands",
-                                    "gpu_eval.solver_tables.chunks", "gpu_eval.rank_planes"])
+                                    "gpu_eval.solver_tables.chunks", "gpu_eval.rank_planes",
+                                    "gpu_eval.equity_engine.batch.spot_counts",
+                                    "gpu_eval.equity_engine.strategies"])
 def test_docstring_examples_run(module):
     mod = importlib.import_module(module)
     failures, tried = doctest.testmod(mod, verbose=False)

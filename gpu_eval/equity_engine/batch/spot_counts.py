@@ -195,7 +195,7 @@ def spot_task(job: SpotJob, start: int, stop: int, bar: Any = None) -> tuple:
     >>> job = SpotJob(hole, b, np.zeros(1, np.uint64), used, np.array([45]), 2,
     ...               np.array([990]), 2, False)
     >>> spot_task(job, 0, 1)[0].tolist()
-    [[213, 763]]
+    [[280, 710]]
     """
     sl = slice(start, stop)
     n, p = stop - start, job.hole.shape[1]
