@@ -296,6 +296,9 @@ class _Setup:
         self.fi = fi = np.broadcast_to(np.arange(n3)[:, None], (n3, S))[ok]
         self.slot = slot = np.broadcast_to(np.arange(S), (n3, S))[ok]
         self.fk = fk = fk_all[ok]
+        self.fc = fc = np.stack([self.ca[fk], self.cb[fk]], axis=1)     # (F, 2)
+        if not len(fk):                                                 # no flush cell: done
+            return
         fpid = pid[fb]
         f_r = self.ps[fpid, self.rp[fk]]
         flush = lay.tables.flush[lanes[fb, f_s[fi]] | lay.hole_lanes[f_s[fi], cols[fk]]]
@@ -324,7 +327,6 @@ class _Setup:
         self.hi_closed = _rowwise_search(sp, f_f, fpid, "left")
         # Per flush cell and each of its cards: the partner ranks whose key lies in (r, f]
         # (in [r, f)), and those below (at most) f: against the rank count at its strength.
-        self.fc = fc = np.stack([self.ca[fk], self.cb[fk]], axis=1)     # (F, 2)
         krows = (fpid[:, None] * nr + (fc >> 2)).ravel()                # each card's row
         fkeys = self.keys.reshape(P * nr, nr).take(krows, axis=0).reshape(len(fk), 2, nr)
         # Those partner ranks as an interval of each card's sorted row of keys: the ends,
@@ -393,15 +395,43 @@ def _pair_tables(b: _Setup, w: np.ndarray, tc: np.ndarray, dt) -> tuple[np.ndarr
     return thr_p, lp, ep
 
 
+def _fits_float(b: _Setup, tc: np.ndarray) -> bool:
+    """Whether every sum :func:`_ordered` makes of ``tc`` (and of its pattern sums) is an
+    integer below ``2**52`` in magnitude (exact in floating point)."""
+    top = max(float(np.abs(tc).max(initial=0)), 1)
+    return (float(b.m.sum()) + 1) * b.nr * top < 2 ** 52
+
+
 def _ordered(b: _Setup, tc: np.ndarray, tp: np.ndarray, dt) -> list[tuple[np.ndarray,
                                                                       np.ndarray]]:
     """For each order (weaker, at most as strong): ``op(tc)`` per pattern (``(P, D, nr)``)
     and the sum over the patterns of ``op(tp[p])`` (``(D, nr)``), ``op(t)[c, q] = sum_r
     t[c, r] [(rank c, r) below (rank c, q)]``. Floating point products (BLAS) where every sum
-    is an integer below ``2**53`` (or the weights are floats anyway)."""
+    is an integer below ``2**53`` (or the weights are floats anyway). Two packed 0/1 lanes
+    (int64, too large for that) go as their two 32-bit halves, each exact in floating point:
+    ``x = (x & 0xFFFFFFFF) + (x >> 32) * 2**32`` and ``op`` is linear, so the halves' results
+    recombine to the int64 product exactly (modulo ``2**64``, as int64 sums are).
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> from gpu_eval.solver_tables.layout import deck_layout
+    >>> lay = deck_layout("holdem")
+    >>> b = _Setup(cards.to_mask(["AsKdQc7h2s"]), lay, np.arange(lay.columns), None)
+    >>> tc = np.arange(b.D * b.nr, dtype=np.int64).reshape(b.D, b.nr) * (1 + (1 << 32))
+    >>> [(table, q0), _] = _ordered(b, tc, tc[None], tc.dtype)
+    >>> want = np.einsum("cr,crq->cq", tc, b.lt_b[:, :, 0, :][b.crank])   # exact int64
+    >>> bool((table[0] == want).all()), bool((q0 == want).all())
+    (True, True)
+    """
+    if dt.kind != "f" and not _fits_float(b, tc) and np.abs(tc).max(initial=0) >= 2 ** 32:
+        low = np.int64(0xFFFFFFFF)
+        lo = _ordered(b, tc & low, tp & low, dt)
+        hi = _ordered(b, tc >> 32, tp >> 32, dt)
+        return [(t_lo + (t_hi << 32), q_lo + (q_hi << 32))
+                for (t_lo, q_lo), (t_hi, q_hi) in zip(lo, hi, strict=True)]
     P, D, nr = b.P, b.D, b.nr
-    exact = dt.kind == "f" or (float(b.m.sum()) + 1) * nr * max(float(tc.max(initial=0)), 1) < 2 ** 52
-    ft = float if exact else dt
+    ft = float if dt.kind == "f" or _fits_float(b, tc) else dt
     t4 = tc.reshape(nr, 4, nr).astype(ft)
     tq = tp.reshape(P, nr, 4, nr).transpose(1, 2, 3, 0).reshape(nr, 4, nr * P).astype(ft)
     out = []
