@@ -28,7 +28,9 @@ their columns' strengths depend on the ranks alone, and
 Summed over many boards (one board's report), :mod:`gpu_eval.range_reports.rank_sums` counts
 the boards with at most three cards of a suit by rank pair without a count per board, and
 :func:`split_flush` boards (five ranks, three or four of a suit) are split into the columns
-that make a flush, sorted among themselves, and those that do not, by rank pair.
+that make a flush, sorted among themselves, and those that do not, by rank pair; on boards
+of five cards of a suit (:mod:`gpu_eval.range_reports.five_flush`) only the columns through
+the suit are sorted.
 """
 
 from __future__ import annotations
@@ -40,10 +42,10 @@ from functools import cache
 import numpy as np
 
 from gpu_eval import cards
-from gpu_eval.evaluator.bitmask import evaluate_masks
+from gpu_eval.range_reports.five_flush import five_flush, five_flush_sums
 from gpu_eval.range_reports.rank_runouts import counts_by_rank, flush_free
 from gpu_eval.range_reports.rank_sums import rank_countable, rank_patterns, sums_by_rank
-from gpu_eval.solver_tables.board_strengths import strengths_of_masks
+from gpu_eval.range_reports.strengths import column_strengths
 from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
 
 __all__ = ["CELLS", "RANK_PAIR_COLUMNS", "count_boards", "sorted_counts", "split_flush", "workers"]
@@ -110,18 +112,6 @@ def _runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return starts.take(run), ends.take(run)
 
 
-def _strengths(boards: np.ndarray, lay: DeckLayout, cols: np.ndarray) -> np.ndarray:
-    """``(n, K)`` strengths of the columns ``cols`` on each board (0 where blocked): the
-    board-major rank-pair table for many columns, one evaluation per cell for a few."""
-    if len(cols) * 4 >= lay.columns:
-        return strengths_of_masks(boards, lay)[:, cols]
-    pm = lay.pair_masks[cols]
-    hands = boards[:, None] | pm[None, :]
-    out = evaluate_masks(hands.ravel(), tables=lay.tables).reshape(hands.shape)
-    out[(boards[:, None] & pm[None, :]) != 0] = 0
-    return out
-
-
 def sorted_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
                    cols: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per weight vector over ``cols`` (float64, or two packed 0/1 vectors in an int64, see
@@ -130,7 +120,7 @@ def sorted_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray]
     Any boards: the sorting count of the module docstring."""
     n = len(boards)
     K = len(cols)
-    S = _strengths(boards, lay, cols)                                   # (n, K), 0 blocked
+    S = column_strengths(boards, lay, cols)                             # (n, K), 0 blocked
     key = S.astype(np.uint32)
     key <<= 11
     key |= np.arange(K, dtype=np.uint32)
@@ -296,8 +286,10 @@ def _summed_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
     its multiplicity), ``(K,)`` of the vector's dtype. With :data:`RANK_PAIR_COLUMNS` columns
     or more: the :func:`split_flush` boards (when there are :data:`SPLIT_BOARDS`) by
     :func:`_split_sums`, the other boards with at most three cards of a suit by rank pair
-    without a count per board (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`); the
-    rest one board at a time."""
+    without a count per board (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`), the
+    boards of five cards of a suit sorting only the columns through the suit
+    (:func:`gpu_eval.range_reports.five_flush.five_flush_sums`); the rest one board at a
+    time."""
     n = len(boards)
     times = np.ones(n, dtype=np.int64) if mult is None else np.asarray(mult, dtype=np.int64)
     wide = len(cols) >= RANK_PAIR_COLUMNS
@@ -306,7 +298,8 @@ def _summed_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
     if four.sum() < SPLIT_BOARDS:
         four[:] = False
     by_rank &= ~four
-    rest = np.flatnonzero(~by_rank & ~four)
+    five = (five_flush(boards) >= 0) if wide else np.zeros(n, dtype=bool)
+    rest = np.flatnonzero(~by_rank & ~four & ~five)
     sums = [(np.zeros(len(cols), dtype=v.dtype), np.zeros(len(cols), dtype=v.dtype))
             for v in vectors]
     if by_rank.any():
@@ -317,6 +310,13 @@ def _summed_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
         for (lo, eq), (less, equal) in zip(
                 sums, _split_sums(boards[rows], lay, vectors, cols, times[rows]),
                 strict=True):
+            lo += less
+            eq += equal
+    if five.any():
+        rows = np.flatnonzero(five)
+        for (lo, eq), (less, equal) in zip(
+                sums, five_flush_sums(boards[rows], lay, vectors, cols, times[rows],
+                                      sorted_counts), strict=True):
             lo += less
             eq += equal
     if len(rest):
@@ -397,7 +397,8 @@ def _split_groups(boards: np.ndarray, rows: np.ndarray, nw: int) -> list[np.ndar
 def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
     """The rows of ``boards`` in pieces for ``reduce="sum"``, in whole rounds of the workers
     so that each worker gets a like share of each kind, the most work a board first: the
-    boards the sorting count takes, at most ``step`` a piece; the :func:`split_flush` boards
+    boards the sorting count takes, at most ``step`` a piece; the boards of five cards of a
+    suit, one piece a suit; the :func:`split_flush` boards
     (when there are :data:`SPLIT_BOARDS`), at least that many a piece; those counted by
     rank pair (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`, whose work grows with
     the rank patterns a piece holds more than with its boards) grouped by rank pattern, at
@@ -408,7 +409,8 @@ def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
     if n4 < SPLIT_BOARDS:                                               # not split
         four[:] = False
     by_rank = rank_countable(boards) & ~four
-    rest = np.flatnonzero(~by_rank & ~four)
+    suit = five_flush(boards)
+    rest = np.flatnonzero(~by_rank & ~four & (suit < 0))
     rows = np.flatnonzero(by_rank)
     rows = rows[np.argsort(rank_patterns(boards[rows]), kind="stable")]
     pieces = []
@@ -417,6 +419,7 @@ def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
         pieces += np.array_split(rest, min(len(rest), -(-k // nw) * nw))  # whole rounds
     if four.any():
         pieces += _split_groups(boards, np.flatnonzero(four), nw)
+    pieces += [np.flatnonzero(suit == s) for s in np.unique(suit[suit >= 0])]   # one a suit
     if len(rows):
         k = -(-len(rows) // SUM_BOARDS)
         k = min(-(-k // nw) * nw, max(1, len(rows) // RANK_PIECE_BOARDS))
