@@ -216,8 +216,8 @@ class _Setup:
         k_q = keys.transpose(1, 0, 2)[:, None, :, :]                    # (rho, 1, P, q)
         self.lt_b = np.ascontiguousarray(k_r < k_q)                     # (nr, nr, P, nr)
         self.le_b = np.ascontiguousarray(k_r <= k_q)
-        self.lt = self.lt_b.astype(float)
-        self.le = self.le_b.astype(float)
+        # Both orders side by side, ``(rho, r, P, 2, q)``: one product makes both tables.
+        self.orders = np.stack([self.lt_b, self.le_b], axis=3).astype(float)
         # Each (pattern, card rank) row of partner keys, sorted, and where each partner's tie
         # run starts in it.
         _, k_first, k_last = sorted_runs(keys.reshape(P * nr, nr))
@@ -424,23 +424,27 @@ def _ordered(b: _Setup, tc: np.ndarray, tp: np.ndarray, dt) -> list[tuple[np.nda
     >>> bool((table[0] == want).all()), bool((q0 == want).all())
     (True, True)
     """
-    if dt.kind != "f" and not _fits_float(b, tc) and np.abs(tc).max(initial=0) >= 2 ** 32:
-        low = np.int64(0xFFFFFFFF)
-        lo = _ordered(b, tc & low, tp & low, dt)
-        hi = _ordered(b, tc >> 32, tp >> 32, dt)
-        return [(t_lo + (t_hi << 32), q_lo + (q_hi << 32))
-                for (t_lo, q_lo), (t_hi, q_hi) in zip(lo, hi, strict=True)]
     P, D, nr = b.P, b.D, b.nr
-    ft = float if dt.kind == "f" or _fits_float(b, tc) else dt
-    t4 = tc.reshape(nr, 4, nr).astype(ft)
-    tq = tp.reshape(P, nr, 4, nr).transpose(1, 2, 3, 0).reshape(nr, 4, nr * P).astype(ft)
-    out = []
-    for order in (b.lt, b.le):
-        table = np.matmul(t4, order.reshape(nr, nr, P * nr).astype(ft, copy=False))
-        table = table.reshape(nr, 4, P, nr).transpose(2, 0, 1, 3).reshape(P, D, nr)
-        q0 = np.matmul(tq, order.reshape(nr, nr * P, nr).astype(ft, copy=False)).reshape(D, nr)
-        out.append((np.ascontiguousarray(table, dtype=dt), q0.astype(dt, copy=False)))
-    return out
+    tcs, tps, ft = [tc], [tp], float
+    if dt.kind != "f" and not _fits_float(b, tc):
+        low = np.int64(0xFFFFFFFF)
+        tcs, tps = [tc & low, tc >> 32], [tp & low, tp >> 32]
+        if not _fits_float(b, np.abs(tcs[0]) + np.abs(tcs[1])):        # not in practice
+            tcs, tps, ft = [tc], [tp], dt
+    h = len(tcs)                                                        # the halves stacked
+    t = np.stack([x.reshape(nr, 4, nr) for x in tcs], axis=1).reshape(nr, 4 * h, nr)
+    tq = np.stack([x.reshape(P, nr, 4, nr).transpose(1, 2, 3, 0).reshape(nr, 4, nr * P)
+                   for x in tps], axis=1).reshape(nr, 4 * h, nr * P)
+    both = b.orders.astype(ft, copy=False)                              # (rho, r, P, 2, q)
+    table = np.matmul(t.astype(ft), both.reshape(nr, nr, P * 2 * nr)).reshape(nr, h, 4, P, 2, nr)
+    q0 = np.matmul(tq.astype(ft), both.reshape(nr, nr * P, 2 * nr)).reshape(nr, h, 4, 2, nr)
+    if h == 2:                                                          # exact integers
+        table = table[:, 0].astype(dt) + (table[:, 1].astype(dt) << 32)
+        q0 = q0[:, 0].astype(dt) + (q0[:, 1].astype(dt) << 32)
+    else:
+        table, q0 = table[:, 0].astype(dt, copy=False), q0[:, 0].astype(dt, copy=False)
+    return [(np.ascontiguousarray(table[:, :, :, k].transpose(2, 0, 1, 3)).reshape(P, D, nr),
+             np.ascontiguousarray(q0[:, :, k]).reshape(D, nr)) for k in range(2)]
 
 
 def _sums(b: _Setup, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
