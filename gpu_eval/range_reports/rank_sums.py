@@ -216,8 +216,8 @@ class _Setup:
         k_q = keys.transpose(1, 0, 2)[:, None, :, :]                    # (rho, 1, P, q)
         self.lt_b = np.ascontiguousarray(k_r < k_q)                     # (nr, nr, P, nr)
         self.le_b = np.ascontiguousarray(k_r <= k_q)
-        # Both orders side by side, ``(rho, r, P, 2, q)``: one product makes both tables.
-        self.orders = np.stack([self.lt_b, self.le_b], axis=3).astype(float)
+        self.lt = self.lt_b.astype(float)
+        self.le = self.le_b.astype(float)
         # Each (pattern, card rank) row of partner keys, sorted, and where each partner's tie
         # run starts in it.
         _, k_first, k_last = sorted_runs(keys.reshape(P * nr, nr))
@@ -395,56 +395,24 @@ def _pair_tables(b: _Setup, w: np.ndarray, tc: np.ndarray, dt) -> tuple[np.ndarr
     return thr_p, lp, ep
 
 
-def _fits_float(b: _Setup, tc: np.ndarray) -> bool:
-    """Whether every sum :func:`_ordered` makes of ``tc`` (and of its pattern sums) is an
-    integer below ``2**52`` in magnitude (exact in floating point)."""
-    top = max(float(np.abs(tc).max(initial=0)), 1)
-    return (float(b.m.sum()) + 1) * b.nr * top < 2 ** 52
-
-
 def _ordered(b: _Setup, tc: np.ndarray, tp: np.ndarray, dt) -> list[tuple[np.ndarray,
                                                                       np.ndarray]]:
     """For each order (weaker, at most as strong): ``op(tc)`` per pattern (``(P, D, nr)``)
     and the sum over the patterns of ``op(tp[p])`` (``(D, nr)``), ``op(t)[c, q] = sum_r
     t[c, r] [(rank c, r) below (rank c, q)]``. Floating point products (BLAS) where every sum
-    is an integer below ``2**53`` (or the weights are floats anyway). Two packed 0/1 lanes
-    (int64, too large for that) go as their two 32-bit halves, each exact in floating point:
-    ``x = (x & 0xFFFFFFFF) + (x >> 32) * 2**32`` and ``op`` is linear, so the halves' results
-    recombine to the int64 product exactly (modulo ``2**64``, as int64 sums are).
-
-    Examples
-    --------
-    >>> from gpu_eval import cards
-    >>> from gpu_eval.solver_tables.layout import deck_layout
-    >>> lay = deck_layout("holdem")
-    >>> b = _Setup(cards.to_mask(["AsKdQc7h2s"]), lay, np.arange(lay.columns), None)
-    >>> tc = np.arange(b.D * b.nr, dtype=np.int64).reshape(b.D, b.nr) * (1 + (1 << 32))
-    >>> [(table, q0), _] = _ordered(b, tc, tc[None], tc.dtype)
-    >>> want = np.einsum("cr,crq->cq", tc, b.lt_b[:, :, 0, :][b.crank])   # exact int64
-    >>> bool((table[0] == want).all()), bool((q0 == want).all())
-    (True, True)
-    """
+    is an integer below ``2**53`` (or the weights are floats anyway)."""
     P, D, nr = b.P, b.D, b.nr
-    tcs, tps, ft = [tc], [tp], float
-    if dt.kind != "f" and not _fits_float(b, tc):
-        low = np.int64(0xFFFFFFFF)
-        tcs, tps = [tc & low, tc >> 32], [tp & low, tp >> 32]
-        if not _fits_float(b, np.abs(tcs[0]) + np.abs(tcs[1])):        # not in practice
-            tcs, tps, ft = [tc], [tp], dt
-    h = len(tcs)                                                        # the halves stacked
-    t = np.stack([x.reshape(nr, 4, nr) for x in tcs], axis=1).reshape(nr, 4 * h, nr)
-    tq = np.stack([x.reshape(P, nr, 4, nr).transpose(1, 2, 3, 0).reshape(nr, 4, nr * P)
-                   for x in tps], axis=1).reshape(nr, 4 * h, nr * P)
-    both = b.orders.astype(ft, copy=False)                              # (rho, r, P, 2, q)
-    table = np.matmul(t.astype(ft), both.reshape(nr, nr, P * 2 * nr)).reshape(nr, h, 4, P, 2, nr)
-    q0 = np.matmul(tq.astype(ft), both.reshape(nr, nr * P, 2 * nr)).reshape(nr, h, 4, 2, nr)
-    if h == 2:                                                          # exact integers
-        table = table[:, 0].astype(dt) + (table[:, 1].astype(dt) << 32)
-        q0 = q0[:, 0].astype(dt) + (q0[:, 1].astype(dt) << 32)
-    else:
-        table, q0 = table[:, 0].astype(dt, copy=False), q0[:, 0].astype(dt, copy=False)
-    return [(np.ascontiguousarray(table[:, :, :, k].transpose(2, 0, 1, 3)).reshape(P, D, nr),
-             np.ascontiguousarray(q0[:, :, k]).reshape(D, nr)) for k in range(2)]
+    exact = dt.kind == "f" or (float(b.m.sum()) + 1) * nr * max(float(tc.max(initial=0)), 1) < 2 ** 52
+    ft = float if exact else dt
+    t4 = tc.reshape(nr, 4, nr).astype(ft)
+    tq = tp.reshape(P, nr, 4, nr).transpose(1, 2, 3, 0).reshape(nr, 4, nr * P).astype(ft)
+    out = []
+    for order in (b.lt, b.le):
+        table = np.matmul(t4, order.reshape(nr, nr, P * nr).astype(ft, copy=False))
+        table = table.reshape(nr, 4, P, nr).transpose(2, 0, 1, 3).reshape(P, D, nr)
+        q0 = np.matmul(tq, order.reshape(nr, nr * P, nr).astype(ft, copy=False)).reshape(D, nr)
+        out.append((np.ascontiguousarray(table, dtype=dt), q0.astype(dt, copy=False)))
+    return out
 
 
 def _sums(b: _Setup, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
