@@ -27,10 +27,10 @@ their columns' strengths depend on the ranks alone, and
 :mod:`gpu_eval.range_reports.rank_runouts` counts them by rank pair, with the same results.
 Summed over many boards (one board's report), :mod:`gpu_eval.range_reports.rank_sums` counts
 the boards with at most three cards of a suit by rank pair without a count per board, and
-:func:`split_flush` boards (five ranks, three or four of a suit) are split into the columns
-that make a flush, sorted among themselves, and those that do not, by rank pair; on boards
-of five cards of a suit (:mod:`gpu_eval.range_reports.five_flush`) only the columns through
-the suit are sorted.
+:func:`split_flush` boards of four cards of a suit (:data:`SPLIT_NEEDS`) are split into the
+columns that make a flush, sorted among themselves, and those that do not, by rank pair; on
+boards of five cards of a suit (:mod:`gpu_eval.range_reports.five_flush`) only the columns
+through the suit are sorted.
 """
 
 from __future__ import annotations
@@ -75,6 +75,14 @@ RANK_PIECE_BOARDS = 128
 #: than the sort it saves (45 boards of Ts9s4d's runouts: 4.1 ms sorting, 5.4 ms so; 90 of
 #: Qh8h3h's: 17.7 ms and 7.3 ms; 2026-12-02, the 2-vCPU VM, one core).
 SPLIT_BOARDS = 48
+
+#: The :func:`split_flush` boards split off: those with four cards of a suit only (a flush
+#: column needs one card of it). Those with three (two cards needed) are counted by rank pair
+#: with their flush columns as cells (:mod:`gpu_eval.range_reports.rank_sums`): each split
+#: group is a rank count and a sort of its own, a fixed cost of a few ms that outweighs the
+#: cells on two threads (one process, interleaved, 15 rounds, 2026-12-02: Kd7c2h 67.6 ->
+#: 45.8 ms median, Ts9s4d 62.5 -> 49.5 ms, Qh8h3h 51.9 -> 57.6 ms, within its noise).
+SPLIT_NEEDS = (1,)
 
 
 @cache
@@ -284,9 +292,10 @@ def _summed_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
                    cols: np.ndarray, mult: np.ndarray | None) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per vector ``(less, equal)`` of the columns ``cols`` summed over the boards (each times
     its multiplicity), ``(K,)`` of the vector's dtype. With :data:`RANK_PAIR_COLUMNS` columns
-    or more: the :func:`split_flush` boards (when there are :data:`SPLIT_BOARDS`) by
-    :func:`_split_sums`, the other boards with at most three cards of a suit by rank pair
-    without a count per board (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`), the
+    or more: the :func:`split_flush` boards of :data:`SPLIT_NEEDS` (when there are
+    :data:`SPLIT_BOARDS`) by :func:`_split_sums`, the other boards with at most three cards
+    of a suit by rank pair without a count per board
+    (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`), the
     boards of five cards of a suit sorting only the columns through the suit
     (:func:`gpu_eval.range_reports.five_flush.five_flush_sums`); the rest one board at a
     time."""
@@ -294,7 +303,7 @@ def _summed_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
     times = np.ones(n, dtype=np.int64) if mult is None else np.asarray(mult, dtype=np.int64)
     wide = len(cols) >= RANK_PAIR_COLUMNS
     by_rank = rank_countable(boards) if wide else np.zeros(n, dtype=bool)
-    four = (split_flush(boards) > 0) if wide else np.zeros(n, dtype=bool)
+    four = np.isin(split_flush(boards), SPLIT_NEEDS) if wide else np.zeros(n, dtype=bool)
     if four.sum() < SPLIT_BOARDS:
         four[:] = False
     by_rank &= ~four
@@ -398,13 +407,13 @@ def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
     """The rows of ``boards`` in pieces for ``reduce="sum"``, in whole rounds of the workers
     so that each worker gets a like share of each kind, the most work a board first: the
     boards the sorting count takes, at most ``step`` a piece; the boards of five cards of a
-    suit, one piece a suit; the :func:`split_flush` boards
+    suit, one piece a suit; the :func:`split_flush` boards of :data:`SPLIT_NEEDS`
     (when there are :data:`SPLIT_BOARDS`), at least that many a piece; those counted by
     rank pair (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`, whose work grows with
     the rank patterns a piece holds more than with its boards) grouped by rank pattern, at
     least :data:`RANK_PIECE_BOARDS` and at most :data:`SUM_BOARDS` a piece."""
     nw = workers()
-    four = split_flush(boards) > 0
+    four = np.isin(split_flush(boards), SPLIT_NEEDS)
     n4 = int(four.sum())
     if n4 < SPLIT_BOARDS:                                               # not split
         four[:] = False

@@ -25,6 +25,8 @@ from gpu_eval.range_reports.rank_sums import rank_countable, rank_patterns, sums
 from gpu_eval.range_reports.showdowns import (
     RANK_PAIR_COLUMNS,
     SPLIT_BOARDS,
+    SPLIT_NEEDS,
+    _split_sums,
     count_boards,
     sorted_counts,
     split_flush,
@@ -159,6 +161,13 @@ def test_split_flush_boards_summed_exactly(game):
         else:
             np.testing.assert_allclose(less[j, cols], lo, rtol=0, atol=1e-7)
             np.testing.assert_allclose(equal[j, cols], eq, rtol=0, atol=1e-7)
+    # Each kind split directly too (``count_boards`` splits those of SPLIT_NEEDS only).
+    assert SPLIT_NEEDS == (1,)
+    vecs = _packed(w, cols)
+    for nd in (1, 2):
+        rows = np.flatnonzero(need == nd)
+        _same(_split_sums(boards[rows], lay, vecs, cols, mult[rows]),
+              _reference(boards[rows], lay, vecs, cols, mult[rows]))
 
 
 @pytest.mark.parametrize("game", GAMES)
