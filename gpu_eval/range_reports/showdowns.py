@@ -405,13 +405,14 @@ def _split_groups(boards: np.ndarray, rows: np.ndarray, nw: int) -> list[np.ndar
 
 def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
     """The rows of ``boards`` in pieces for ``reduce="sum"``, in whole rounds of the workers
-    so that each worker gets a like share of each kind, the most work a board first: the
-    boards the sorting count takes, at most ``step`` a piece; the boards of five cards of a
-    suit, one piece a suit; the :func:`split_flush` boards of :data:`SPLIT_NEEDS`
-    (when there are :data:`SPLIT_BOARDS`), at least that many a piece; those counted by
-    rank pair (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`, whose work grows with
-    the rank patterns a piece holds more than with its boards) grouped by rank pattern, at
-    least :data:`RANK_PIECE_BOARDS` and at most :data:`SUM_BOARDS` a piece."""
+    so that each worker gets a like share of each kind, the largest pieces first (the
+    workers take them in order: the last to start should be short): those counted by rank
+    pair (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`, whose work grows with the
+    rank patterns a piece holds more than with its boards) grouped by rank pattern, at least
+    :data:`RANK_PIECE_BOARDS` and at most :data:`SUM_BOARDS` a piece; the
+    :func:`split_flush` boards of :data:`SPLIT_NEEDS` (when there are :data:`SPLIT_BOARDS`),
+    at least that many a piece; the boards of five cards of a suit, one piece a suit; the
+    boards the sorting count takes, at most ``step`` a piece."""
     nw = workers()
     four = np.isin(split_flush(boards), SPLIT_NEEDS)
     n4 = int(four.sum())
@@ -423,16 +424,16 @@ def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
     rows = np.flatnonzero(by_rank)
     rows = rows[np.argsort(rank_patterns(boards[rows]), kind="stable")]
     pieces = []
-    if len(rest):
-        k = -(-len(rest) // step)                                       # pieces needed
-        pieces += np.array_split(rest, min(len(rest), -(-k // nw) * nw))  # whole rounds
-    if four.any():
-        pieces += _split_groups(boards, np.flatnonzero(four), nw)
-    pieces += [np.flatnonzero(suit == s) for s in np.unique(suit[suit >= 0])]   # one a suit
     if len(rows):
         k = -(-len(rows) // SUM_BOARDS)
         k = min(-(-k // nw) * nw, max(1, len(rows) // RANK_PIECE_BOARDS))
         pieces += np.array_split(rows, k)
+    if four.any():
+        pieces += _split_groups(boards, np.flatnonzero(four), nw)
+    pieces += [np.flatnonzero(suit == s) for s in np.unique(suit[suit >= 0])]   # one a suit
+    if len(rest):
+        k = -(-len(rest) // step)                                       # pieces needed
+        pieces += np.array_split(rest, min(len(rest), -(-k // nw) * nw))  # whole rounds
     return pieces
 
 
