@@ -296,6 +296,9 @@ class _Setup:
         self.fi = fi = np.broadcast_to(np.arange(n3)[:, None], (n3, S))[ok]
         self.slot = slot = np.broadcast_to(np.arange(S), (n3, S))[ok]
         self.fk = fk = fk_all[ok]
+        self.fc = fc = np.stack([self.ca[fk], self.cb[fk]], axis=1)     # (F, 2)
+        if not len(fk):                                                 # no flush cell: done
+            return
         fpid = pid[fb]
         f_r = self.ps[fpid, self.rp[fk]]
         flush = lay.tables.flush[lanes[fb, f_s[fi]] | lay.hole_lanes[f_s[fi], cols[fk]]]
@@ -324,7 +327,6 @@ class _Setup:
         self.hi_closed = _rowwise_search(sp, f_f, fpid, "left")
         # Per flush cell and each of its cards: the partner ranks whose key lies in (r, f]
         # (in [r, f)), and those below (at most) f: against the rank count at its strength.
-        self.fc = fc = np.stack([self.ca[fk], self.cb[fk]], axis=1)     # (F, 2)
         krows = (fpid[:, None] * nr + (fc >> 2)).ravel()                # each card's row
         fkeys = self.keys.reshape(P * nr, nr).take(krows, axis=0).reshape(len(fk), 2, nr)
         # Those partner ranks as an interval of each card's sorted row of keys: the ends,

@@ -27,8 +27,10 @@ their columns' strengths depend on the ranks alone, and
 :mod:`gpu_eval.range_reports.rank_runouts` counts them by rank pair, with the same results.
 Summed over many boards (one board's report), :mod:`gpu_eval.range_reports.rank_sums` counts
 the boards with at most three cards of a suit by rank pair without a count per board, and
-:func:`split_flush` boards (five ranks, three or four of a suit) are split into the columns
-that make a flush, sorted among themselves, and those that do not, by rank pair.
+:func:`split_flush` boards of four cards of a suit (:data:`SPLIT_NEEDS`) are split into the
+columns that make a flush, sorted among themselves, and those that do not, by rank pair; on
+boards of five cards of a suit (:mod:`gpu_eval.range_reports.five_flush`) only the columns
+through the suit are sorted.
 """
 
 from __future__ import annotations
@@ -40,10 +42,10 @@ from functools import cache
 import numpy as np
 
 from gpu_eval import cards
-from gpu_eval.evaluator.bitmask import evaluate_masks
+from gpu_eval.range_reports.five_flush import five_flush, five_flush_sums
 from gpu_eval.range_reports.rank_runouts import counts_by_rank, flush_free
 from gpu_eval.range_reports.rank_sums import rank_countable, rank_patterns, sums_by_rank
-from gpu_eval.solver_tables.board_strengths import strengths_of_masks
+from gpu_eval.range_reports.strengths import column_strengths
 from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
 
 __all__ = ["CELLS", "RANK_PAIR_COLUMNS", "count_boards", "sorted_counts", "split_flush", "workers"]
@@ -73,6 +75,14 @@ RANK_PIECE_BOARDS = 128
 #: than the sort it saves (45 boards of Ts9s4d's runouts: 4.1 ms sorting, 5.4 ms so; 90 of
 #: Qh8h3h's: 17.7 ms and 7.3 ms; 2026-12-02, the 2-vCPU VM, one core).
 SPLIT_BOARDS = 48
+
+#: The :func:`split_flush` boards split off: those with four cards of a suit only (a flush
+#: column needs one card of it). Those with three (two cards needed) are counted by rank pair
+#: with their flush columns as cells (:mod:`gpu_eval.range_reports.rank_sums`): each split
+#: group is a rank count and a sort of its own, a fixed cost of a few ms that outweighs the
+#: cells on two threads (one process, interleaved, 15 rounds, 2026-12-02: Kd7c2h 67.6 ->
+#: 45.8 ms median, Ts9s4d 62.5 -> 49.5 ms, Qh8h3h 51.9 -> 57.6 ms, within its noise).
+SPLIT_NEEDS = (1,)
 
 
 @cache
@@ -110,18 +120,6 @@ def _runs(key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return starts.take(run), ends.take(run)
 
 
-def _strengths(boards: np.ndarray, lay: DeckLayout, cols: np.ndarray) -> np.ndarray:
-    """``(n, K)`` strengths of the columns ``cols`` on each board (0 where blocked): the
-    board-major rank-pair table for many columns, one evaluation per cell for a few."""
-    if len(cols) * 4 >= lay.columns:
-        return strengths_of_masks(boards, lay)[:, cols]
-    pm = lay.pair_masks[cols]
-    hands = boards[:, None] | pm[None, :]
-    out = evaluate_masks(hands.ravel(), tables=lay.tables).reshape(hands.shape)
-    out[(boards[:, None] & pm[None, :]) != 0] = 0
-    return out
-
-
 def sorted_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
                    cols: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per weight vector over ``cols`` (float64, or two packed 0/1 vectors in an int64, see
@@ -130,7 +128,7 @@ def sorted_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray]
     Any boards: the sorting count of the module docstring."""
     n = len(boards)
     K = len(cols)
-    S = _strengths(boards, lay, cols)                                   # (n, K), 0 blocked
+    S = column_strengths(boards, lay, cols)                             # (n, K), 0 blocked
     key = S.astype(np.uint32)
     key <<= 11
     key |= np.arange(K, dtype=np.uint32)
@@ -294,19 +292,23 @@ def _summed_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
                    cols: np.ndarray, mult: np.ndarray | None) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per vector ``(less, equal)`` of the columns ``cols`` summed over the boards (each times
     its multiplicity), ``(K,)`` of the vector's dtype. With :data:`RANK_PAIR_COLUMNS` columns
-    or more: the :func:`split_flush` boards (when there are :data:`SPLIT_BOARDS`) by
-    :func:`_split_sums`, the other boards with at most three cards of a suit by rank pair
-    without a count per board (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`); the
-    rest one board at a time."""
+    or more: the :func:`split_flush` boards of :data:`SPLIT_NEEDS` (when there are
+    :data:`SPLIT_BOARDS`) by :func:`_split_sums`, the other boards with at most three cards
+    of a suit by rank pair without a count per board
+    (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`), the
+    boards of five cards of a suit sorting only the columns through the suit
+    (:func:`gpu_eval.range_reports.five_flush.five_flush_sums`); the rest one board at a
+    time."""
     n = len(boards)
     times = np.ones(n, dtype=np.int64) if mult is None else np.asarray(mult, dtype=np.int64)
     wide = len(cols) >= RANK_PAIR_COLUMNS
     by_rank = rank_countable(boards) if wide else np.zeros(n, dtype=bool)
-    four = (split_flush(boards) > 0) if wide else np.zeros(n, dtype=bool)
+    four = np.isin(split_flush(boards), SPLIT_NEEDS) if wide else np.zeros(n, dtype=bool)
     if four.sum() < SPLIT_BOARDS:
         four[:] = False
     by_rank &= ~four
-    rest = np.flatnonzero(~by_rank & ~four)
+    five = (five_flush(boards) >= 0) if wide else np.zeros(n, dtype=bool)
+    rest = np.flatnonzero(~by_rank & ~four & ~five)
     sums = [(np.zeros(len(cols), dtype=v.dtype), np.zeros(len(cols), dtype=v.dtype))
             for v in vectors]
     if by_rank.any():
@@ -317,6 +319,13 @@ def _summed_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
         for (lo, eq), (less, equal) in zip(
                 sums, _split_sums(boards[rows], lay, vectors, cols, times[rows]),
                 strict=True):
+            lo += less
+            eq += equal
+    if five.any():
+        rows = np.flatnonzero(five)
+        for (lo, eq), (less, equal) in zip(
+                sums, five_flush_sums(boards[rows], lay, vectors, cols, times[rows],
+                                      sorted_counts), strict=True):
             lo += less
             eq += equal
     if len(rest):
@@ -396,31 +405,35 @@ def _split_groups(boards: np.ndarray, rows: np.ndarray, nw: int) -> list[np.ndar
 
 def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
     """The rows of ``boards`` in pieces for ``reduce="sum"``, in whole rounds of the workers
-    so that each worker gets a like share of each kind, the most work a board first: the
-    boards the sorting count takes, at most ``step`` a piece; the :func:`split_flush` boards
-    (when there are :data:`SPLIT_BOARDS`), at least that many a piece; those counted by
-    rank pair (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`, whose work grows with
-    the rank patterns a piece holds more than with its boards) grouped by rank pattern, at
-    least :data:`RANK_PIECE_BOARDS` and at most :data:`SUM_BOARDS` a piece."""
+    so that each worker gets a like share of each kind, the largest pieces first (the
+    workers take them in order: the last to start should be short): those counted by rank
+    pair (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`, whose work grows with the
+    rank patterns a piece holds more than with its boards) grouped by rank pattern, at least
+    :data:`RANK_PIECE_BOARDS` and at most :data:`SUM_BOARDS` a piece; the
+    :func:`split_flush` boards of :data:`SPLIT_NEEDS` (when there are :data:`SPLIT_BOARDS`),
+    at least that many a piece; the boards of five cards of a suit, one piece a suit; the
+    boards the sorting count takes, at most ``step`` a piece."""
     nw = workers()
-    four = split_flush(boards) > 0
+    four = np.isin(split_flush(boards), SPLIT_NEEDS)
     n4 = int(four.sum())
     if n4 < SPLIT_BOARDS:                                               # not split
         four[:] = False
     by_rank = rank_countable(boards) & ~four
-    rest = np.flatnonzero(~by_rank & ~four)
+    suit = five_flush(boards)
+    rest = np.flatnonzero(~by_rank & ~four & (suit < 0))
     rows = np.flatnonzero(by_rank)
     rows = rows[np.argsort(rank_patterns(boards[rows]), kind="stable")]
     pieces = []
-    if len(rest):
-        k = -(-len(rest) // step)                                       # pieces needed
-        pieces += np.array_split(rest, min(len(rest), -(-k // nw) * nw))  # whole rounds
-    if four.any():
-        pieces += _split_groups(boards, np.flatnonzero(four), nw)
     if len(rows):
         k = -(-len(rows) // SUM_BOARDS)
         k = min(-(-k // nw) * nw, max(1, len(rows) // RANK_PIECE_BOARDS))
         pieces += np.array_split(rows, k)
+    if four.any():
+        pieces += _split_groups(boards, np.flatnonzero(four), nw)
+    pieces += [np.flatnonzero(suit == s) for s in np.unique(suit[suit >= 0])]   # one a suit
+    if len(rest):
+        k = -(-len(rest) // step)                                       # pieces needed
+        pieces += np.array_split(rest, min(len(rest), -(-k // nw) * nw))  # whole rounds
     return pieces
 
 

@@ -18,12 +18,15 @@ from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.games import registry
 from gpu_eval.range_reports import boards as board_sets
 from gpu_eval.range_reports.api import range_report
+from gpu_eval.range_reports.five_flush import five_flush, five_flush_sums
 from gpu_eval.range_reports.hands import column_of_pairs
 from gpu_eval.range_reports.rank_runouts import flush_free
 from gpu_eval.range_reports.rank_sums import rank_countable, rank_patterns, sums_by_rank
 from gpu_eval.range_reports.showdowns import (
     RANK_PAIR_COLUMNS,
     SPLIT_BOARDS,
+    SPLIT_NEEDS,
+    _split_sums,
     count_boards,
     sorted_counts,
     split_flush,
@@ -158,6 +161,53 @@ def test_split_flush_boards_summed_exactly(game):
         else:
             np.testing.assert_allclose(less[j, cols], lo, rtol=0, atol=1e-7)
             np.testing.assert_allclose(equal[j, cols], eq, rtol=0, atol=1e-7)
+    # Each kind split directly too (``count_boards`` splits those of SPLIT_NEEDS only).
+    assert SPLIT_NEEDS == (1,)
+    vecs = _packed(w, cols)
+    for nd in (1, 2):
+        rows = np.flatnonzero(need == nd)
+        _same(_split_sums(boards[rows], lay, vecs, cols, mult[rows]),
+              _reference(boards[rows], lay, vecs, cols, mult[rows]))
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("few", [False, True])
+def test_five_flush_boards_summed_exactly(game, few):
+    """Boards of five cards of a suit (straight flushes among them): only the columns through
+    the suit sorted, the others' counts per card: against the sorting count, directly and
+    through ``count_boards`` among other boards; a few columns too."""
+    rng = np.random.default_rng(len(game) + 11 + few)
+    lay = deck_layout(game)
+    dead = rng.choice(np.arange(lay.lowest_card, 52), 2, replace=False)
+    w = _weights(rng, game, dead)
+    deck = np.setdiff1d(np.arange(lay.lowest_card, 52), dead)
+    ids = [rng.choice(deck[(deck & 3) == rng.integers(0, 4)], 5, replace=False) for _ in range(60)]
+    ids += [np.array([c for c in deck if c & 3 == s][-5:]) for s in range(4)]   # royal-ish
+    ids += [rng.choice(deck, 5, replace=False) for _ in range(30)]              # others
+    boards = np.bitwise_or.reduce(ID_TO_MASK[np.array(ids)], axis=1)
+    suit = five_flush(boards)
+    assert (suit >= 0).sum() >= 60 and len(np.unique(suit[suit >= 0])) >= 3 and (suit < 0).any()
+    mult = rng.integers(1, 7, len(boards))
+    cols = np.flatnonzero((w != 0).any(axis=0))
+    if few:
+        cols = np.sort(rng.choice(cols, 30, replace=False))
+    flush = np.flatnonzero(suit >= 0)
+    vecs = _packed(w, cols)
+    _same(five_flush_sums(boards[flush], lay, vecs, cols, mult[flush], sorted_counts),
+          _reference(boards[flush], lay, vecs, cols, mult[flush]))
+    if few:
+        return
+    assert len(cols) >= RANK_PAIR_COLUMNS
+    less, equal = count_boards(boards, lay, w, reduce="sum", multiplicity=mult)
+    for j, v in enumerate(w):
+        [(lo, eq)] = sorted_counts(boards, lay, [np.ascontiguousarray(v[cols])], cols)
+        lo, eq = (lo * mult[:, None]).sum(axis=0), (eq * mult[:, None]).sum(axis=0)
+        if j < 2:
+            np.testing.assert_array_equal(less[j, cols], lo)
+            np.testing.assert_array_equal(equal[j, cols], eq)
+        else:
+            np.testing.assert_allclose(less[j, cols], lo, rtol=0, atol=1e-7)
+            np.testing.assert_allclose(equal[j, cols], eq, rtol=0, atol=1e-7)
 
 
 # Weighted ranges full of suited hands (flush columns on the three-flush runouts), wide
@@ -204,7 +254,9 @@ def test_rank_patterns_and_countable_boards():
 
 @pytest.mark.parametrize("module", ["gpu_eval.range_reports.rank_sums",
                                     "gpu_eval.range_reports.rank_runouts",
-                                    "gpu_eval.range_reports.showdowns"])
+                                    "gpu_eval.range_reports.showdowns",
+                                    "gpu_eval.range_reports.five_flush",
+                                    "gpu_eval.range_reports.strengths"])
 def test_docstring_examples_run(module):
     failures, tried = doctest.testmod(importlib.import_module(module), verbose=False)
     assert tried and failures == 0
