@@ -35,6 +35,18 @@ def lanes(masks: np.ndarray) -> np.ndarray:
     return m.view(np.uint16).reshape(*m.shape, 4)
 
 
+def suit_most(masks: np.ndarray) -> np.ndarray:
+    """``(...)`` the most cards of one suit in each hand mask (which counts can play a flush).
+
+    Examples
+    --------
+    >>> from gpu_eval import cards
+    >>> suit_most(cards.to_mask(["Kd7c2h5s9d", "Kd7d2d5d9c"])).tolist()
+    [2, 4]
+    """
+    return np.bitwise_count(lanes(masks)).max(axis=-1)
+
+
 def rank_planes(masks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The ranks held at least once, twice, three and four times by each hand mask.
 

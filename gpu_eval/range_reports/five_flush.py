@@ -25,6 +25,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from gpu_eval.range_reports import bits
 from gpu_eval.range_reports.strengths import column_strengths
 from gpu_eval.solver_tables.layout import DeckLayout
 
@@ -35,8 +36,7 @@ Sort = Callable[[np.ndarray, DeckLayout, list[np.ndarray], np.ndarray],
 
 
 def _suit_counts(boards: np.ndarray) -> np.ndarray:
-    lanes = np.ascontiguousarray(boards, dtype=np.uint64).view(np.uint16).reshape(-1, 4)
-    return np.bitwise_count(lanes)
+    return np.bitwise_count(bits.lanes(boards))
 
 
 def five_flush(boards: np.ndarray) -> np.ndarray:

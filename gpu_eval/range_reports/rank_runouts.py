@@ -34,6 +34,7 @@ from functools import cache
 import numpy as np
 
 from gpu_eval import cards
+from gpu_eval.range_reports import bits
 from gpu_eval.solver_tables.board_strengths import rank_pair_strengths
 from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
 
@@ -62,8 +63,7 @@ def flush_free(boards: np.ndarray) -> np.ndarray:
     >>> flush_free(cards.to_mask(["Kd7c2h5s9d", "Kd7d2d5s9c"])).tolist()
     [True, False]
     """
-    suits = np.ascontiguousarray(boards, dtype=np.uint64).view(np.uint16).reshape(-1, 4)
-    return np.asarray((np.bitwise_count(suits) <= 2).all(axis=1))
+    return np.asarray(bits.suit_most(boards) <= 2)
 
 
 @cache

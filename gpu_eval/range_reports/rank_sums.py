@@ -46,6 +46,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpu_eval import cards
+from gpu_eval.range_reports import bits
 from gpu_eval.range_reports.rank_runouts import RANKS, rank_rows, sorted_runs
 from gpu_eval.solver_tables.board_strengths import rank_pair_strengths
 from gpu_eval.solver_tables.layout import DeckLayout
@@ -75,8 +76,7 @@ def rank_countable(boards: np.ndarray) -> np.ndarray:
     >>> rank_countable(cards.to_mask(["Kd7d2d5s9c", "Kd7d2d5d9c"])).tolist()
     [True, False]
     """
-    suits = np.ascontiguousarray(boards, dtype=np.uint64).view(np.uint16).reshape(-1, 4)
-    return np.asarray((np.bitwise_count(suits) <= 3).all(axis=1))
+    return np.asarray(bits.suit_most(boards) <= 3)
 
 
 def rank_patterns(boards: np.ndarray) -> np.ndarray:

@@ -42,6 +42,7 @@ from functools import cache
 import numpy as np
 
 from gpu_eval import cards
+from gpu_eval.range_reports import bits
 from gpu_eval.range_reports.five_flush import five_flush, five_flush_sums
 from gpu_eval.range_reports.rank_runouts import counts_by_rank, flush_free
 from gpu_eval.range_reports.rank_sums import rank_countable, rank_patterns, sums_by_rank
@@ -228,7 +229,7 @@ def split_flush(boards: np.ndarray) -> np.ndarray:
     ...             ).tolist()
     [1, 2, 0, 0]
     """
-    lanes = np.ascontiguousarray(boards, dtype=np.uint64).view(np.uint16).reshape(-1, 4)
+    lanes = bits.lanes(boards).reshape(-1, 4)
     most = np.bitwise_count(lanes).max(axis=1)
     five = np.bitwise_count(np.bitwise_or.reduce(lanes, axis=1)) == 5
     return np.where(five & (most >= 3) & (most <= 4), 5 - most, 0).astype(np.intp)
@@ -394,8 +395,7 @@ def _split_groups(boards: np.ndarray, rows: np.ndarray, nw: int) -> list[np.ndar
     """The :func:`split_flush` boards ``rows`` in at most ``nw`` pieces of whole groups (suit
     and cards needed: each group is one rank count and one sort wherever it goes), the
     largest group first into the smallest piece."""
-    lanes = np.ascontiguousarray(boards[rows], dtype=np.uint64).view(np.uint16).reshape(-1, 4)
-    key = np.argmax(np.bitwise_count(lanes), axis=1) * 4 + split_flush(boards[rows])
+    key = np.argmax(np.bitwise_count(bits.lanes(boards[rows])), axis=1) * 4 + split_flush(boards[rows])
     groups = sorted((rows[key == k] for k in np.unique(key)), key=len, reverse=True)
     bins: list[list[np.ndarray]] = [[] for _ in range(min(nw, len(groups)))]
     for g in groups:
