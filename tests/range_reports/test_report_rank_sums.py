@@ -73,6 +73,21 @@ def _same(got, want):
         np.testing.assert_allclose(ge_, we, rtol=0, atol=TOL * max(1.0, np.abs(we).max()))
 
 
+def _count_boards_is_the_sorting_count(boards, lay, w, cols, mult) -> None:
+    """``count_boards`` summed with ``mult`` against the sorting count of each vector of
+    ``w``: the two 0/1 vectors' integers exactly, the weighted ones to rounding."""
+    less, equal = count_boards(boards, lay, w, reduce="sum", multiplicity=mult)
+    for j, v in enumerate(w):
+        [(lo, eq)] = sorted_counts(boards, lay, [np.ascontiguousarray(v[cols])], cols)
+        lo, eq = (lo * mult[:, None]).sum(axis=0), (eq * mult[:, None]).sum(axis=0)
+        if j < 2:
+            np.testing.assert_array_equal(less[j, cols], lo)
+            np.testing.assert_array_equal(equal[j, cols], eq)
+        else:
+            np.testing.assert_allclose(less[j, cols], lo, rtol=0, atol=1e-7)
+            np.testing.assert_allclose(equal[j, cols], eq, rtol=0, atol=1e-7)
+
+
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("seed", range(3))
 def test_sums_by_rank_equal_the_sorting_count_summed(game, seed):
@@ -151,16 +166,7 @@ def test_split_flush_boards_summed_exactly(game):
     mult = rng.integers(1, 7, len(boards))
     cols = np.flatnonzero((w != 0).any(axis=0))
     assert len(cols) >= RANK_PAIR_COLUMNS
-    less, equal = count_boards(boards, lay, w, reduce="sum", multiplicity=mult)
-    for j, v in enumerate(w):
-        [(lo, eq)] = sorted_counts(boards, lay, [np.ascontiguousarray(v[cols])], cols)
-        lo, eq = (lo * mult[:, None]).sum(axis=0), (eq * mult[:, None]).sum(axis=0)
-        if j < 2:
-            np.testing.assert_array_equal(less[j, cols], lo)
-            np.testing.assert_array_equal(equal[j, cols], eq)
-        else:
-            np.testing.assert_allclose(less[j, cols], lo, rtol=0, atol=1e-7)
-            np.testing.assert_allclose(equal[j, cols], eq, rtol=0, atol=1e-7)
+    _count_boards_is_the_sorting_count(boards, lay, w, cols, mult)
     # Each kind split directly too (``count_boards`` splits those of SPLIT_NEEDS only).
     assert SPLIT_NEEDS == (1,)
     vecs = _packed(w, cols)
@@ -198,16 +204,7 @@ def test_five_flush_boards_summed_exactly(game, few):
     if few:
         return
     assert len(cols) >= RANK_PAIR_COLUMNS
-    less, equal = count_boards(boards, lay, w, reduce="sum", multiplicity=mult)
-    for j, v in enumerate(w):
-        [(lo, eq)] = sorted_counts(boards, lay, [np.ascontiguousarray(v[cols])], cols)
-        lo, eq = (lo * mult[:, None]).sum(axis=0), (eq * mult[:, None]).sum(axis=0)
-        if j < 2:
-            np.testing.assert_array_equal(less[j, cols], lo)
-            np.testing.assert_array_equal(equal[j, cols], eq)
-        else:
-            np.testing.assert_allclose(less[j, cols], lo, rtol=0, atol=1e-7)
-            np.testing.assert_allclose(equal[j, cols], eq, rtol=0, atol=1e-7)
+    _count_boards_is_the_sorting_count(boards, lay, w, cols, mult)
 
 
 # Weighted ranges full of suited hands (flush columns on the three-flush runouts), wide
