@@ -121,13 +121,13 @@ def sample(rng: np.random.Generator, n: int, deck_mask: int, k: int,
         if short.any():
             r = int(np.flatnonzero(short)[0])
             raise ValueError(f"row {r}: fewer than {k} cards left to draw")
-    tables = _draw_tables(deck_mask)
-    board = _draw_rows(rng, tables, k, taken)
+    pick = _pick(deck_mask, n)
+    board = _draw_rows(rng, pick, k, taken)
     rest = np.flatnonzero(board == 0)
     for _ in range(_WHOLE_ROW_ROUNDS):
         if not rest.size:
             break
-        got = _draw_rows(rng, tables, k, taken[rest])
+        got = _draw_rows(rng, pick, k, taken[rest])
         board[rest] = got
         rest = rest[got == 0]
     if rest.size:
@@ -140,16 +140,35 @@ def sample(rng: np.random.Generator, n: int, deck_mask: int, k: int,
 _WHOLE_ROW_ROUNDS = 12
 
 
+# Below this many rows a draw reads the deck's pairs by ``v % count`` (a few us); from it up
+# the 65,536-entry tables (1.5-3 ms to build, then one lookup a card) pay for themselves. A
+# sampled sweep over many boards (one deck each, a few hundred rows) stays on the first.
+_TABLE_ROWS = 1 << 15
+
+
+@lru_cache(maxsize=64)
+def _draw_items(deck_mask: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(pairs, singles)``: the deck's 2-card and 1-card masks (the items a draw picks from)."""
+    vals = deck_values(deck_mask)
+    i, j = _pair_indices(len(vals))
+    pairs = vals[i] | vals[j]
+    pairs.flags.writeable = False
+    return pairs, vals
+
+
+@lru_cache(maxsize=64)
+def _pair_indices(n: int) -> tuple[np.ndarray, np.ndarray]:
+    return np.triu_indices(n, 1)
+
+
 @lru_cache(maxsize=8)
 def _draw_tables(deck_mask: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(pairs, singles)``: the deck's 2-card and 1-card masks indexed by a uniform 16-bit
-    number ``v``. Entry ``v`` is item ``v % count``; the top ``65536 % count`` numbers give 0
-    (rejected), so every pair, and every card, is exactly equally likely."""
-    vals = deck_values(deck_mask)
-    i, j = np.triu_indices(len(vals), 1)
+    """``(pairs, singles)`` as tables indexed by a uniform 16-bit number ``v``: entry ``v`` is
+    item ``v % count``; the top ``65536 % count`` numbers give 0 (rejected), so every pair,
+    and every card, is exactly equally likely."""
     v = np.arange(1 << 16)
     out = []
-    for items in (vals[i] | vals[j], vals):
+    for items in _draw_items(deck_mask):
         if len(items) == 0:
             table = np.zeros(1 << 16, dtype=np.uint64)
         else:
@@ -160,19 +179,37 @@ def _draw_tables(deck_mask: int) -> tuple[np.ndarray, np.ndarray]:
     return out[0], out[1]
 
 
-def _draw_rows(rng: np.random.Generator, tables: tuple[np.ndarray, np.ndarray], k: int,
-               taken: np.ndarray) -> np.ndarray:
-    """One try per row: ``k // 2`` random pairs and ``k % 2`` random cards, each one table
-    lookup by a raw 16-bit random number; 0 where the row failed (a rejected number, a card
+def _pick(deck_mask: int, n: int):
+    """``pick(which, v)``: the pair (``which`` 0) or card (1) that each 16-bit ``v`` names, 0
+    for a rejected ``v``; by the tables for many rows, by ``v % count`` for few (the same
+    items)."""
+    if n >= _TABLE_ROWS:
+        tables = _draw_tables(deck_mask)
+        return lambda which, v: np.take(tables[which], v)
+    items = _draw_items(deck_mask)
+
+    def pick(which: int, v: np.ndarray) -> np.ndarray:
+        its = items[which]
+        if len(its) == 0:
+            return np.zeros(len(v), dtype=np.uint64)
+        out = np.take(its, v % np.uint16(len(its)))
+        out[v >= (1 << 16) - (1 << 16) % len(its)] = 0
+        return out
+    return pick
+
+
+def _draw_rows(rng: np.random.Generator, pick, k: int, taken: np.ndarray) -> np.ndarray:
+    """One try per row: ``k // 2`` random pairs and ``k % 2`` random cards, each picked by a
+    raw 16-bit random number (:func:`_pick`); 0 where the row failed (a rejected number, a card
     drawn twice, or a card in ``taken``). Given success every k-subset is equally likely: each
     arises from the same number of (pair, ..., card) draws."""
     n = len(taken)
-    picks = [tables[0]] * (k // 2) + [tables[1]] * (k % 2)
-    raw = rng.bit_generator.random_raw(-(-len(picks) * n // 4)).view("<u2")
-    raw = raw[:len(picks) * n].reshape(len(picks), n)
-    board = np.take(picks[0], raw[0])
-    for table, r in zip(picks[1:], raw[1:]):
-        board |= np.take(table, r)
+    which = [0] * (k // 2) + [1] * (k % 2)
+    raw = rng.bit_generator.random_raw(-(-len(which) * n // 4)).view("<u2")
+    raw = raw[:len(which) * n].reshape(len(which), n)
+    board = pick(which[0], raw[0])
+    for w, r in zip(which[1:], raw[1:]):
+        board |= pick(w, r)
     ok = np.bitwise_count(board) == k
     ok &= (board & taken) == 0
     board[~ok] = 0

@@ -471,6 +471,24 @@ def test_sampled_boards_are_uniform_over_the_allowed_subsets(k):
         assert chi2 < dof + 6 * np.sqrt(2 * dof), (half, chi2, dof)
 
 
+def test_few_rows_draw_the_same_boards_as_the_tables(monkeypatch):
+    """A draw of few rows picks its pairs and cards by ``v % count``, a large one by the 65,536-
+    entry tables (the uniformity test above runs on those): the same seed gives the same boards
+    either way, on decks of 1 to 52 cards, every k, with and without used cards."""
+    rng = np.random.default_rng(3)
+    for trial in range(120):
+        deck_ids = rng.choice(52, int(rng.integers(1, 53)), replace=False)
+        deck = int(np.bitwise_or.reduce(cards.ID_TO_MASK[deck_ids]))
+        k = int(rng.integers(0, min(6, len(deck_ids)) + 1))
+        n = int(rng.choice([1, 9, 400]))
+        used = None if trial % 2 else np.zeros(n, np.uint64)
+        by_items = enumerate_boards.sample(np.random.default_rng(trial), n, deck, k, used)
+        monkeypatch.setattr(enumerate_boards, "_TABLE_ROWS", 0)
+        by_tables = enumerate_boards.sample(np.random.default_rng(trial), n, deck, k, used)
+        monkeypatch.undo()
+        np.testing.assert_array_equal(by_items, by_tables, err_msg=f"trial {trial}")
+
+
 @pytest.mark.parametrize("module", ["gpu_eval.equity_engine.api",
                                     "gpu_eval.equity_engine.holdem.numpy_engine",
                                     "gpu_eval.equity_engine.enumerate_boards", "gpu_eval.progress"])
