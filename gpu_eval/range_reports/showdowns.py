@@ -277,9 +277,10 @@ def _split_sums(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
             w[pc[:, 1] - low, pc[:, 0] - low] = rv
             through = w.sum(axis=1)
             board = rv.sum() - through[bb].sum(axis=1) + w[bb[:, i1], bb[:, i2]].sum(axis=1)
-            wb = w[bb]                                                  # (boards, 5, D)
+            # (Per card y, the columns {y, a} and {y, b}: one (D, F) table, read per board.)
+            pair = w[:, fa] + w[:, fb]
             beaten = (board[:, None] - (through[fa] + through[fb])[None, :]
-                      + (wb[:, :, fa] + wb[:, :, fb]).sum(axis=1))
+                      + pair[bb].sum(axis=1))
             lo[fi] += ((fl + beaten * apart) * t).sum(axis=0)
             eq[fi] += (fe * t).sum(axis=0)
     return sums
