@@ -455,8 +455,8 @@ def _sums(b: _Setup, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if nf:
         # The rank count at the flush column's own strength, less the flush columns by
         # rank, plus by strength.
-        tf = tc[fc]                                                     # (F, 2, nr)
-        wy = [w[fc, y[:, None]] for y in b.f_y]                         # (F, 2) per slot
+        tf = np.take(tc, fc, axis=0)                                    # (F, 2, nr)
+        wy = [w.ravel().take(fc * (D + 1) + y[:, None]) for y in b.f_y]  # (F, 2) per slot
         pad_w = np.where(b.pad_k >= 0, vec[b.pad_k.clip(0)], 0).astype(dt)
         # (Each cell card's weights by partner rank, less its columns through the board's
         # cards, below f.)
@@ -490,16 +490,18 @@ def _sums(b: _Setup, vec: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     res = []
     ordered = _ordered(b, tc[:D], tp, dt)
+    ib = b.inc_b
+    idx = np.arange(len(ib))
+    # Each hit's board cards' rows of weights (both orders read them).
+    w_slots = [np.take(w[:, :D], b.slots[ib, j], axis=0) for j in range(h)]
     for k, (od, pt) in enumerate(((b.lt_b, lp), (b.le_b, ep))):
         table, q0 = ordered[k]
         # Per board card x some column holds: the card tables at x's rank, every card,
         # summed over the boards through x.
-        ib = b.inc_b
         rows_v = np.zeros((len(ib), D + 1), dtype=dt)
         rows_v[:, :D] = table[b.pid[ib], :, b.inc_x >> 2]               # (n_inc, D)
-        idx = np.arange(len(ib))
-        for j, below in enumerate(b.hit_lt if k == 0 else b.hit_le):
-            rows_v[:, :D] -= w[b.slots[ib, j], :D] * below
+        for ws, below in zip(w_slots, b.hit_lt if k == 0 else b.hit_le, strict=True):
+            rows_v[:, :D] -= ws * below
         for j in range(h):
             rows_v[idx, b.slots[ib, j]] = 0                             # the board's cards
         if nf:
