@@ -246,6 +246,9 @@ def backend_name(names: frozenset) -> str:
     >>> backend_name(frozenset({"numpy", "cuda"})), backend_name(frozenset())
     ('cuda+numpy', 'numpy')
     """
+    if len(names) == 1:  # the commonest: one engine
+        for name in names:
+            return name
     return "+".join(sorted(names)) if names else "numpy"
 
 

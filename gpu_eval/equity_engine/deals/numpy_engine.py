@@ -147,11 +147,16 @@ class DealProblem:
 
     def deals(self) -> int:
         """Deals in the whole space: the ways to hand out the missing cards."""
-        out, left = 1, len(self.deck)
-        for k in self.need:
-            out *= math.comb(left, k)
-            left -= k
-        return out
+        return _deals(len(self.deck), self.need)
+
+
+@lru_cache(maxsize=1024)  # a function of the deal's shape
+def _deals(d: int, need: tuple[int, ...]) -> int:
+    out, left = 1, d
+    for k in need:
+        out *= math.comb(left, k)
+        left -= k
+    return out
 
 
 def _text(ids) -> str:
@@ -161,12 +166,18 @@ def _text(ids) -> str:
 _plain_text = lru_cache(maxsize=256)(_text)  # of a tuple of ids (a plain deal's dead cards)
 
 
-@lru_cache(maxsize=256)
 def _deck(deck_mask: int) -> np.ndarray:
     """The ``uint8`` ids of the cards of a deck mask (read-only, cached)."""
+    return _deck_parts(deck_mask)[0]
+
+
+@lru_cache(maxsize=256)
+def _deck_parts(deck_mask: int) -> tuple[np.ndarray, bytes]:
+    """:func:`_deck` and its bytes (one object per deck: its hash, the completions' cache
+    key, is worked out once)."""
     out = np.array([c for c in range(52) if deck_mask & CARD_BIT[c]], dtype=np.uint8)
     out.flags.writeable = False
-    return out
+    return out, out.tobytes()
 
 
 def deal_problem(prob: Problem) -> DealProblem:
@@ -195,8 +206,15 @@ def plain_problem(deal: PlainDeal, record: registry.Game) -> DealProblem:
     >>> plain_problem(plain_deal(["Ah2h3h", "Kh2d3d"], "", "", game), game).need
     (4, 4)
     """
-    return DealProblem(record.name, deal.labels, deal.known, deal.need, _deck(deal.deck_mask),
-                       _plain_text(deal.dead) if deal.dead else "")
+    deck, deck_bytes = _deck_parts(deal.deck_mask)
+    # What DealProblem's __init__ sets, set at once (a frozen dataclass sets each field, and
+    # __post_init__ the derived ones, through object.__setattr__, one call each).
+    out = object.__new__(DealProblem)
+    out.__dict__.update(game=record.name, labels=deal.labels, known=deal.known, need=deal.need,
+                        deck=deck, dead=_plain_text(deal.dead) if deal.dead else "",
+                        hilo=record.hilo, scale=game_units(len(deal.known), record.hilo),
+                        deck_bytes=deck_bytes)
+    return out
 
 
 def prepare(players: Sequence[Any], board: Any, dead: Any, game: str) -> DealProblem:
@@ -656,8 +674,11 @@ class DealJob:
     entropy: int | None
     work: float
     backend: str = "numpy"  # where the tasks run: "numpy" or "cuda"
+    #: The expected seconds when already known (a NumPy exact job's, from its shape's
+    #: figures); None: :attr:`seconds` works them out.
+    expected: float | None = field(default=None, compare=False, repr=False)
 
-    @property
+    @cached_property  # read on every step of a call: kept after the first read
     def exact(self) -> bool:
         return self.method != "monte carlo"
 
@@ -678,6 +699,8 @@ class DealJob:
         """Expected seconds of the whole job on its backend: NumPy's measured
         (:func:`expected_seconds`; Monte Carlo at :data:`RATE`), CUDA's estimated
         (:data:`CUDA_RATE`, plus a launch: :data:`HOST_SECONDS`)."""
+        if self.expected is not None:
+            return self.expected
         if self.backend == "cuda":
             return self.work / CUDA_RATE + HOST_SECONDS
         return expected_seconds(self.prob, self.method, self.work) if self.exact \
@@ -691,7 +714,10 @@ class DealJob:
         if not self.exact:
             return [(s, min(s + SAMPLE_BLOCK, self.span))
                     for s in range(0, self.span, SAMPLE_BLOCK)]
-        parts = max(1, min(parts, self.span))
+        span = self.span
+        if parts == 1:  # the one local span
+            return [(0, span)] if span else []
+        parts = max(1, min(parts, span))
         return [(self.span * i // parts, self.span * (i + 1) // parts) for i in range(parts)
                 if self.span * i // parts < self.span * (i + 1) // parts]
 
@@ -707,9 +733,8 @@ def exact_job(prob: DealProblem, backend: str, exact: bool | None) -> DealJob | 
     >>> exact_job(prepare(["AhKh3c", "QsQd7h"], "", "", "stud"), "numpy", None).method
     'inclusion-exclusion'
     """
-    c = costs(prob)
     if backend == "cuda":
-        pairs = c["grid"]
+        pairs = costs(prob)["grid"]
         dev, _ = device_order(prob)
         # The first players' tuples are built on the host: bounded before they are built.
         rows_bound = math.prod(math.comb(len(prob.deck), k) for k in dev.need[:-1])
@@ -720,15 +745,23 @@ def exact_job(prob: DealProblem, backend: str, exact: bool | None) -> DealJob | 
                                  f"engine walks; pass exact=False (Monte Carlo)")
             return None
         return DealJob(prob, "grid", None, None, pairs, "cuda")
-    least = min(c.values())  # the least work bounds what NumPy walks; how: the fastest method
+    least, method, work, seconds = _numpy_exact(len(prob.deck), prob.need, prob.hilo)
     if least > HARD_LIMIT:
         if exact:
             raise ValueError(f"exact {prob.game!r} equity of this deal needs {least:.3g} "
                              f"comparisons; pass exact=False (Monte Carlo)")
         return None
-    method, work, _ = min(_figures(len(prob.deck), prob.need, prob.hilo),
-                          key=lambda f: f[2])  # the first of equals, as _fastest
-    return DealJob(prob, method, None, None, work)
+    return DealJob(prob, method, None, None, work, expected=seconds)
+
+
+@lru_cache(maxsize=1024)  # a function of the deal's shape: worked out once per shape
+def _numpy_exact(d: int, need: tuple[int, ...], hilo: bool) -> tuple[float, str, float, float]:
+    """``(least work, fastest method, its work, its expected seconds)`` on NumPy: the least
+    work bounds what NumPy walks; the fastest method walks it (the first of equals, as
+    :func:`_fastest`)."""
+    figures = _figures(d, need, hilo)
+    method, work, seconds = min(figures, key=lambda f: f[2])
+    return min(f[1] for f in figures), method, work, seconds
 
 
 def sample_job(prob: DealProblem, n_samples: int, entropy: int, backend: str) -> DealJob:
