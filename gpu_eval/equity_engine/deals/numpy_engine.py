@@ -36,6 +36,7 @@ per-sample streams (a seed reproduces a CUDA result, not the NumPy digits).
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -383,10 +384,13 @@ def _device_grid(prob: DealProblem, bar: Progress, start: int = 0, stop: int | N
 def _grid(prob: DealProblem, bar: Progress, start: int = 0, stop: int | None = None
           ) -> ExactTotals:
     n, scale = len(prob.known), prob.scale
-    comps = [_completions(prob, i) for i in range(n)]
     if n == 2:
         walk = _heads_up_hilo_grid if prob.hilo else _heads_up_grid
-        return walk(comps, scale, bar, start, stop)
+        read, game, deck, need, known = completions.player_strengths, prob.game, \
+            prob.deck_bytes, prob.need, prob.known
+        return walk([read(game, deck, need[0], known[0]), read(game, deck, need[1], known[1])],
+                    scale, bar, start, stop)
+    comps = [_completions(prob, i) for i in range(n)]
     idx, union = tuples([c[1] for c in comps])
     idx, union = idx[start:stop], union[start:stop]
     last_m, last_hi, last_lo = comps[-1][1], comps[-1][2], comps[-1][3]
@@ -437,9 +441,10 @@ def _heads_up_grid(comps: list, scale: int, bar: Progress, start: int, stop: int
         # and the pat hand's one strength is compared with each (no NumPy call pays here).
         pat, draws, flip = (int(sa[0]), sb.tolist(), False) if len(ma) == 1 and not ma[0] \
             else (int(sb[0]), sa.tolist(), True)
+        draws.sort()  # then two bisections count, in C, what a Python loop would
         valid = len(draws)
-        tied = draws.count(pat)
-        won = sum([t < pat for t in draws])
+        won = bisect_left(draws, pat)
+        tied = bisect_right(draws, pat) - won
         if flip:  # the pat hand is the second player's
             won = valid - won - tied
         bar.update(valid)
@@ -461,12 +466,11 @@ def _heads_up_grid(comps: list, scale: int, bar: Progress, start: int, stop: int
             tied += int(np.count_nonzero(ok & (s == sb)))
             valid += int(np.count_nonzero(ok))
             bar.update(ok.size)
-    # One array, each row a total (a NumPy call per total costs more than a small walk).
+    # One array, each total a slice of it (a NumPy call per total costs more than a small
+    # walk; slices cost less than a reshaped array's rows).
     units = tied * (scale // 2)
-    wins, ties, split_units, high, low = np.array(
-        [won, valid - won - tied, tied, tied, units, units, 0, 0, 0, 0], dtype=np.int64
-    ).reshape(5, 2)
-    return wins, ties, split_units, high, low, valid
+    t = np.array([won, valid - won - tied, tied, tied, units, units, 0, 0, 0, 0], dtype=np.int64)
+    return t[0:2], t[2:4], t[4:6], t[6:8], t[8:10], valid
 
 
 def _heads_up_hilo_grid(comps: list, scale: int, bar: Progress, start: int,
@@ -751,7 +755,16 @@ def exact_job(prob: DealProblem, backend: str, exact: bool | None) -> DealJob | 
             raise ValueError(f"exact {prob.game!r} equity of this deal needs {least:.3g} "
                              f"comparisons; pass exact=False (Monte Carlo)")
         return None
-    return DealJob(prob, method, None, None, work, expected=seconds)
+    # What DealJob(prob, method, None, None, work, expected=seconds) sets, set at once (its
+    # frozen __init__ sets each field through object.__setattr__), with what it works out
+    # when read: exact, and heads-up its span, a function of the shape too.
+    job = object.__new__(DealJob)
+    job.__dict__.update(prob=prob, method=method, n_samples=None, entropy=None, work=work,
+                        backend="numpy", expected=seconds, exact=True)
+    if len(prob.need) == 2:
+        job.__dict__["span"] = math.comb(len(prob.deck), prob.need[0]) if method == "grid" \
+            else min(prob.need) + 1
+    return job
 
 
 @lru_cache(maxsize=1024)  # a function of the deal's shape: worked out once per shape
@@ -829,27 +842,31 @@ def finish(job: DealJob, totals: Sequence[np.ndarray],
     'exact (grid): 42 deals'
     """
     prob = job.prob
-    common: dict[str, Any] = {"labels": prob.labels, "backend": backend, "board": "",
-                              "dead": prob.dead}
     if job.exact:
         wins, ties, units, hu, lu, deals = totals
         n_deals = int(deals)
         assert n_deals == prob.deals(), (n_deals, prob.deals())
         res = equity_results.spot_result(wins, ties, units, prob.scale, n_deals,
-                                         method=f"exact ({job.method}): {n_deals:,} deals",
-                                         **common)
+                                         method=_method_text(job.method, n_deals),
+                                         labels=prob.labels, backend=backend, dead=prob.dead)
         den = float(prob.scale * n_deals)
     else:
         wins, ties, units, units_sq, hu, lu = totals
         assert job.entropy is not None  # a Monte Carlo job has its seed
         res = equity_results.sampled_result(wins, ties, units, units_sq, len(prob.known),
                                             job.span, job.entropy, scale=prob.scale,
-                                            **common)
+                                            labels=prob.labels, backend=backend, board="",
+                                            dead=prob.dead)
         den = float(prob.scale * job.span)
     if prob.hilo:
         res = replace(res, high=equity_results.read_only(np.asarray(hu) / den),
                       low=equity_results.read_only(np.asarray(lu) / den), scoop=res.win)
     return res
+
+
+@lru_cache(maxsize=256)
+def _method_text(method: str, n_deals: int) -> str:
+    return f"exact ({method}): {n_deals:,} deals"
 
 
 def _sample_block(prob: DealProblem, seq: np.random.SeedSequence, size: int
