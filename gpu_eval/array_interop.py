@@ -301,7 +301,13 @@ def accepts_arrays(*names: str, host_only: bool = False) -> Callable[[_F], _F]:
             found = []
             for name, i in where:
                 v = args[i] if i < len(args) else kwargs.get(name)
-                if wanted(v) or (isinstance(v, (list, tuple)) and v and wanted(v[0])):
+                t = type(v)
+                if t is str or v is None:  # card text, the commonest argument
+                    continue
+                if t is list or t is tuple:  # one array per player, or text per player
+                    if v and wanted(v[0]):
+                        found.append((name, i, v))
+                elif wanted(v) or (isinstance(v, (list, tuple)) and v and wanted(v[0])):
                     found.append((name, i, v))
             if not found:
                 return fn(*args, **kwargs)

@@ -246,6 +246,9 @@ def backend_name(names: frozenset) -> str:
     >>> backend_name(frozenset({"numpy", "cuda"})), backend_name(frozenset())
     ('cuda+numpy', 'numpy')
     """
+    if len(names) == 1:  # the commonest: one engine
+        for name in names:
+            return name
     return "+".join(sorted(names)) if names else "numpy"
 
 
@@ -339,11 +342,11 @@ def choose(req: Request, strategies: Sequence[Strategy]) -> Strategy:
     >>> choose(Request("equity", players=["AA", "KK"], exact=False), STRATEGIES).name
     'monte carlo'
     """
-    mine = [s for s in strategies if s.kind == req.kind]
+    kind = req.kind
     if req.exact is not False:
         best, best_cost = None, math.inf
-        for s in mine:
-            if s.exact and s.applies(req):
+        for s in strategies:
+            if s.kind == kind and s.exact and s.applies(req):
                 c = s.cost(req)
                 if c <= 0:  # nothing is cheaper: the others need not even be set up
                     return s
@@ -354,8 +357,8 @@ def choose(req: Request, strategies: Sequence[Strategy]) -> Strategy:
         if req.exact:
             raise ValueError(f"exact=True: no exact method answers this {req.what}() request; "
                              f"pass exact=False (Monte Carlo)")
-    for s in mine:
-        if not s.exact and s.applies(req):
+    for s in strategies:
+        if s.kind == kind and not s.exact and s.applies(req):
             return s
     raise ValueError(f"no method answers this {req.what}() request")
 

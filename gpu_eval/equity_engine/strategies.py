@@ -17,13 +17,15 @@ Examples
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from gpu_eval.equity_engine import planner
 from gpu_eval.equity_engine.board_games import strategies as board_games
 from gpu_eval.equity_engine.deals import strategies as deals
 from gpu_eval.equity_engine.holdem import strategies as holdem
 from gpu_eval.equity_engine.planner import Plan, Request, Strategy
 
-__all__ = ["STRATEGIES", "plan", "choose"]
+__all__ = ["STRATEGIES", "plan", "choose", "offered"]
 
 #: Every strategy: hold'em's (the free shortcuts first), the other board games', the deal
 #: games', then the pair counting's.
@@ -32,14 +34,31 @@ STRATEGIES: list[Strategy] = [*holdem.EQUITY, *board_games.STRATEGIES, *deals.ST
 
 
 def choose(req: Request) -> Strategy:
-    """:func:`gpu_eval.equity_engine.planner.choose` over :data:`STRATEGIES`.
+    """:func:`gpu_eval.equity_engine.planner.choose` over the strategies of :data:`STRATEGIES`
+    that the request's engine offers for its kind (every other one declines it: each
+    strategy answers only its own engine's requests).
 
     Examples
     --------
     >>> choose(Request("equity", players=["AsAhKdQc", "KQJT"], game="omaha")).name
     'game board enumeration'
     """
-    return planner.choose(req, STRATEGIES)
+    return planner.choose(req, offered(tuple(STRATEGIES), req.kind, req.engine))
+
+
+@lru_cache(maxsize=64)
+def offered(strategies: tuple[Strategy, ...], kind: str, engine: str) -> tuple[Strategy, ...]:
+    """The strategies of ``strategies`` of ``kind`` offered by the engine named ``engine``, in
+    order (the list is read on every call, so a replaced :data:`STRATEGIES` is seen; the
+    selection is remembered: asking a dozen strategies whether they apply is a measurable
+    part of a small spot's call).
+
+    Examples
+    --------
+    >>> [s.name for s in offered(tuple(STRATEGIES), "equity", "deals")]
+    ['deal enumeration', 'deal monte carlo']
+    """
+    return tuple(s for s in strategies if s.kind == kind and s.engine.name == engine)
 
 
 def plan(req: Request) -> Plan:

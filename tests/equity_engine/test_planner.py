@@ -201,6 +201,26 @@ def test_choose_follows_cost_and_exact():
     assert choose(Request("equity", ["AA", "KK"], dead="2c", exact=False)).name == "monte carlo"
 
 
+@pytest.mark.parametrize("game, players, board, dead", [
+    ("holdem", ["AhKh", "QsQd"], "", ""), ("holdem", ["AhKh", "QQ+"], "2c7d9h", "Ks"),
+    ("omaha", ["AsAhKdQc", "KQJT"], "", ""), ("omaha-hilo", ["AsAh2d3c", "KsKhQdJc"], "2h7d", ""),
+    ("stud", ["AhKh3c", "QsQd7h"], "", ""), ("razz", ["Ah2h3h4h5h", "Kh2d3d4d5d"], "", ""),
+    ("deuce-seven-draw", ["7d5h4c3s2h", "5s4h3d2c"], "", "Ad"),
+    ("badugi-draw", ["Ac2d3h", "4s5h6c7d"], "", "Kd"),
+    ("five-card-draw", ["AhAdKcKs", "QhJhTh9h", "2c3c"], "", "")])
+@pytest.mark.parametrize("exact", [None, True, False])
+def test_choose_asks_only_the_requests_engine(game, players, board, dead, exact):
+    """choose() asks only the strategies of the request's engine: every other one declines
+    (board="2h7d" is a two-card board no game deals: both raise the same error)."""
+    def chosen(pick):
+        try:
+            return pick(Request("equity", players, board, dead, exact=exact, game=game)).name
+        except ValueError as e:
+            return str(e)
+
+    assert chosen(choose) == chosen(lambda r: planner.choose(r, strategies.STRATEGIES))
+
+
 def test_request_prepares_lazily():
     """The shipped table answers without the matchups, the symmetry or the board work."""
     req = Request("equity", ["AhKh", "QsQd"])

@@ -24,7 +24,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import comb
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -234,6 +234,49 @@ def ids_of_mask(mask: int) -> list[int]:
     return list(_ids_of_mask(mask))  # remembered: a spot's few hands are decoded again
 
 
+@lru_cache(maxsize=4096)
+def _kept_reader(game: str, need: int, known: int) -> tuple[str, Any]:
+    """How a player's completion strengths are read, given its kept cards (a hand mask) and
+    the cards it draws: ``("pat", strengths (1,))``, ``("row", (row, flush lanes))``: a
+    row of :func:`_five_card_rows` indexed by each completion's rank multiset, raised to
+    the flush table in each ``(suit, kept cards' lane)`` where a flush is still possible,
+    ``("badugi", row)``: the one-card draw's row of :func:`_badugi_one_more`, indexed by the
+    card drawn, or ``("any", None)``: the general reading. A function of the kept cards
+    alone: remembered, as their text is (a caller asks about the same few hands again)."""
+    record = registry.GAMES[game]
+    kept = _ids_of_mask(known)
+    if record.draws and not record.hilo and record.hole_cards == 5:
+        key = sum(CARD_POW5_INTS[i] for i in kept)
+        suits = {i % 4 for i in kept}
+        if not need:  # a pat hand: one strength
+            by_key, by_lane = _five_card_lists(game)
+            pat = by_key[key]
+            if len(suits) == 1:
+                pat = by_lane[sum(CARD_BIT[i] >> (16 * (i % 4)) for i in kept)] or pat
+            return "pat", _read_only(np.array([pat], dtype=np.uint16))
+        rows, table = _five_card_rows(game, need)
+        # A flush is still possible: in the kept cards' suit, or in any when none is kept.
+        flushes = tuple((s, sum(CARD_BIT[i] >> (16 * s) for i in kept))
+                        for s in (suits or range(4))) if len(suits) <= 1 else ()
+        return "row", (table[rows[key]], flushes)
+    if record.low == BADUGI and record.draws:
+        from gpu_eval.games import lowball  # noqa: PLC0415 -- its tables load on demand
+
+        if not need:  # a pat hand: one strength, its colex number in plain ints
+            a, b, cc, d = kept
+            row = a + comb(b, 2) + comb(cc, 3) + comb(d, 4)
+            return "pat", _read_only(np.array([lowball.badugi_table()[row]], dtype=np.uint16))
+        if len(kept) == 3:  # the one-card draw: one gather from the three cards' row
+            a, b, cc = kept
+            return "badugi", _badugi_one_more()[a + comb(b, 2) + comb(cc, 3)]
+    return "any", None
+
+
+def _read_only(a: np.ndarray) -> np.ndarray:
+    a.flags.writeable = False
+    return a
+
+
 def player_strengths(game: str, deck: bytes, need: int, known: int
                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray | None]:
     """A player's completions and their strengths: ``(deck positions (m, need), masks (m,),
@@ -250,39 +293,27 @@ def player_strengths(game: str, deck: bytes, need: int, known: int
     >>> len(hi), int(hi.max()), lo is None   # a deuce makes 7-5-4-3-2, the nuts
     (48, 7462, True)
     """
-    record = registry.GAMES[game]
     c = completions(deck, need)
-    if record.draws and not record.hilo and record.hole_cards == 5:
-        kept = ids_of_mask(known)
-        if not need:  # a pat hand: one strength
-            by_key, by_lane = _five_card_lists(game)
-            pat = by_key[sum(CARD_POW5_INTS[i] for i in kept)]
-            if len({i % 4 for i in kept}) == 1:
-                pat = by_lane[sum(CARD_BIT[i] >> (16 * (i % 4)) for i in kept)] or pat
-            return c.pos, c.masks, np.array([pat], dtype=np.uint16), None
+    how, arg = _kept_reader(game, need, known)
+    if how == "pat":
+        return c.pos, c.masks, arg, None
+    if how == "row":
+        row, flushes = arg
         lanes, col = _rank_parts(deck, need)
-        rows, table = _five_card_rows(game, need)
-        st = table[rows[sum(CARD_POW5_INTS[i] for i in kept)]].take(col)
-        suits = {i % 4 for i in kept}
-        if len(suits) <= 1:  # a flush is still possible: in the kept cards' suit, or any
+        st = row.take(col)
+        if flushes:
             flush = five_card_tables(game)[2]
-            for s in (suits or range(4)):
-                lane = sum(CARD_BIT[i] >> (16 * s) for i in kept)
+            for s, lane in flushes:
                 f = flush.take(lanes[s] | lane)
                 st = np.where(f > 0, f, st)
         return c.pos, c.masks, st, None
-    if record.low == BADUGI and record.draws:
+    if how == "badugi":
+        return c.pos, c.masks, arg.take(c.ids.reshape(-1)), None
+    record = registry.GAMES[game]
+    if record.low == BADUGI and record.draws:  # a badugi draw of two or more cards
         from gpu_eval.games import lowball  # noqa: PLC0415 -- its tables load on demand
 
-        kept = ids_of_mask(known)
-        if not need:  # a pat hand: one strength, its colex number in plain ints
-            a, b, cc, d = kept
-            row = a + comb(b, 2) + comb(cc, 3) + comb(d, 4)
-            return c.pos, c.masks, np.array([lowball.badugi_table()[row]], dtype=np.uint16), None
-        if len(kept) == 3:  # the one-card draw: one gather from the three cards' row
-            a, b, cc = kept
-            row = _badugi_one_more()[a + comb(b, 2) + comb(cc, 3)]
-            return c.pos, c.masks, row.take(c.ids.reshape(-1)), None
+        kept = _ids_of_mask(known)
         ids = np.empty((len(c.ids), 4), dtype=np.intp)
         ids[:, :len(kept)] = kept
         ids[:, len(kept):] = c.ids

@@ -36,6 +36,7 @@ per-sample streams (a seed reproduces a CUDA result, not the NumPy digits).
 from __future__ import annotations
 
 import math
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
@@ -147,11 +148,16 @@ class DealProblem:
 
     def deals(self) -> int:
         """Deals in the whole space: the ways to hand out the missing cards."""
-        out, left = 1, len(self.deck)
-        for k in self.need:
-            out *= math.comb(left, k)
-            left -= k
-        return out
+        return _deals(len(self.deck), self.need)
+
+
+@lru_cache(maxsize=1024)  # a function of the deal's shape
+def _deals(d: int, need: tuple[int, ...]) -> int:
+    out, left = 1, d
+    for k in need:
+        out *= math.comb(left, k)
+        left -= k
+    return out
 
 
 def _text(ids) -> str:
@@ -161,12 +167,18 @@ def _text(ids) -> str:
 _plain_text = lru_cache(maxsize=256)(_text)  # of a tuple of ids (a plain deal's dead cards)
 
 
-@lru_cache(maxsize=256)
 def _deck(deck_mask: int) -> np.ndarray:
     """The ``uint8`` ids of the cards of a deck mask (read-only, cached)."""
+    return _deck_parts(deck_mask)[0]
+
+
+@lru_cache(maxsize=256)
+def _deck_parts(deck_mask: int) -> tuple[np.ndarray, bytes]:
+    """:func:`_deck` and its bytes (one object per deck: its hash, the completions' cache
+    key, is worked out once)."""
     out = np.array([c for c in range(52) if deck_mask & CARD_BIT[c]], dtype=np.uint8)
     out.flags.writeable = False
-    return out
+    return out, out.tobytes()
 
 
 def deal_problem(prob: Problem) -> DealProblem:
@@ -195,8 +207,15 @@ def plain_problem(deal: PlainDeal, record: registry.Game) -> DealProblem:
     >>> plain_problem(plain_deal(["Ah2h3h", "Kh2d3d"], "", "", game), game).need
     (4, 4)
     """
-    return DealProblem(record.name, deal.labels, deal.known, deal.need, _deck(deal.deck_mask),
-                       _plain_text(deal.dead) if deal.dead else "")
+    deck, deck_bytes = _deck_parts(deal.deck_mask)
+    # What DealProblem's __init__ sets, set at once (a frozen dataclass sets each field, and
+    # __post_init__ the derived ones, through object.__setattr__, one call each).
+    out = object.__new__(DealProblem)
+    out.__dict__.update(game=record.name, labels=deal.labels, known=deal.known, need=deal.need,
+                        deck=deck, dead=_plain_text(deal.dead) if deal.dead else "",
+                        hilo=record.hilo, scale=game_units(len(deal.known), record.hilo),
+                        deck_bytes=deck_bytes)
+    return out
 
 
 def prepare(players: Sequence[Any], board: Any, dead: Any, game: str) -> DealProblem:
@@ -365,10 +384,13 @@ def _device_grid(prob: DealProblem, bar: Progress, start: int = 0, stop: int | N
 def _grid(prob: DealProblem, bar: Progress, start: int = 0, stop: int | None = None
           ) -> ExactTotals:
     n, scale = len(prob.known), prob.scale
-    comps = [_completions(prob, i) for i in range(n)]
     if n == 2:
         walk = _heads_up_hilo_grid if prob.hilo else _heads_up_grid
-        return walk(comps, scale, bar, start, stop)
+        read, game, deck, need, known = completions.player_strengths, prob.game, \
+            prob.deck_bytes, prob.need, prob.known
+        return walk([read(game, deck, need[0], known[0]), read(game, deck, need[1], known[1])],
+                    scale, bar, start, stop)
+    comps = [_completions(prob, i) for i in range(n)]
     idx, union = tuples([c[1] for c in comps])
     idx, union = idx[start:stop], union[start:stop]
     last_m, last_hi, last_lo = comps[-1][1], comps[-1][2], comps[-1][3]
@@ -419,9 +441,10 @@ def _heads_up_grid(comps: list, scale: int, bar: Progress, start: int, stop: int
         # and the pat hand's one strength is compared with each (no NumPy call pays here).
         pat, draws, flip = (int(sa[0]), sb.tolist(), False) if len(ma) == 1 and not ma[0] \
             else (int(sb[0]), sa.tolist(), True)
+        draws.sort()  # then two bisections count, in C, what a Python loop would
         valid = len(draws)
-        tied = draws.count(pat)
-        won = sum([t < pat for t in draws])
+        won = bisect_left(draws, pat)
+        tied = bisect_right(draws, pat) - won
         if flip:  # the pat hand is the second player's
             won = valid - won - tied
         bar.update(valid)
@@ -443,12 +466,11 @@ def _heads_up_grid(comps: list, scale: int, bar: Progress, start: int, stop: int
             tied += int(np.count_nonzero(ok & (s == sb)))
             valid += int(np.count_nonzero(ok))
             bar.update(ok.size)
-    # One array, each row a total (a NumPy call per total costs more than a small walk).
+    # One array, each total a slice of it (a NumPy call per total costs more than a small
+    # walk; slices cost less than a reshaped array's rows).
     units = tied * (scale // 2)
-    wins, ties, split_units, high, low = np.array(
-        [won, valid - won - tied, tied, tied, units, units, 0, 0, 0, 0], dtype=np.int64
-    ).reshape(5, 2)
-    return wins, ties, split_units, high, low, valid
+    t = np.array([won, valid - won - tied, tied, tied, units, units, 0, 0, 0, 0], dtype=np.int64)
+    return t[0:2], t[2:4], t[4:6], t[6:8], t[8:10], valid
 
 
 def _heads_up_hilo_grid(comps: list, scale: int, bar: Progress, start: int,
@@ -656,8 +678,11 @@ class DealJob:
     entropy: int | None
     work: float
     backend: str = "numpy"  # where the tasks run: "numpy" or "cuda"
+    #: The expected seconds when already known (a NumPy exact job's, from its shape's
+    #: figures); None: :attr:`seconds` works them out.
+    expected: float | None = field(default=None, compare=False, repr=False)
 
-    @property
+    @cached_property  # read on every step of a call: kept after the first read
     def exact(self) -> bool:
         return self.method != "monte carlo"
 
@@ -678,6 +703,8 @@ class DealJob:
         """Expected seconds of the whole job on its backend: NumPy's measured
         (:func:`expected_seconds`; Monte Carlo at :data:`RATE`), CUDA's estimated
         (:data:`CUDA_RATE`, plus a launch: :data:`HOST_SECONDS`)."""
+        if self.expected is not None:
+            return self.expected
         if self.backend == "cuda":
             return self.work / CUDA_RATE + HOST_SECONDS
         return expected_seconds(self.prob, self.method, self.work) if self.exact \
@@ -691,7 +718,10 @@ class DealJob:
         if not self.exact:
             return [(s, min(s + SAMPLE_BLOCK, self.span))
                     for s in range(0, self.span, SAMPLE_BLOCK)]
-        parts = max(1, min(parts, self.span))
+        span = self.span
+        if parts == 1:  # the one local span
+            return [(0, span)] if span else []
+        parts = max(1, min(parts, span))
         return [(self.span * i // parts, self.span * (i + 1) // parts) for i in range(parts)
                 if self.span * i // parts < self.span * (i + 1) // parts]
 
@@ -707,9 +737,8 @@ def exact_job(prob: DealProblem, backend: str, exact: bool | None) -> DealJob | 
     >>> exact_job(prepare(["AhKh3c", "QsQd7h"], "", "", "stud"), "numpy", None).method
     'inclusion-exclusion'
     """
-    c = costs(prob)
     if backend == "cuda":
-        pairs = c["grid"]
+        pairs = costs(prob)["grid"]
         dev, _ = device_order(prob)
         # The first players' tuples are built on the host: bounded before they are built.
         rows_bound = math.prod(math.comb(len(prob.deck), k) for k in dev.need[:-1])
@@ -720,15 +749,32 @@ def exact_job(prob: DealProblem, backend: str, exact: bool | None) -> DealJob | 
                                  f"engine walks; pass exact=False (Monte Carlo)")
             return None
         return DealJob(prob, "grid", None, None, pairs, "cuda")
-    least = min(c.values())  # the least work bounds what NumPy walks; how: the fastest method
+    least, method, work, seconds = _numpy_exact(len(prob.deck), prob.need, prob.hilo)
     if least > HARD_LIMIT:
         if exact:
             raise ValueError(f"exact {prob.game!r} equity of this deal needs {least:.3g} "
                              f"comparisons; pass exact=False (Monte Carlo)")
         return None
-    method, work, _ = min(_figures(len(prob.deck), prob.need, prob.hilo),
-                          key=lambda f: f[2])  # the first of equals, as _fastest
-    return DealJob(prob, method, None, None, work)
+    # What DealJob(prob, method, None, None, work, expected=seconds) sets, set at once (its
+    # frozen __init__ sets each field through object.__setattr__), with what it works out
+    # when read: exact, and heads-up its span, a function of the shape too.
+    job = object.__new__(DealJob)
+    job.__dict__.update(prob=prob, method=method, n_samples=None, entropy=None, work=work,
+                        backend="numpy", expected=seconds, exact=True)
+    if len(prob.need) == 2:
+        job.__dict__["span"] = math.comb(len(prob.deck), prob.need[0]) if method == "grid" \
+            else min(prob.need) + 1
+    return job
+
+
+@lru_cache(maxsize=1024)  # a function of the deal's shape: worked out once per shape
+def _numpy_exact(d: int, need: tuple[int, ...], hilo: bool) -> tuple[float, str, float, float]:
+    """``(least work, fastest method, its work, its expected seconds)`` on NumPy: the least
+    work bounds what NumPy walks; the fastest method walks it (the first of equals, as
+    :func:`_fastest`)."""
+    figures = _figures(d, need, hilo)
+    method, work, seconds = min(figures, key=lambda f: f[2])
+    return min(f[1] for f in figures), method, work, seconds
 
 
 def sample_job(prob: DealProblem, n_samples: int, entropy: int, backend: str) -> DealJob:
@@ -796,27 +842,31 @@ def finish(job: DealJob, totals: Sequence[np.ndarray],
     'exact (grid): 42 deals'
     """
     prob = job.prob
-    common: dict[str, Any] = {"labels": prob.labels, "backend": backend, "board": "",
-                              "dead": prob.dead}
     if job.exact:
         wins, ties, units, hu, lu, deals = totals
         n_deals = int(deals)
         assert n_deals == prob.deals(), (n_deals, prob.deals())
         res = equity_results.spot_result(wins, ties, units, prob.scale, n_deals,
-                                         method=f"exact ({job.method}): {n_deals:,} deals",
-                                         **common)
+                                         method=_method_text(job.method, n_deals),
+                                         labels=prob.labels, backend=backend, dead=prob.dead)
         den = float(prob.scale * n_deals)
     else:
         wins, ties, units, units_sq, hu, lu = totals
         assert job.entropy is not None  # a Monte Carlo job has its seed
         res = equity_results.sampled_result(wins, ties, units, units_sq, len(prob.known),
                                             job.span, job.entropy, scale=prob.scale,
-                                            **common)
+                                            labels=prob.labels, backend=backend, board="",
+                                            dead=prob.dead)
         den = float(prob.scale * job.span)
     if prob.hilo:
         res = replace(res, high=equity_results.read_only(np.asarray(hu) / den),
                       low=equity_results.read_only(np.asarray(lu) / den), scoop=res.win)
     return res
+
+
+@lru_cache(maxsize=256)
+def _method_text(method: str, n_deals: int) -> str:
+    return f"exact ({method}): {n_deals:,} deals"
 
 
 def _sample_block(prob: DealProblem, seq: np.random.SeedSequence, size: int

@@ -300,3 +300,19 @@ def test_heads_up_hilo_fourth_street_is_walked_by_the_cost_model():
     assert deals.costs(fourth.prob)["grid"] > deals.EXACT_LIMIT  # by seconds, not work
     third = job_of(["Ah2h3h", "Kh2d3d"], game="stud-hilo", backend="numpy")
     assert third.method == "monte carlo"
+
+
+@pytest.mark.parametrize("players, dead, game", [
+    (["7d5h4c3s2h", "5s4h3d2c"], "Ad", "deuce-seven-draw"), (["AhKh3c", "QsQd7h"], "", "stud"),
+    (["7d5h4c", "8h6d4s2c", "3c9c"], "", "deuce-seven-draw"),
+    (["Ah2h3h4h5h", "Kh2d3d4d5d"], "", "razz"), (["Ah2h3h4h5h", "Kh2d3d4d5d"], "", "stud-hilo"),
+    (["Ac2d", "4s5h6c"], "", "badugi-draw")])
+def test_exact_job_is_the_constructed_one(players, dead, game):
+    """exact_job sets its DealJob's fields (and its seconds, exact, heads-up span) at once:
+    the same job, figures and spans the dataclass's own __init__ gives."""
+    prob = deals.prepare(players, "", dead, game)
+    job = deals.exact_job(prob, "numpy", True)
+    made = deals.DealJob(prob, job.method, None, None, job.work)
+    assert job == made and vars(job).keys() >= {"prob", "method", "work", "backend"}
+    assert (job.seconds, job.span, job.exact, job.spans()) == \
+        (made.seconds, made.span, made.exact, made.spans())
