@@ -78,15 +78,37 @@ def keeping_range(group: tuple[tuple[int, ...], ...], masks: np.ndarray, weights
     >>> len(keeping_range(group, aks[:1], np.ones(1)))   # AsKs: the other three suits move
     6
     """
-    order = np.argsort(masks)
+    want = _fingerprint(masks)
+    weights = np.asarray(weights)
+    plain = weights.size == 0 or bool((weights == weights.flat[0]).all())
+    ordered = None
     keep = []
     for perm in group:
         image = permute_suits(masks, perm)
+        if _fingerprint(image) != want:   # not the same set of combos: no sort needed
+            continue
+        if ordered is None:
+            ordered = np.argsort(masks)
+        if plain:   # one weight for all: the same set of masks is enough
+            if np.array_equal(np.sort(image), masks[ordered]):
+                keep.append(perm)
+            continue
         back = np.argsort(image)
-        if np.array_equal(image[back], masks[order]) and \
-                np.array_equal(weights[back], weights[order]):
+        if np.array_equal(image[back], masks[ordered]) and \
+                np.array_equal(weights[back], weights[ordered]):
             keep.append(perm)
     return tuple(keep)
+
+
+def _fingerprint(masks: np.ndarray) -> int:
+    """A sum of mixed masks (wrapping, 64-bit): equal for any two orderings of the same masks,
+    so a permutation whose image differs here cannot keep the range (a range of a few hundred
+    thousand Omaha combos: one pass instead of a sort per permutation)."""
+    x = np.asarray(masks, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    x ^= x >> np.uint64(31)
+    x *= np.uint64(0xBF58476D1CE4E5B9)
+    x ^= x >> np.uint64(29)
+    return int(x.sum(dtype=np.uint64))
 
 
 def orbit_representatives(boards: np.ndarray, group: tuple[tuple[int, ...], ...]

@@ -84,9 +84,10 @@ def test_every_header_is_self_contained(name):
 
 
 @needs_nvrtc
-@pytest.mark.parametrize("arch", ["sm_90", "sm_80"])
+@pytest.mark.parametrize("arch", ["sm_80"])  # sm_90: every module, in test_kernel_resources
 def test_device_module_assembles_to_cubin(arch):
-    """The exact module CuPy builds per device, through ptxas, with CuPy's extra options."""
+    """The exact module CuPy builds per device, through ptxas, with CuPy's extra options (for
+    sm_90 the resource report assembles every module so)."""
     cubin = nvrtc.compile_cubin(manifest.module_source("evaluator"), arch=arch,
                                 options=CUPY_EXTRA_OPTIONS)
     assert cubin[:4] == b"\x7fELF"
