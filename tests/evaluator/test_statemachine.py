@@ -94,21 +94,65 @@ def _colex_prefix_states(data: np.ndarray, j: int, n: int) -> np.ndarray:
     return level
 
 
-def test_all_seven_card_hands_every_layout(tables7):
-    """All 133,784,560 hands, each layout, against bitmask (chunked by the top card; the
-    bitmask strengths are the session's shared ones, ``kernel_refs.seven_card_strengths``)."""
-    prefixes = {lay: _colex_prefix_states(t.data, 6, 51) for lay, t in tables7.items()}
+def test_all_seven_card_hands_bfs(tables7):
+    """All 133,784,560 hands against bitmask, on the BFS layout (chunked by the top card; the
+    bitmask strengths are the session's shared ones, ``kernel_refs.seven_card_strengths``).
+    The other layouts are the same machine: :func:`test_layouts_are_one_machine`."""
+    t = tables7["bfs"]
+    prefixes = _colex_prefix_states(t.data, 6, 51)
     hist = np.zeros(7463, dtype=np.int64)
     for top, _, ref in kernel_refs.seven_card_groups():
-        m = len(ref)
-        for lay, t in tables7.items():
-            got = np.take(t.data, prefixes[lay][:m] + np.uint32(top))
-            if not np.array_equal(got, ref):
-                bad = int(np.flatnonzero(got != ref)[0])
-                pytest.fail(f"{lay}: top card {top}, hand {bad}: fsm {got[bad]}, "
-                            f"bitmask {ref[bad]}")
+        got = np.take(t.data, prefixes[:len(ref)] + np.uint32(top))
+        if not np.array_equal(got, ref):
+            bad = int(np.flatnonzero(got != ref)[0])
+            pytest.fail(f"top card {top}, hand {bad}: fsm {got[bad]}, bitmask {ref[bad]}")
         hist += np.bincount(ref, minlength=7463)
     assert hist.sum() == comb(52, 7) and (hist > 0).sum() == 4824 and hist[7462] == 4324
+
+
+def _same_machine(a: np.ndarray, b: np.ndarray, cards: int) -> None:
+    """Assert that tables ``a`` and ``b`` are one machine with its states placed apart: walked
+    together from the root, each state of ``a`` meets exactly one state of ``b`` and back (a
+    bijection), the dead state meets the dead state, and the last card gives equal strengths
+    in every slot. By induction every walk of ``cards`` cards, any card sequence, repeated
+    cards included, ends on the same value in both: every hand, without walking each."""
+    assert len(a) == len(b) and not a[:sm.SLOTS].any() and not b[:sm.SLOTS].any()  # dead stays
+    blocks = len(a) // sm.SLOTS
+    pa = pb = np.array([sm.ROOT // sm.SLOTS])                         # paired states' blocks
+    slots = np.arange(sm.SLOTS, dtype=np.int64)
+    for depth in range(cards):
+        va = np.take(a, (pa[:, None] * sm.SLOTS + slots).ravel())
+        vb = np.take(b, (pb[:, None] * sm.SLOTS + slots).ravel())
+        if depth == cards - 1:
+            assert np.array_equal(va, vb), f"strengths differ at depth {depth}"
+            return
+        assert np.array_equal(va == 0, vb == 0), f"dead slots differ at depth {depth}"
+        live = va != 0
+        ia, ib = va[live] // sm.SLOTS, vb[live] // sm.SLOTS
+        a_to_b = np.full(blocks, -1, dtype=np.int64)
+        b_to_a = np.full(blocks, -1, dtype=np.int64)
+        a_to_b[ia], b_to_a[ib] = ib, ia
+        assert (a_to_b[ia] == ib).all() and (b_to_a[ib] == ia).all(), \
+            f"depth {depth + 1}: the states do not pair one to one"
+        pa = np.flatnonzero(a_to_b >= 0)
+        pb = a_to_b[pa]
+
+
+def test_layouts_are_one_machine(tables5, tables7):
+    for tables, cards in ((tables5, 5), (tables7, 7)):
+        for lay in ("dfs", "veb"):
+            _same_machine(tables["bfs"].data, tables[lay].data, cards)
+            assert tables[lay].info.states_per_depth == tables["bfs"].info.states_per_depth
+
+
+def test_a_misplaced_state_is_caught(tables5):
+    """The check above fails on a layout with two slots of one state swapped."""
+    bad = tables5["dfs"].data.copy()
+    row = sm.ROOT + 2 * sm.SLOTS   # the third state's slots (every state is reachable)
+    i, j = row, row + 1 + int(np.flatnonzero(bad[row + 1:row + sm.SLOTS] != bad[row])[0])
+    bad[[i, j]] = bad[[j, i]]
+    with pytest.raises(AssertionError):
+        _same_machine(tables5["bfs"].data, bad, 5)
 
 
 def test_seven_card_hands_in_any_order(tables7):

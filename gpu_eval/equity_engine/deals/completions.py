@@ -240,8 +240,8 @@ def _kept_reader(game: str, need: int, known: int) -> tuple[str, Any]:
     the cards it draws: ``("pat", strengths (1,))``, ``("row", (row, flush lanes))``: a
     row of :func:`_five_card_rows` indexed by each completion's rank multiset, raised to
     the flush table in each ``(suit, kept cards' lane)`` where a flush is still possible,
-    ``("badugi", row)``: the one-card draw's row of :func:`_badugi_one_more`, indexed by the
-    card drawn, or ``("any", None)``: the general reading. A function of the kept cards
+    ``("one more", row)``: a badugi one-card draw's row of :func:`_badugi_one_more`, indexed
+    by the card drawn, or ``("any", None)``: the general reading. A function of the kept cards
     alone: remembered, as their text is (a caller asks about the same few hands again)."""
     record = registry.GAMES[game]
     kept = _ids_of_mask(known)
@@ -268,7 +268,7 @@ def _kept_reader(game: str, need: int, known: int) -> tuple[str, Any]:
             return "pat", _read_only(np.array([lowball.badugi_table()[row]], dtype=np.uint16))
         if len(kept) == 3:  # the one-card draw: one gather from the three cards' row
             a, b, cc = kept
-            return "badugi", _badugi_one_more()[a + comb(b, 2) + comb(cc, 3)]
+            return "one more", _badugi_one_more()[a + comb(b, 2) + comb(cc, 3)]
     return "any", None
 
 
@@ -307,7 +307,7 @@ def player_strengths(game: str, deck: bytes, need: int, known: int
                 f = flush.take(lanes[s] | lane)
                 st = np.where(f > 0, f, st)
         return c.pos, c.masks, st, None
-    if how == "badugi":
+    if how == "one more":
         return c.pos, c.masks, arg.take(c.ids.reshape(-1)), None
     record = registry.GAMES[game]
     if record.low == BADUGI and record.draws:  # a badugi draw of two or more cards
