@@ -58,6 +58,24 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=key)
 
 
+def pytest_sessionstart(session):
+    """The whole suite in parallel (no paths given, two or more workers): every host library
+    built first, before the workers start (xdist starts them in its own, later, sessionstart),
+    so no worker waits idle on another's compile (:mod:`emulation.prebuild`)."""
+    config = session.config
+    workers = getattr(config.option, "numprocesses", 0) or 0
+    if hasattr(config, "workerinput") or config.option.collectonly or workers < 2 \
+            or config.args_source is not pytest.Config.ArgsSource.TESTPATHS:
+        return
+    from emulation import prebuild
+
+    built, seconds = prebuild.build_all(workers)
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    if reporter is not None:
+        reporter.write_line(f"host libraries: {built} built or found in the cache "
+                            f"({seconds:.1f} s, {workers} at a time)")
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config):
     """``-n auto``: one worker per CPU this process may use, but no more than the test files
