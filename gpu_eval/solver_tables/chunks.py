@@ -37,8 +37,6 @@ __all__ = ["TableChunks", "RiverChunks", "FlopChunks", "TurnChunks", "PreflopChu
            "chunks_of", "board_counts", "twice_ehs", "bin_of", "runout_positions", "build_in_memory",
            "gather", "run_chunks"]
 
-#: River boards counted per NumPy batch (keeps the counting's temporaries in cache).
-COUNT_BATCH = 64
 #: Count a flop's or turn's runouts once per orbit of the board's suit stabilizer.
 SYMMETRY = True
 
@@ -54,11 +52,7 @@ def board_counts(masks: np.ndarray, lay: DeckLayout, backend: str = "numpy"
         wins, ties = river_counts_cuda(masks, lay)
         return wins, ties, (lay.pair_masks[None, :] & masks[:, None]) == 0
     s = strengths_of_masks(masks, lay)
-    wins = np.empty(s.shape, dtype=np.uint16)
-    ties = np.empty(s.shape, dtype=np.uint16)
-    for a in range(0, len(masks), COUNT_BATCH):
-        wins[a:a + COUNT_BATCH], ties[a:a + COUNT_BATCH] = count_columns(
-            s[a:a + COUNT_BATCH], lay, 5)
+    wins, ties = count_columns(s, lay, 5)
     return wins, ties, s > 0
 
 
