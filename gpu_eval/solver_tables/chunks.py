@@ -30,15 +30,13 @@ from gpu_eval.solver_tables import canonical
 from gpu_eval.solver_tables.board_strengths import strengths_of_masks
 from gpu_eval.solver_tables.layout import DeckLayout, deck_layout
 from gpu_eval.solver_tables.results import ROUNDS, RiverStrength, StrengthHistograms
-from gpu_eval.solver_tables.river_counts import count_columns, opponents
+from gpu_eval.solver_tables.river_counts import count_columns, opponents, twice_counts
 from gpu_eval.suit_symmetry import SUIT_PERMS, permute_suits
 
 __all__ = ["TableChunks", "RiverChunks", "FlopChunks", "TurnChunks", "PreflopChunks", "TABLES",
            "chunks_of", "board_counts", "twice_ehs", "bin_of", "runout_positions", "build_in_memory",
            "gather", "run_chunks"]
 
-#: River boards counted per NumPy batch (keeps the counting's temporaries in cache).
-COUNT_BATCH = 64
 #: Count a flop's or turn's runouts once per orbit of the board's suit stabilizer.
 SYMMETRY = True
 
@@ -54,17 +52,16 @@ def board_counts(masks: np.ndarray, lay: DeckLayout, backend: str = "numpy"
         wins, ties = river_counts_cuda(masks, lay)
         return wins, ties, (lay.pair_masks[None, :] & masks[:, None]) == 0
     s = strengths_of_masks(masks, lay)
-    wins = np.empty(s.shape, dtype=np.uint16)
-    ties = np.empty(s.shape, dtype=np.uint16)
-    for a in range(0, len(masks), COUNT_BATCH):
-        wins[a:a + COUNT_BATCH], ties[a:a + COUNT_BATCH] = count_columns(
-            s[a:a + COUNT_BATCH], lay, 5)
+    wins, ties = count_columns(s, lay, 5)
     return wins, ties, s > 0
 
 
 def twice_ehs(masks: np.ndarray, lay: DeckLayout, backend: str = "numpy"
               ) -> tuple[np.ndarray, np.ndarray]:
     """``(t, valid)`` of full river boards: ``t = 2 * wins + ties`` (int32) per column."""
+    if backend != "cuda":
+        s = strengths_of_masks(masks, lay)
+        return twice_counts(s, lay, 5), s > 0
     w, ti, valid = board_counts(masks, lay, backend)
     t = 2 * w.astype(np.int32)
     t += ti
@@ -83,6 +80,15 @@ def bin_of(t: np.ndarray, bins: int, opp: int) -> np.ndarray:
     t = np.asarray(t)
     wide = np.int64 if int(bins) * 2 * opp >= 2**31 else np.int32   # t * bins never overflows
     return np.minimum((t.astype(wide, copy=False) * bins) // (2 * opp), bins - 1)
+
+
+@cache
+def bin_table(bins: int, opp: int) -> np.ndarray:
+    """``bin_of`` of every ``t`` from 0 to ``2 * opp`` (int32, read-only): a lookup, not a
+    division per column."""
+    out = bin_of(np.arange(2 * opp + 1), bins, opp).astype(np.int32)
+    out.flags.writeable = False
+    return out
 
 
 
@@ -359,16 +365,29 @@ class PreflopChunks(HistogramChunks):
         boards = self.chunk_boards(i)
         weights = canonical.orbit_sizes(5, self.game)[i * self.chunk_size:
                                                       (i + 1) * self.chunk_size]
-        lay, bins, opp = self.layout, self.bins, self.opponents
-        t, valid = twice_ehs(_masks(boards), lay, self.backend)
-        w = np.where(valid, weights[:, None], 0)                       # (B, C) int64
-        keys = np.arange(lay.columns, dtype=np.int64)[None, :] * bins + bin_of(t, bins, opp)
-        c = np.bincount(keys.ravel(), weights=w.ravel().astype(np.float64),
-                        minlength=lay.columns * bins)
-        t64 = t.astype(np.int64)
-        return None, {"counts": np.rint(c).astype(np.int64).reshape(lay.columns, bins),
-                      "twice_sum": (w * t64).sum(axis=0),
-                      "twice_sumsq": (w * t64 * t64).sum(axis=0)}
+        # The boards by orbit size: a few runs of equal weight, each counted without weights
+        # (integer bincounts and sums) and scaled once.
+        by_weight = np.argsort(weights, kind="stable")
+        weights = weights[by_weight]
+        lay, bins, nc = self.layout, self.bins, self.layout.columns
+        t, valid = twice_ehs(_masks(boards)[by_weight], lay, self.backend)
+        keys = np.take(bin_table(bins, self.opponents), t)
+        keys += np.arange(nc, dtype=np.int32) * bins
+        counts = np.zeros(nc * bins, dtype=np.int64)
+        twice_sum = np.zeros(nc, dtype=np.int64)
+        twice_sumsq = np.zeros(nc, dtype=np.int64)
+        ends = np.append(np.flatnonzero(np.diff(weights)) + 1, len(weights))
+        for lo, hi in zip(np.append(0, ends[:-1]), ends):
+            w = int(weights[lo])
+            c = np.bincount(keys[lo:hi].ravel(), minlength=nc * bins)
+            c[::bins] -= (hi - lo) - valid[lo:hi].sum(axis=0)  # blocked columns fell in bin 0
+            c *= w
+            counts += c
+            tw = t[lo:hi]
+            twice_sum += w * tw.sum(axis=0, dtype=np.int64)
+            twice_sumsq += w * np.square(tw).sum(axis=0, dtype=np.int64)   # t * t < 2**31
+        return None, {"counts": counts.reshape(nc, bins), "twice_sum": twice_sum,
+                      "twice_sumsq": twice_sumsq}
 
     def finish_sums(self, parts: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
         """The per-column sums of every chunk, as per-class rows (each class's sum divided
