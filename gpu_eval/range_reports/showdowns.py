@@ -27,8 +27,9 @@ their columns' strengths depend on the ranks alone, and
 :mod:`gpu_eval.range_reports.rank_runouts` counts them by rank pair, with the same results.
 Summed over many boards (one board's report), :mod:`gpu_eval.range_reports.rank_sums` counts
 the boards with at most three cards of a suit by rank pair without a count per board, and
-:func:`split_flush` boards of four cards of a suit (:data:`SPLIT_NEEDS`) are split into the
-columns that make a flush, sorted among themselves, and those that do not, by rank pair; on
+:func:`split_flush` boards (five ranks, three or four cards of a suit, in groups of at least
+:data:`SPLIT_BOARDS`) are split into the columns that make a flush, sorted among themselves,
+and those that do not, by rank pair; on
 boards of five cards of a suit (:mod:`gpu_eval.range_reports.five_flush`) only the columns
 through the suit are sorted.
 """
@@ -71,19 +72,21 @@ SUM_BOARDS = 4096
 #: piece): a few dozen boards counted by rank pair go to one worker.
 RANK_PIECE_BOARDS = 128
 
-#: From this many :func:`split_flush` boards in a piece up, they are counted by rank pair and
-#: sorting their flush columns only: below it the rank count's fixed cost (a few ms) is more
-#: than the sort it saves (45 boards of Ts9s4d's runouts: 4.1 ms sorting, 5.4 ms so; 90 of
-#: Qh8h3h's: 17.7 ms and 7.3 ms; 2026-12-02, the 2-vCPU VM, one core).
+#: From this many :func:`split_flush` boards of one group (suit and cards needed) up, they
+#: are counted by rank pair and sorting their flush columns only: below it the rank count's
+#: fixed cost (a few ms a group) is more than what it saves (45 four-flush boards of Ts9s4d's
+#: runouts: 4.1 ms sorting, 5.4 ms split; 90 of Qh8h3h's: 17.7 ms and 7.3 ms; a flop's
+#: three-flush groups of 45 boards as cells of the rank count: Kd7c2h 38.9 ms a report, split
+#: 46.2 ms; 2026-12-02, the 2-vCPU VM, one core).
 SPLIT_BOARDS = 48
 
-#: The :func:`split_flush` boards split off: those with four cards of a suit only (a flush
-#: column needs one card of it). Those with three (two cards needed) are counted by rank pair
-#: with their flush columns as cells (:mod:`gpu_eval.range_reports.rank_sums`): each split
-#: group is a rank count and a sort of its own, a fixed cost of a few ms that outweighs the
-#: cells on two threads (one process, interleaved, 15 rounds, 2026-12-02: Kd7c2h 67.6 ->
-#: 45.8 ms median, Ts9s4d 62.5 -> 49.5 ms, Qh8h3h 51.9 -> 57.6 ms, within its noise).
-SPLIT_NEEDS = (1,)
+#: The :func:`split_flush` boards split off (cards of the suit a flush column needs): four
+#: cards of a suit (1) and three (2). Three-flush groups smaller than :data:`SPLIT_BOARDS`
+#: stay in the rank count with their flush columns as cells
+#: (:mod:`gpu_eval.range_reports.rank_sums`); a large group's cells cost more than its own
+#: rank count and sort (one report's counting on one core, 2026-12-02: Ts9s4d's 180 spade
+#: boards split, Qh8h3h's 90 heart boards split: see benchmarks/RESULTS.md).
+SPLIT_NEEDS = (1, 2)
 
 
 @cache
@@ -290,10 +293,9 @@ def _summed_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
                    cols: np.ndarray, mult: np.ndarray | None) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per vector ``(less, equal)`` of the columns ``cols`` summed over the boards (each times
     its multiplicity), ``(K,)`` of the vector's dtype. With :data:`RANK_PAIR_COLUMNS` columns
-    or more: the :func:`split_flush` boards of :data:`SPLIT_NEEDS` (when there are
-    :data:`SPLIT_BOARDS`) by :func:`_split_sums`, the other boards with at most three cards
-    of a suit by rank pair without a count per board
-    (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`), the
+    or more: the :func:`split_flush` boards of :func:`_split_rows` by :func:`_split_sums`,
+    the other boards with at most three cards of a suit by rank pair without a count per
+    board (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`), the
     boards of five cards of a suit sorting only the columns through the suit
     (:func:`gpu_eval.range_reports.five_flush.five_flush_sums`); the rest one board at a
     time."""
@@ -301,9 +303,7 @@ def _summed_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
     times = np.ones(n, dtype=np.int64) if mult is None else np.asarray(mult, dtype=np.int64)
     wide = len(cols) >= RANK_PAIR_COLUMNS
     by_rank = rank_countable(boards) if wide else np.zeros(n, dtype=bool)
-    four = np.isin(split_flush(boards), SPLIT_NEEDS) if wide else np.zeros(n, dtype=bool)
-    if four.sum() < SPLIT_BOARDS:
-        four[:] = False
+    four = _split_rows(boards) if wide else np.zeros(n, dtype=bool)
     by_rank &= ~four
     five = (five_flush(boards) >= 0) if wide else np.zeros(n, dtype=bool)
     rest = np.flatnonzero(~by_rank & ~four & ~five)
@@ -388,11 +388,27 @@ def _lanes(weights: np.ndarray) -> list[tuple[np.ndarray, list[tuple[int, int | 
     return out
 
 
+def _split_keys(boards: np.ndarray) -> np.ndarray:
+    """Per board its :func:`split_flush` group, suit times 4 plus cards needed (0 mod 4: not
+    a split board)."""
+    return np.argmax(np.bitwise_count(bits.lanes(boards)), axis=1) * 4 + split_flush(boards)
+
+
+def _split_rows(boards: np.ndarray) -> np.ndarray:
+    """Which boards :func:`_split_sums` counts: the :func:`split_flush` boards of
+    :data:`SPLIT_NEEDS` whose group (suit and cards needed) holds at least
+    :data:`SPLIT_BOARDS` boards."""
+    key = _split_keys(boards)
+    rows = np.isin(key % 4, SPLIT_NEEDS)
+    _, inverse, count = np.unique(key, return_inverse=True, return_counts=True)
+    return rows & (count >= SPLIT_BOARDS)[inverse.ravel()]
+
+
 def _split_groups(boards: np.ndarray, rows: np.ndarray, nw: int) -> list[np.ndarray]:
     """The :func:`split_flush` boards ``rows`` in at most ``nw`` pieces of whole groups (suit
     and cards needed: each group is one rank count and one sort wherever it goes), the
     largest group first into the smallest piece."""
-    key = np.argmax(np.bitwise_count(bits.lanes(boards[rows])), axis=1) * 4 + split_flush(boards[rows])
+    key = _split_keys(boards[rows])
     groups = sorted((rows[key == k] for k in np.unique(key)), key=len, reverse=True)
     bins: list[list[np.ndarray]] = [[] for _ in range(min(nw, len(groups)))]
     for g in groups:
@@ -407,14 +423,10 @@ def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
     pair (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`, whose work grows with the
     rank patterns a piece holds more than with its boards) grouped by rank pattern, at least
     :data:`RANK_PIECE_BOARDS` and at most :data:`SUM_BOARDS` a piece; the
-    :func:`split_flush` boards of :data:`SPLIT_NEEDS` (when there are :data:`SPLIT_BOARDS`),
-    at least that many a piece; the boards of five cards of a suit, one piece a suit; the
-    boards the sorting count takes, at most ``step`` a piece."""
+    :func:`split_flush` boards of :func:`_split_rows` in whole groups; the boards of five
+    cards of a suit, one piece a suit; the boards the sorting count takes, at most ``step`` a piece."""
     nw = workers()
-    four = np.isin(split_flush(boards), SPLIT_NEEDS)
-    n4 = int(four.sum())
-    if n4 < SPLIT_BOARDS:                                               # not split
-        four[:] = False
+    four = _split_rows(boards)
     by_rank = rank_countable(boards) & ~four
     suit = five_flush(boards)
     rest = np.flatnonzero(~by_rank & ~four & (suit < 0))

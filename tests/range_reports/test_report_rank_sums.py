@@ -26,6 +26,7 @@ from gpu_eval.range_reports.showdowns import (
     RANK_PAIR_COLUMNS,
     SPLIT_BOARDS,
     SPLIT_NEEDS,
+    _split_rows,
     _split_sums,
     count_boards,
     sorted_counts,
@@ -154,21 +155,30 @@ def test_split_flush_boards_summed_exactly(game):
     dead = rng.choice(np.arange(lay.lowest_card, 52), 2, replace=False)
     w = _weights(rng, game, dead)
     deck = np.setdiff1d(np.arange(lay.lowest_card, 52), dead)
+    # Two suits' groups (suit, cards needed) large enough to be split, a third suit's too
+    # small (counted with cells or sorted); paired boards among them.
     ids = []
-    for _ in range(6 * SPLIT_BOARDS):
-        s, k = rng.integers(0, 4), rng.integers(3, 5)
-        ids.append(np.concatenate([rng.choice(deck[(deck & 3) == s], k, replace=False),
-                                   rng.choice(deck[(deck & 3) != s], 5 - k, replace=False)]))
+    for s, k, size in [(s, k, SPLIT_BOARDS + 8 if s < 2 else SPLIT_BOARDS // 4)
+                       for s in range(3) for k in (3, 4)]:
+        got = 0
+        while got < size:
+            hand = np.concatenate([rng.choice(deck[(deck & 3) == s], k, replace=False),
+                                   rng.choice(deck[(deck & 3) != s], 5 - k, replace=False)])
+            ids.append(hand)
+            got += len(np.unique(hand >> 2)) == 5
     boards = np.bitwise_or.reduce(ID_TO_MASK[np.array(ids)], axis=1)
     need = split_flush(boards)
     assert (need == 1).sum() >= SPLIT_BOARDS and (need == 2).sum() >= SPLIT_BOARDS
     assert (need == 0).any()
+    split = _split_rows(boards)
+    assert split[need == 1].any() and split[need == 2].any() and not split[need == 0].any()
+    assert not split[need > 0].all()
     mult = rng.integers(1, 7, len(boards))
     cols = np.flatnonzero((w != 0).any(axis=0))
     assert len(cols) >= RANK_PAIR_COLUMNS
     _count_boards_is_the_sorting_count(boards, lay, w, cols, mult)
-    # Each kind split directly too (``count_boards`` splits those of SPLIT_NEEDS only).
-    assert SPLIT_NEEDS == (1,)
+    # Each kind split directly too (``count_boards`` splits the large groups only).
+    assert SPLIT_NEEDS == (1, 2)
     vecs = _packed(w, cols)
     for nd in (1, 2):
         rows = np.flatnonzero(need == nd)
