@@ -19,19 +19,17 @@ from gpu_eval.games import registry
 from gpu_eval.range_reports import boards as board_sets
 from gpu_eval.range_reports.api import range_report
 from gpu_eval.range_reports.five_flush import five_flush, five_flush_sums
+from gpu_eval.range_reports.flush_split import (
+    SPLIT_BOARDS,
+    SPLIT_NEEDS,
+    split_flush,
+    split_rows,
+    split_sums,
+)
 from gpu_eval.range_reports.hands import column_of_pairs
 from gpu_eval.range_reports.rank_runouts import flush_free
 from gpu_eval.range_reports.rank_sums import rank_countable, rank_patterns, sums_by_rank
-from gpu_eval.range_reports.showdowns import (
-    RANK_PAIR_COLUMNS,
-    SPLIT_BOARDS,
-    SPLIT_NEEDS,
-    _split_rows,
-    _split_sums,
-    count_boards,
-    sorted_counts,
-    split_flush,
-)
+from gpu_eval.range_reports.showdowns import RANK_PAIR_COLUMNS, count_boards, sorted_counts
 from gpu_eval.solver_tables.layout import deck_layout
 
 GAMES = ("holdem", "shortdeck", "shortdeck-triton")
@@ -170,7 +168,7 @@ def test_split_flush_boards_summed_exactly(game):
     need = split_flush(boards)
     assert (need == 1).sum() >= SPLIT_BOARDS and (need == 2).sum() >= SPLIT_BOARDS
     assert (need == 0).any()
-    split = _split_rows(boards)
+    split = split_rows(boards)
     assert split[need == 1].any() and split[need == 2].any() and not split[need == 0].any()
     assert not split[need > 0].all()
     mult = rng.integers(1, 7, len(boards))
@@ -182,7 +180,7 @@ def test_split_flush_boards_summed_exactly(game):
     vecs = _packed(w, cols)
     for nd in (1, 2):
         rows = np.flatnonzero(need == nd)
-        _same(_split_sums(boards[rows], lay, vecs, cols, mult[rows]),
+        _same(split_sums(boards[rows], lay, vecs, cols, mult[rows], sorted_counts),
               _reference(boards[rows], lay, vecs, cols, mult[rows]))
 
 
@@ -263,6 +261,7 @@ def test_rank_patterns_and_countable_boards():
                                     "gpu_eval.range_reports.rank_runouts",
                                     "gpu_eval.range_reports.showdowns",
                                     "gpu_eval.range_reports.five_flush",
+                                    "gpu_eval.range_reports.flush_split",
                                     "gpu_eval.range_reports.strengths"])
 def test_docstring_examples_run(module):
     failures, tried = doctest.testmod(importlib.import_module(module), verbose=False)
