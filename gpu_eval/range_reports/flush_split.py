@@ -38,8 +38,8 @@ Sort = Callable[[np.ndarray, DeckLayout, list[np.ndarray], np.ndarray],
 #: From this many boards of one group (suit and cards needed) up, they are split: below it
 #: the group's own rank count and sort (a fixed cost of a few ms) is more than what it saves
 #: (45 four-flush boards of Ts9s4d's runouts: 4.1 ms sorting, 5.4 ms split; 90 of Qh8h3h's:
-#: 17.7 ms and 7.3 ms; a flop's three-flush groups of 45 boards as cells of the rank count:
-#: Kd7c2h 38.9 ms a report, split 46.2 ms; 2026-12-02, the 2-vCPU VM, one core).
+#: 17.7 ms and 7.3 ms; Kd7c2h's three three-flush groups of 45 boards as cells of the rank
+#: count: 36.5 ms its counting, 46.2 ms split; 2026-12-02, the 2-vCPU VM, one core).
 SPLIT_BOARDS = 48
 
 #: The cards of the suit a flush column needs on the boards split off: one (four cards of a
