@@ -14,9 +14,11 @@ deck). A hand below ``T`` that is no flush is below every flush, so per board:
   weight by inclusion-exclusion over its two cards);
 * the ``N`` columns at ``T`` or above (only on paired boards: full houses, quads) beat every
   ``F`` column below ``T`` that misses them (the same way), and meet the ``F`` columns at
-  ``T`` or above (straight flushes, full houses) one pair at a time; both kinds are few.
+  ``T`` or above one pair at a time (straight flushes: an ``F`` column cannot fill up there,
+  the cards it would pair are on the board); both kinds are few.
 
-Only ``F`` is sorted; a group (suit, cards needed) is one rank count and one sort.
+Only ``F`` is sorted; a group (suit, cards needed) is one rank count and one sort. Which
+boards are split: :func:`split_rows`.
 """
 
 from __future__ import annotations
@@ -44,8 +46,8 @@ Sort = Callable[[np.ndarray, DeckLayout, list[np.ndarray], np.ndarray],
 #: From this many boards of one group (suit and cards needed) up, they are split: below it
 #: the group's own rank count and sort (a fixed cost of a few ms) is more than what it saves
 #: (45 four-flush boards of Ts9s4d's runouts: 4.1 ms sorting, 5.4 ms split; 90 of Qh8h3h's:
-#: 17.7 ms and 7.3 ms; a flop's three-flush groups of 45 boards as cells of the rank count:
-#: Kd7c2h 38.9 ms a report, split 46.2 ms; 2026-12-02, the 2-vCPU VM, one core).
+#: 17.7 ms and 7.3 ms; Kd7c2h's three three-flush groups of 45 boards as cells of the rank
+#: count: 36.5 ms its counting, 46.2 ms split; 2026-12-02, the 2-vCPU VM, one core).
 SPLIT_BOARDS = 48
 
 #: The cards of the suit a flush column needs on the boards split off: one (four cards of a
