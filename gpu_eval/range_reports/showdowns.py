@@ -27,8 +27,9 @@ their columns' strengths depend on the ranks alone, and
 :mod:`gpu_eval.range_reports.rank_runouts` counts them by rank pair, with the same results.
 Summed over many boards (one board's report), :mod:`gpu_eval.range_reports.rank_sums` counts
 the boards with at most three cards of a suit by rank pair without a count per board, and
-:func:`split_flush` boards of four cards of a suit (:data:`SPLIT_NEEDS`) are split into the
-columns that make a flush, sorted among themselves, and those that do not, by rank pair; on
+the boards of three or four cards of a suit (in groups large enough,
+:mod:`gpu_eval.range_reports.flush_split`) are split into the columns that make a flush,
+sorted among themselves, and those that do not, by rank pair; on
 boards of five cards of a suit (:mod:`gpu_eval.range_reports.five_flush`) only the columns
 through the suit are sorted.
 """
@@ -41,9 +42,8 @@ from functools import cache
 
 import numpy as np
 
-from gpu_eval import cards
-from gpu_eval.range_reports import bits
 from gpu_eval.range_reports.five_flush import five_flush, five_flush_sums
+from gpu_eval.range_reports.flush_split import split_flush, split_groups, split_rows, split_sums
 from gpu_eval.range_reports.rank_runouts import counts_by_rank, flush_free
 from gpu_eval.range_reports.rank_sums import rank_countable, rank_patterns, sums_by_rank
 from gpu_eval.range_reports.strengths import column_strengths
@@ -70,21 +70,6 @@ SUM_BOARDS = 4096
 #: Boards a piece of the rank-pair count at least (its fixed cost, a few ms, is paid per
 #: piece): a few dozen boards counted by rank pair go to one worker.
 RANK_PIECE_BOARDS = 128
-
-#: From this many :func:`split_flush` boards in a piece up, they are counted by rank pair and
-#: sorting their flush columns only: below it the rank count's fixed cost (a few ms) is more
-#: than the sort it saves (45 boards of Ts9s4d's runouts: 4.1 ms sorting, 5.4 ms so; 90 of
-#: Qh8h3h's: 17.7 ms and 7.3 ms; 2026-12-02, the 2-vCPU VM, one core).
-SPLIT_BOARDS = 48
-
-#: The :func:`split_flush` boards split off: those with four cards of a suit only (a flush
-#: column needs one card of it). Those with three (two cards needed) are counted by rank pair
-#: with their flush columns as cells (:mod:`gpu_eval.range_reports.rank_sums`): each split
-#: group is a rank count and a sort of its own, a fixed cost of a few ms that outweighs the
-#: cells on two threads (one process, interleaved, 15 rounds, 2026-12-02: Kd7c2h 67.6 ->
-#: 45.8 ms median, Ts9s4d 62.5 -> 49.5 ms, Qh8h3h 51.9 -> 57.6 ms, within its noise).
-SPLIT_NEEDS = (1,)
-
 
 @cache
 def _pool(n: int) -> ThreadPoolExecutor:
@@ -212,88 +197,14 @@ def _board_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray]
     return counts
 
 
-def split_flush(boards: np.ndarray) -> np.ndarray:
-    """Per complete board of five ranks with three or four cards of one suit, how many cards
-    of that suit a column needs for a flush (2 or 1; 0 on the other boards): there every such
-    column makes a flush and beats every other column (those play their ranks, a straight at
-    best).
-
-    Examples
-    --------
-    >>> from gpu_eval import cards
-    >>> split_flush(cards.to_mask(["Kh7h2h5h9d", "Kh7h2h5c9d", "Kh7h2h5h7d", "Kh7h2c5c9d"])
-    ...             ).tolist()
-    [1, 2, 0, 0]
-    """
-    lanes = bits.lanes(boards).reshape(-1, 4)
-    most = np.bitwise_count(lanes).max(axis=1)
-    five = np.bitwise_count(np.bitwise_or.reduce(lanes, axis=1)) == 5
-    return np.where(five & (most >= 3) & (most <= 4), 5 - most, 0).astype(np.intp)
-
-
-def _split_sums(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
-                cols: np.ndarray, times: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-    """:func:`_summed_counts` on :func:`split_flush` boards: per suit s and cards of s needed,
-    the columns that make no flush by rank pair among themselves
-    (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`), the flush columns by sorting
-    among themselves, each beating every other column that misses it and the board."""
-    K = len(cols)
-    n = len(boards)
-    lanes = np.ascontiguousarray(boards, dtype=np.uint64).view(np.uint16).reshape(n, 4)
-    suit = np.argmax(np.bitwise_count(lanes), axis=1)
-    need = split_flush(boards)
-    low, D = lay.lowest_card, lay.deck_size
-    pc = lay.pairs[cols].astype(np.intp)
-    bc = cards.from_mask(boards).reshape(n, -1).astype(np.intp) - low
-    sums = [(np.zeros(K, dtype=v.dtype), np.zeros(K, dtype=v.dtype)) for v in vectors]
-    for key in np.unique(suit * 4 + need):
-        s, nd = divmod(int(key), 4)
-        rows = np.flatnonzero(suit * 4 + need == key)
-        bs, ms, bb = boards[rows], times[rows], bc[rows]
-        flushing = ((pc & 3) == s).sum(axis=1) >= nd
-        fi, ri = np.flatnonzero(flushing), np.flatnonzero(~flushing)
-        ranked = sums_by_rank(bs, lay, [np.ascontiguousarray(v[ri]) for v in vectors], cols[ri],
-                              ms) if len(ri) else None
-        sorted_ = sorted_counts(bs, lay, [np.ascontiguousarray(v[fi]) for v in vectors],
-                                cols[fi]) if len(fi) else None
-        apart = (bs[:, None] & lay.pair_masks[cols[fi]][None, :]) == 0
-        fa, fb = pc[fi, 0] - low, pc[fi, 1] - low
-        i1, i2 = np.triu_indices(bb.shape[1], 1)
-        for k, vec in enumerate(vectors):
-            lo, eq = sums[k]
-            if ranked is not None:
-                lo[ri] += ranked[k][0]
-                eq[ri] += ranked[k][1]
-            if sorted_ is None:
-                continue
-            dt = vec.dtype
-            t = ms.astype(dt)[:, None]
-            fl, fe = sorted_[k]
-            # The weight of the other columns that miss the board and the flush column {a, b}
-            # (inclusion-exclusion over their cards: no other column holds both a and b).
-            w = np.zeros((D, D), dtype=dt)
-            rv = np.where(flushing, 0, vec)
-            w[pc[:, 0] - low, pc[:, 1] - low] = rv
-            w[pc[:, 1] - low, pc[:, 0] - low] = rv
-            through = w.sum(axis=1)
-            board = rv.sum() - through[bb].sum(axis=1) + w[bb[:, i1], bb[:, i2]].sum(axis=1)
-            # (Per card y, the columns {y, a} and {y, b}: one (D, F) table, read per board.)
-            pair = w[:, fa] + w[:, fb]
-            beaten = (board[:, None] - (through[fa] + through[fb])[None, :]
-                      + pair[bb].sum(axis=1))
-            lo[fi] += ((fl + beaten * apart) * t).sum(axis=0)
-            eq[fi] += (fe * t).sum(axis=0)
-    return sums
-
-
 def _summed_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
                    cols: np.ndarray, mult: np.ndarray | None) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per vector ``(less, equal)`` of the columns ``cols`` summed over the boards (each times
     its multiplicity), ``(K,)`` of the vector's dtype. With :data:`RANK_PAIR_COLUMNS` columns
-    or more: the :func:`split_flush` boards of :data:`SPLIT_NEEDS` (when there are
-    :data:`SPLIT_BOARDS`) by :func:`_split_sums`, the other boards with at most three cards
-    of a suit by rank pair without a count per board
-    (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`), the
+    or more: the boards of three or four cards of a suit in large groups
+    (:mod:`gpu_eval.range_reports.flush_split`) split into flush and other columns, the other
+    boards with at most three cards of a suit by rank pair without a count per
+    board (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`), the
     boards of five cards of a suit sorting only the columns through the suit
     (:func:`gpu_eval.range_reports.five_flush.five_flush_sums`); the rest one board at a
     time."""
@@ -301,9 +212,7 @@ def _summed_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
     times = np.ones(n, dtype=np.int64) if mult is None else np.asarray(mult, dtype=np.int64)
     wide = len(cols) >= RANK_PAIR_COLUMNS
     by_rank = rank_countable(boards) if wide else np.zeros(n, dtype=bool)
-    four = np.isin(split_flush(boards), SPLIT_NEEDS) if wide else np.zeros(n, dtype=bool)
-    if four.sum() < SPLIT_BOARDS:
-        four[:] = False
+    four = split_rows(boards) if wide else np.zeros(n, dtype=bool)
     by_rank &= ~four
     five = (five_flush(boards) >= 0) if wide else np.zeros(n, dtype=bool)
     rest = np.flatnonzero(~by_rank & ~four & ~five)
@@ -315,7 +224,7 @@ def _summed_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray
     if four.any():
         rows = np.flatnonzero(four)
         for (lo, eq), (less, equal) in zip(
-                sums, _split_sums(boards[rows], lay, vectors, cols, times[rows]),
+                sums, split_sums(boards[rows], lay, vectors, cols, times[rows], sorted_counts),
                 strict=True):
             lo += less
             eq += equal
@@ -388,18 +297,6 @@ def _lanes(weights: np.ndarray) -> list[tuple[np.ndarray, list[tuple[int, int | 
     return out
 
 
-def _split_groups(boards: np.ndarray, rows: np.ndarray, nw: int) -> list[np.ndarray]:
-    """The :func:`split_flush` boards ``rows`` in at most ``nw`` pieces of whole groups (suit
-    and cards needed: each group is one rank count and one sort wherever it goes), the
-    largest group first into the smallest piece."""
-    key = np.argmax(np.bitwise_count(bits.lanes(boards[rows])), axis=1) * 4 + split_flush(boards[rows])
-    groups = sorted((rows[key == k] for k in np.unique(key)), key=len, reverse=True)
-    bins: list[list[np.ndarray]] = [[] for _ in range(min(nw, len(groups)))]
-    for g in groups:
-        min(bins, key=lambda b: sum(len(x) for x in b)).append(g)
-    return [np.concatenate(b) for b in bins]
-
-
 def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
     """The rows of ``boards`` in pieces for ``reduce="sum"``, in whole rounds of the workers
     so that each worker gets a like share of each kind, the largest pieces first (the
@@ -407,14 +304,10 @@ def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
     pair (:func:`gpu_eval.range_reports.rank_sums.sums_by_rank`, whose work grows with the
     rank patterns a piece holds more than with its boards) grouped by rank pattern, at least
     :data:`RANK_PIECE_BOARDS` and at most :data:`SUM_BOARDS` a piece; the
-    :func:`split_flush` boards of :data:`SPLIT_NEEDS` (when there are :data:`SPLIT_BOARDS`),
-    at least that many a piece; the boards of five cards of a suit, one piece a suit; the
-    boards the sorting count takes, at most ``step`` a piece."""
+    boards split by :mod:`gpu_eval.range_reports.flush_split` in whole groups; the boards of
+    five cards of a suit, one piece a suit; the boards the sorting count takes, at most ``step`` a piece."""
     nw = workers()
-    four = np.isin(split_flush(boards), SPLIT_NEEDS)
-    n4 = int(four.sum())
-    if n4 < SPLIT_BOARDS:                                               # not split
-        four[:] = False
+    four = split_rows(boards)
     by_rank = rank_countable(boards) & ~four
     suit = five_flush(boards)
     rest = np.flatnonzero(~by_rank & ~four & (suit < 0))
@@ -426,7 +319,7 @@ def _sum_pieces(boards: np.ndarray, step: int) -> list[np.ndarray]:
         k = min(-(-k // nw) * nw, max(1, len(rows) // RANK_PIECE_BOARDS))
         pieces += np.array_split(rows, k)
     if four.any():
-        pieces += _split_groups(boards, np.flatnonzero(four), nw)
+        pieces += split_groups(boards, np.flatnonzero(four), nw)
     pieces += [np.flatnonzero(suit == s) for s in np.unique(suit[suit >= 0])]   # one a suit
     if len(rest):
         k = -(-len(rest) // step)                                       # pieces needed

@@ -16,21 +16,23 @@ import gpu_eval as ge
 from gpu_eval import cards
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.games import registry
+from gpu_eval.range_reports import bits, flush_split
 from gpu_eval.range_reports import boards as board_sets
 from gpu_eval.range_reports.api import range_report
 from gpu_eval.range_reports.five_flush import five_flush, five_flush_sums
+from gpu_eval.range_reports.flush_split import (
+    SPLIT_BOARDS,
+    SPLIT_NEEDS,
+    flush_need,
+    split_flush,
+    split_rows,
+    split_sums,
+)
 from gpu_eval.range_reports.hands import column_of_pairs
 from gpu_eval.range_reports.rank_runouts import flush_free
 from gpu_eval.range_reports.rank_sums import rank_countable, rank_patterns, sums_by_rank
-from gpu_eval.range_reports.showdowns import (
-    RANK_PAIR_COLUMNS,
-    SPLIT_BOARDS,
-    SPLIT_NEEDS,
-    _split_sums,
-    count_boards,
-    sorted_counts,
-    split_flush,
-)
+from gpu_eval.range_reports.showdowns import RANK_PAIR_COLUMNS, count_boards, sorted_counts
+from gpu_eval.range_reports.strengths import column_strengths
 from gpu_eval.solver_tables.layout import deck_layout
 
 GAMES = ("holdem", "shortdeck", "shortdeck-triton")
@@ -146,34 +148,87 @@ def test_every_runout_of_a_flop_summed_exactly(game, flop, dead):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_split_flush_boards_summed_exactly(game):
-    """Boards of five ranks with three or four cards of a suit (``split_flush``): the columns
-    that make no flush by rank pair, the flush columns sorted among themselves: against the
-    sorting count."""
+    """Boards with three or four cards of a suit (``flush_need``), paired ones and trips among
+    them: the columns that make no flush by rank pair, the flush columns (and those that make
+    a full house or quads) sorted among themselves: against the sorting count."""
     rng = np.random.default_rng(len(game) + 7)
     lay = deck_layout(game)
     dead = rng.choice(np.arange(lay.lowest_card, 52), 2, replace=False)
     w = _weights(rng, game, dead)
     deck = np.setdiff1d(np.arange(lay.lowest_card, 52), dead)
+    # Two suits' groups (suit, cards needed) large enough to be split, a third suit's too
+    # small (counted with cells or sorted); paired boards among them.
     ids = []
-    for _ in range(6 * SPLIT_BOARDS):
-        s, k = rng.integers(0, 4), rng.integers(3, 5)
-        ids.append(np.concatenate([rng.choice(deck[(deck & 3) == s], k, replace=False),
-                                   rng.choice(deck[(deck & 3) != s], 5 - k, replace=False)]))
+    for s, k, size in [(s, k, SPLIT_BOARDS + 8 if s < 2 else SPLIT_BOARDS // 4)
+                       for s in range(3) for k in (3, 4)]:
+        got = 0
+        while got < size:
+            hand = np.concatenate([rng.choice(deck[(deck & 3) == s], k, replace=False),
+                                   rng.choice(deck[(deck & 3) != s], 5 - k, replace=False)])
+            ids.append(hand)
+            got += len(np.unique(hand >> 2)) == 5
+    # Trips on the board beside three cards of a suit (full houses and quads above flushes).
+    for _ in range(8):
+        hand = rng.choice(deck[(deck & 3) == 0], 3, replace=False)
+        trips = deck[((deck >> 2) == (hand[0] >> 2)) & (deck != hand[0])]
+        if len(trips) >= 2:
+            ids.append(np.concatenate([hand, rng.choice(trips, 2, replace=False)]))
+    ids += [rng.choice(deck, 5, replace=False) for _ in range(12)]    # others, mostly
     boards = np.bitwise_or.reduce(ID_TO_MASK[np.array(ids)], axis=1)
-    need = split_flush(boards)
+    need = flush_need(boards)
+    paired = (need > 0) & (split_flush(boards) == 0)
     assert (need == 1).sum() >= SPLIT_BOARDS and (need == 2).sum() >= SPLIT_BOARDS
-    assert (need == 0).any()
+    assert (need == 0).any() and paired.any()
+    split = split_rows(boards)
+    assert split[need == 1].any() and split[need == 2].any() and not split[need == 0].any()
+    assert not split[paired].any() and not split[need > 0].all()   # other boards by rank
+    # Only the large groups' boards: their paired boards split too.
+    key = np.argmax(np.bitwise_count(bits.lanes(boards)), axis=1) * 4 + need
+    large = np.isin(key, np.unique(key[split]))
+    assert split_rows(boards[large]).all() and paired[large].any()
     mult = rng.integers(1, 7, len(boards))
     cols = np.flatnonzero((w != 0).any(axis=0))
     assert len(cols) >= RANK_PAIR_COLUMNS
     _count_boards_is_the_sorting_count(boards, lay, w, cols, mult)
-    # Each kind split directly too (``count_boards`` splits those of SPLIT_NEEDS only).
-    assert SPLIT_NEEDS == (1,)
+    _count_boards_is_the_sorting_count(boards[large], lay, w, cols, mult[large])
+    # Each kind split directly too (``count_boards`` splits the large groups only).
+    assert SPLIT_NEEDS == (1, 2)
     vecs = _packed(w, cols)
     for nd in (1, 2):
         rows = np.flatnonzero(need == nd)
-        _same(_split_sums(boards[rows], lay, vecs, cols, mult[rows]),
+        _same(split_sums(boards[rows], lay, vecs, cols, mult[rows], sorted_counts),
               _reference(boards[rows], lay, vecs, cols, mult[rows]))
+
+
+PAIRED_FLUSH_BOARDS = {
+    "holdem": ["7h6h5h5c5d", "9h8h7h6h6c", "Qh8h3h5h5d", "Kh7h2h7d7c", "8s7s6s6d2c", "Ah5h4h3c3d",
+               "Ts9s8s8d4c", "6c5c4c3c3d"],
+    "shortdeck": ["9h8h7h7c7d", "TsJsQs9s9d", "AhKhQh6h6c", "8s7s6s6d9c", "AcJcTcTd7s"],
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_split_paired_flush_boards_summed_exactly(game):
+    """Paired boards with three or four cards of a suit: full houses and quads of the columns
+    without the suit above some flush columns, straight flushes above them: ``split_sums``
+    (one group a suit and cards needed) against the sorting count, and such pairs present."""
+    rng = np.random.default_rng(len(game) + 23)
+    lay = deck_layout(game)
+    w = _weights(rng, game, np.array([], dtype=int))
+    w[:2, rng.random(lay.columns) < 0.1] = 1                # dense 0/1 ranges: more pairs met
+    cols = np.flatnonzero((w != 0).any(axis=0))
+    boards = cards.to_mask(PAIRED_FLUSH_BOARDS["holdem" if game == "holdem" else "shortdeck"])
+    assert (flush_need(boards) > 0).all() and not split_flush(boards).any()
+    st = column_strengths(boards, lay, cols)
+    high = st >= flush_split._above_flush(game)
+    suited = (lay.pairs[cols][None, :, :] & 3) == (np.argmax(
+        np.bitwise_count(bits.lanes(boards)), axis=1))[:, None, None]
+    flushing = suited.sum(axis=2) >= flush_need(boards)[:, None]
+    assert (high & flushing).any() and (high & ~flushing).any()
+    mult = rng.integers(1, 7, len(boards))
+    vecs = _packed(w, cols)
+    _same(split_sums(boards, lay, vecs, cols, mult, sorted_counts),
+          _reference(boards, lay, vecs, cols, mult))
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -253,6 +308,7 @@ def test_rank_patterns_and_countable_boards():
                                     "gpu_eval.range_reports.rank_runouts",
                                     "gpu_eval.range_reports.showdowns",
                                     "gpu_eval.range_reports.five_flush",
+                                    "gpu_eval.range_reports.flush_split",
                                     "gpu_eval.range_reports.strengths"])
 def test_docstring_examples_run(module):
     failures, tried = doctest.testmod(importlib.import_module(module), verbose=False)
