@@ -149,16 +149,24 @@ def kernel_host():
 
 
 @pytest.fixture(scope="session")
-def ptxas_report():
-    """ptxas's figures of every kernel of every manifest module, compiled once per session for
-    sm_90 by NVRTC (gpu_eval.cuda.resources); skips where NVRTC is missing."""
+def sm90_modules():
+    """Every manifest module compiled once per session for sm_90 by NVRTC, through ptxas:
+    ``{module: (ptxas's figures of its kernels, its PTX)}`` (gpu_eval.cuda.resources); skips
+    where NVRTC is missing."""
     from gpu_eval.cuda import nvrtc, resources
 
     try:
         nvrtc.nvrtc_version()
     except nvrtc.NvrtcUnavailableError as exc:
         pytest.skip(str(exc))
-    return resources.report_all("sm_90")
+    return {name: resources.report_and_ptx(src, "sm_90", module=name)
+            for name, src in resources.module_sources().items()}
+
+
+@pytest.fixture(scope="session")
+def ptxas_report(sm90_modules):
+    """ptxas's figures of every kernel of every manifest module (:func:`sm90_modules`)."""
+    return [r for rows, _ in sm90_modules.values() for r in rows]
 
 
 class Gpu:

@@ -6,6 +6,8 @@ spill bytes (gpu_eval.cuda.resources). Needs only the pip NVRTC of the test extr
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from gpu_eval.cuda import manifest, nvrtc
@@ -27,7 +29,8 @@ def test_every_kernel_is_reported(report):
 
 def test_every_kernel_file_is_built_for_sm90_here(report):
     """Every kernels/*.cu is in a module this report builds for sm_90 through ptxas (the
-    per-file NVRTC test then checks only compute_80), and every kernel is extern "C"."""
+    per-file NVRTC test then checks compute_80 with the front end only), and every kernel is
+    extern "C"."""
     import re
 
     included = set()
@@ -72,6 +75,38 @@ def test_launch_bounds_are_kept(report):
         assert by_name[f"ge_eq_sample_{n}"].stack == 0
     # The fused check kernel stages one block's ids: 256 rows of up to 9 bytes.
     assert by_name["ge_check_eval_ids"].shared == 256 * 9
+
+
+#: Kernels whose every thread counts into the same totals: they sum their counters over the
+#: block (kernels/pots.cuh) and reach global memory from the block's flush alone, so each
+#: holds at most this many 64-bit global atomic adds in its code (the deal grid flushes in
+#: two places, the games sampler also raises its stop flag). Each thread adding its own
+#: counters was 5 N + 1 or 6 N atomics a thread, about 1.6 million a launch on an H200.
+BLOCK_SUMMED = {"deals": (r"ge_deals_(grid|sample)_\d+", 2),
+                "games": (r"ge_games_sample_\d+", 2)}
+_GLOBAL_ADD_U64 = re.compile(r"\b(?:atom|red)(?:\.relaxed\.gpu)?\.global\.add\.u64")
+
+
+def test_every_module_ptx_holds_its_kernels_unmangled(sm90_modules):
+    """The PTX ptxas assembled: one ``.entry`` per manifest kernel, each by its ``extern "C"``
+    name (CuPy looks kernels up by name), for sm_90."""
+    for name, (_, ptx) in sm90_modules.items():
+        assert ".target sm_90" in ptx, name
+        entries = set(re.findall(r"\.entry\s+(\w+)", ptx))
+        assert entries == set(manifest.MODULES[name].kernels), name
+
+
+@pytest.mark.parametrize("module", sorted(BLOCK_SUMMED))
+def test_block_summed_tallies(sm90_modules, module):
+    pattern, most = BLOCK_SUMMED[module]
+    found = 0
+    for part in re.split(r"(?=\.visible \.entry )", sm90_modules[module][1])[1:]:
+        entry = re.match(r"\.visible \.entry (\w+)", part).group(1)
+        if re.fullmatch(pattern, entry):
+            found += 1
+            atomics = len(_GLOBAL_ADD_U64.findall(part))
+            assert atomics <= most, f"{entry}: {atomics} global atomic adds in its code"
+    assert found, f"{module}: no kernel matches {pattern}"
 
 
 def test_parse_reads_nvcc_style_logs():
