@@ -98,14 +98,8 @@ def parse_ptxas_log(log: str, module: str = "") -> list[KernelResources]:
 
 def ptxas_report(source: str, arch: str = "sm_90", module: str = "",
                  options: tuple[str, ...] = CUPY_EXTRA_OPTIONS) -> list[KernelResources]:
-    """Compile ``source`` to a cubin with NVRTC and ``-Xptxas=-v``; ptxas's per-kernel figures.
-
-    Raises
-    ------
-    gpu_eval.cuda.nvrtc.NvrtcUnavailableError
-        If CuPy or NVRTC cannot be loaded.
-    RuntimeError
-        If the source does not compile (the message carries NVRTC's log).
+    """Compile ``source`` to a cubin with NVRTC and ``-Xptxas=-v``; ptxas's per-kernel figures
+    (raising as :func:`report_and_ptx` does).
 
     Examples
     --------

@@ -181,27 +181,9 @@ def split_sums(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray],
     three or four cards of one suit (each times ``times``), ``(K,)`` of the vector's dtype:
     per group (suit, cards needed) the split of the module docstring.
 
-    Parameters
-    ----------
-    boards : numpy.ndarray of uint64
-        ``(n,)`` masks of complete boards, each with a :func:`flush_need`.
-    lay : DeckLayout
-        The game's columns.
-    vectors : list of numpy.ndarray
-        Weight vectors over ``cols`` (float64, or int64 holding two 0/1 vectors, as in
-        :mod:`gpu_eval.range_reports.showdowns`).
-    cols : numpy.ndarray of int
-        ``(K,)`` the columns counted and counted against.
-    times : numpy.ndarray of int
-        ``(n,)`` how many boards each board stands for.
-    sort : callable
-        ``sort(boards, lay, vectors, cols)``: per vector ``(less, equal)`` of ``cols`` on each
-        board, ``(n, K)`` (:func:`gpu_eval.range_reports.showdowns.sorted_counts`).
-
-    Returns
-    -------
-    list of (numpy.ndarray, numpy.ndarray)
-        The same sums as ``sort``'s counts times ``times`` summed over the boards.
+    The parameters and the result are
+    :func:`gpu_eval.range_reports.five_flush.five_flush_sums`'s, on boards each with a
+    :func:`flush_need` instead of five cards of a suit.
 
     Examples
     --------
