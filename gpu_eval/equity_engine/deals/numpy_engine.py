@@ -756,14 +756,11 @@ def exact_job(prob: DealProblem, backend: str, exact: bool | None) -> DealJob | 
                              f"comparisons; pass exact=False (Monte Carlo)")
         return None
     # What DealJob(prob, method, None, None, work, expected=seconds) sets, set at once (its
-    # frozen __init__ sets each field through object.__setattr__), with what it works out
-    # when read: exact, and heads-up its span, a function of the shape too.
+    # frozen __init__ sets each field through object.__setattr__), with ``exact``, which it
+    # works out when read.
     job = object.__new__(DealJob)
     job.__dict__.update(prob=prob, method=method, n_samples=None, entropy=None, work=work,
                         backend="numpy", expected=seconds, exact=True)
-    if len(prob.need) == 2:
-        job.__dict__["span"] = math.comb(len(prob.deck), prob.need[0]) if method == "grid" \
-            else min(prob.need) + 1
     return job
 
 
