@@ -91,8 +91,6 @@ def bin_table(bins: int, opp: int) -> np.ndarray:
     return out
 
 
-
-
 @cache
 def column_perms(game: str) -> np.ndarray:
     """``(24, C)``: the column of each column's pair under each suit permutation (read-only)."""
