@@ -19,6 +19,15 @@ STRAIGHT_FLUSH, QUADS, FULL_HOUSE, FLUSH, STRAIGHT, TRIPS, TWO_PAIR, PAIR, HIGH 
 def key5(ids: np.ndarray) -> np.ndarray:
     """Comparison key of each 5-card hand in an ``(N, 5)`` id array."""
     ids = np.asarray(ids, dtype=np.int64)
+    if len(ids) > _CHUNK:  # in slices: the (N, 13) temporaries of every 5-card hand are ~1 GB
+        return np.concatenate([_key5(ids[i:i + _CHUNK]) for i in range(0, len(ids), _CHUNK)])
+    return _key5(ids)
+
+
+_CHUNK = 1 << 16
+
+
+def _key5(ids: np.ndarray) -> np.ndarray:
     ranks, suits = ids // 4, ids % 4
     counts = (ranks[:, :, None] == np.arange(13)).sum(axis=1)            # (N, 13)
     flush = (suits == suits[:, :1]).all(axis=1)
