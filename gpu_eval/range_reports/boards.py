@@ -15,7 +15,8 @@ one five-rank straight), and the **high card** (the board's highest rank).
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
+from math import comb
 from typing import cast
 
 import numpy as np
@@ -148,9 +149,22 @@ def completions(board: int, dead: int, game: Game, cards_to_come: int) -> np.nda
     """Every way to complete ``board`` with ``cards_to_come`` cards of the deck left (colex
     order of the remaining cards), as masks of the whole board."""
     ids = np.arange(4 * game.lowest_rank, 52)
-    left = ids[(ID_TO_MASK[ids] & np.uint64(board | dead)) == 0]
-    sub = combinatorics.subset_masks(len(left), cards_to_come, ID_TO_MASK[left])
-    return sub | np.uint64(board)
+    vals = ID_TO_MASK[ids[(ID_TO_MASK[ids] & np.uint64(board | dead)) == 0]]
+    # combinatorics.subset_masks(len(vals), cards_to_come, vals), from a cached table of
+    # positions: the deck left differs from board to board, the positions do not.
+    sub = np.full(1, np.uint64(board))
+    for col in _colex_positions(len(vals), cards_to_come).T:
+        sub = sub | vals[col]
+    return sub
+
+
+@lru_cache(maxsize=16)
+def _colex_positions(n: int, k: int) -> np.ndarray:
+    """The k-subsets of ``range(n)`` in colex order, as rows of positions (read-only): the
+    first ``C(n, k)`` subsets of the 52 cards' numbering."""
+    out = combinatorics.unrank(np.arange(comb(n, k)), k)
+    out.flags.writeable = False
+    return out
 
 
 def next_boards(board: int, dead: int, game: Game) -> tuple[np.ndarray, np.ndarray]:

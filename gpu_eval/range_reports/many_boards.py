@@ -149,8 +149,11 @@ def board_rows(job: Job, start: int, stop: int, bar=None) -> dict[str, np.ndarra
     ranges_group = report_group(job.dead, [h, v])
     for a in range(0, n, BATCH):
         batch = [int(x) for x in boards[a:a + BATCH]]
-        groups = [tuple(p for p in ranges_group
-                        if int(permute_suits(np.uint64(b), p)) == b) for b in batch]
+        # Per board, the permutations that keep it: each one applied to the whole batch.
+        kept = [permute_suits(boards[a:a + BATCH], p) == boards[a:a + BATCH]
+                for p in ranges_group]
+        groups = [tuple(p for p, k in zip(ranges_group, kept) if k[j])
+                  for j in range(len(batch))]
         runs, mults = [], []
         for b, grp in zip(batch, groups):
             r = board_sets.completions(b, job.dead, g, g.full_board - bin(b).count("1"))

@@ -188,7 +188,11 @@ def test_monte_carlo_same_on_one_and_two_workers(client):
                 ged.flop_sweep(c, "AKs", "QQ", exact=False, samples=200, seed=7))
 
     two = jobs(client)
-    with _cluster(1) as cluster, distributed.Client(cluster) as one_client:
+    # Cluster size is what varies here, not processes (the two-worker cluster is of
+    # processes): one in-process worker spares a process start and its imports.
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster, \
+            distributed.Client(cluster) as one_client:
         one = jobs(one_client)
     here = jobs(None)
     for other in (one, here):

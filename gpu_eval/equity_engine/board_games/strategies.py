@@ -104,7 +104,11 @@ class BoardGameSetup(Setup):
 
     @cached_property
     def group(self) -> tuple[tuple[int, ...], ...]:
-        return symmetry_group(self._listed()[0])
+        self._listed()  # only asked where the matchups are listed
+        # Of the unlisted problem: the same group (a "random" player's listed hands are every
+        # hand of the deck left, which each permutation keeping the known cards, board and
+        # dead cards keeps), without sorting up to a million listed masks per permutation.
+        return symmetry_group(self.problem)
 
     def exact_job(self) -> board_games.ExactJob:
         full, m = self._listed()

@@ -343,9 +343,9 @@ def grid_rows(prob: DealProblem) -> int:
     >>> grid_rows(prepare(["7d5h4c3s2h", "5s4h3d2c"], "", "Ad", "deuce-seven-draw"))
     1
     """
-    if len(prob.known) == 2:
-        return math.comb(len(prob.deck), prob.need[0])
-    return len(tuples([completion_masks(prob, i)[1] for i in range(len(prob.known))])[0])
+    # Every player's completions are the subsets of one deck: the disjoint tuples number
+    # C(D, n0) * C(D - n0, n1) * ..., the deals of all players but the last (not built).
+    return _deals(len(prob.deck), prob.need[:-1])
 
 
 def device_order(prob: DealProblem) -> tuple[DealProblem, list[int]]:
