@@ -108,7 +108,8 @@ def _weight(spec: str, text: str, pos: int) -> float:
 
 
 def _select(spec: str, token: str, pos: int, h: int) -> np.ndarray:
-    """Boolean row selection over ``all_hands(h)`` of one token."""
+    """The rows of ``all_hands(h)`` one token selects: a boolean mask over them, or the row
+    indices of a whole hand's token (one row at most: no scan of every hand)."""
     low = token.lower()
     ids = all_hands(h)
     if low in ("random", "any"):
@@ -125,6 +126,16 @@ def _select(spec: str, token: str, pos: int, h: int) -> np.ndarray:
                 _fail(spec, token, pos, "a card is named twice")
             if len(want) > h:
                 _fail(spec, token, pos, f"{len(want)} cards; an Omaha hand here holds {h}")
+            if len(want) == h:
+                # A whole hand is one row: its colex rank, sum of C(card, place) over its
+                # sorted cards (all_hands' order), kept if its qualifiers hold.
+                row = np.array([sum(math.comb(c, j + 1) for j, c in enumerate(sorted(want)))],
+                               dtype=np.intp)
+                for q in quals:
+                    if q not in _QUALS:
+                        _fail(spec, token, pos, f"unknown qualifier '${q}'")
+                    row = row[_qualifier(q, h)[row]]
+                return row
             m = np.uint64(int(np.bitwise_or.reduce(ID_TO_MASK[want])))
             sel &= (_masks(h) & m) == m
         elif _RANKS_RE.fullmatch(body):

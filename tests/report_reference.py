@@ -9,7 +9,8 @@ board cards).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from collections.abc import Iterator
+from functools import cache, lru_cache
 from itertools import combinations
 
 RANKS = "23456789TJQKA"
@@ -87,11 +88,16 @@ class Game:
 
 @lru_cache(maxsize=1 << 20)
 def _five(game: Game, hand: tuple) -> tuple:
-    ranks = sorted((c[0] for c in hand), reverse=True)
-    suits = {c[1] for c in hand}
+    # a five-card key depends only on the ranks and on whether the suits all match, so the
+    # (few thousand) rank patterns are classified once each, not once per set of cards
+    return _ranks_key(game, tuple(sorted((c[0] for c in hand), reverse=True)),
+                      len({c[1] for c in hand}) == 1)
+
+
+@cache
+def _ranks_key(game: Game, ranks: tuple, flush: bool) -> tuple:
     counts = {r: ranks.count(r) for r in set(ranks)}
     by = sorted(counts, key=lambda r: (counts[r], r), reverse=True)
-    flush = len(suits) == 1
     st = game.straight_high(set(ranks)) if len(counts) == 5 else -1
     if st >= 0 and flush:
         cat, tie = STRAIGHT_FLUSH, (st,)
@@ -119,19 +125,27 @@ def five(game: Game, hand) -> tuple:
     return _five(game, tuple(sorted(hand)))
 
 
+def fives(cards) -> Iterator[tuple]:
+    """Every five-card subset of ``cards``, each a sorted tuple (``_five``'s cache key)."""
+    # combinations keep the input's order, so sorting once here spares a sort per subset
+    return combinations(sorted(cards), 5)
+
+
 def best(game: Game, hole, board) -> tuple[tuple, list]:
     """The best key of a hand and the five-card choices ``(hole cards used, five cards)``
     that reach it."""
     if game.omaha:
         choices = [(list(h), list(h) + list(b)) for h in combinations(hole, 2)
                    for b in combinations(board, 3)]
+        keys = [five(game, f) for _, f in choices]
     else:
-        allc = list(hole) + list(board)
-        choices = [([c for c in f if c in hole], list(f)) for f in combinations(allc, 5)]
-    keys = [five(game, f) for _, f in choices]
+        choices = list(fives(list(hole) + list(board)))
+        keys = [_five(game, f) for f in choices]
     top = max(k[:2] for k in keys)
-    return (top[0], top[1], [k for k in keys if k[:2] == top][0][2]), \
-        [c for c, k in zip(choices, keys) if k[:2] == top]
+    tops = [(c, k) for c, k in zip(choices, keys) if k[:2] == top]
+    if not game.omaha:  # the hole cards used, worked out for the best choices only
+        tops = [(([x for x in f if x in hole], list(f)), k) for f, k in tops]
+    return (top[0], top[1], tops[0][1][2]), [c for c, _ in tops]
 
 
 def _class_of_choice(game: Game, used, five_cards, board, category: int, hole) -> str:
@@ -281,7 +295,7 @@ def two_card_key(game: Game, pair, board) -> tuple:
     """The best key of two hole cards with the board (Omaha: with three board cards)."""
     if game.omaha:
         return max(five(game, list(pair) + list(b))[:2] for b in combinations(board, 3))
-    return max(five(game, f)[:2] for f in combinations(list(pair) + list(board), 5))
+    return max(_five(game, f)[:2] for f in fives(list(pair) + list(board)))
 
 
 @lru_cache(maxsize=4096)

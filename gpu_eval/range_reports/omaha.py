@@ -229,10 +229,13 @@ def _count_against(r_ids, q_s, q_keys, q_sign, q_ok, e_s, e_keys, e_w, width):
 
 
 def hand_counts(runouts: np.ndarray, game: Game, hero: np.ndarray, hero_w: np.ndarray,
-                villain: np.ndarray, villain_w: np.ndarray, reduce: str = "sum", bar=None):
+                villain: np.ndarray, villain_w: np.ndarray, reduce: str = "sum", bar=None,
+                cards: np.ndarray | None = None):
     """Both sides' ``(less, equal)`` over ``runouts``: the hero hands against the villain's
     weights and their 0/1 indicator, and the villain hands against the hero's; each
-    ``(2, H)`` / ``(2, V)`` summed over the runouts, or ``(2, R, H)`` / ``(2, R, V)``."""
+    ``(2, H)`` / ``(2, V)`` summed over the runouts, ``(2, R, H)`` / ``(2, R, V)`` per runout
+    (``reduce="none"``), or ``(2, N, H)`` / ``(2, N, V)`` summed over the runouts holding each
+    of the ``N`` card ids ``cards`` (``reduce="cards"``)."""
     hc, vc = hand_columns(hero), hand_columns(villain)
     hm = np.bitwise_or.reduce(ID_TO_MASK[hero.astype(np.intp)], axis=1)
     vm = np.bitwise_or.reduce(ID_TO_MASK[villain.astype(np.intp)], axis=1)
@@ -242,8 +245,9 @@ def hand_counts(runouts: np.ndarray, game: Game, hero: np.ndarray, hero_w: np.nd
     pm = deck_layout(HOLDEM).pair_masks
     st, tri_of = _pair_strengths(runouts)
     nr = len(runouts)
-    shape_h = (2, nr, len(hero)) if reduce == "none" else (2, len(hero))
-    shape_v = (2, nr, len(villain)) if reduce == "none" else (2, len(villain))
+    lead = {"none": (nr,), "cards": (0 if cards is None else len(cards),)}.get(reduce, ())
+    shape_h = (2, *lead, len(hero))
+    shape_v = (2, *lead, len(villain))
     out = [np.zeros(shape_h), np.zeros(shape_h), np.zeros(shape_v), np.zeros(shape_v)]
     step = max(1, 400_000 // (max(len(hero), len(villain)) * hk.shape[1]))
     for a in range(0, nr, step):
@@ -259,9 +263,13 @@ def hand_counts(runouts: np.ndarray, game: Game, hero: np.ndarray, hero_w: np.nd
         wh = np.stack([hero_w[None, :] * hok, hok.astype(float)])
         parts = (_count_against(r_ids, sh, hk, hsign, hok, sv, vk, wv, width)
                  + _count_against(r_ids, sv, vk, vsign, vok, sh, hk, wh, width))
+        if reduce == "cards":
+            run, card = np.nonzero((b[:, None] & ID_TO_MASK[cards][None, :]) != 0)
         for o, p in zip(out, parts):
             if reduce == "none":
                 o[:, r_ids] = p
+            elif reduce == "cards":
+                np.add.at(o, (slice(None), card), p[:, run])
             else:
                 o += p.sum(axis=1)
         if bar is not None:
@@ -291,16 +299,19 @@ def _counts(less, equal, a: Side, b: Side, per: int) -> Counts:
 
 
 def report_one(game: Game, board: int, dead: int, hero: Side, villain: Side | None,
-               backend: str = "numpy", bar=None) -> RangeReport:
-    """Both Omaha ranges on one board."""
+               backend: str = "numpy", bar=None, counted: list | None = None) -> RangeReport:
+    """Both Omaha ranges on one board (``counted``: :func:`hand_counts` of the hands over the
+    board's runouts, when they are known already)."""
     k = bin(board).count("1")
     per = hc = vc = None
     if villain is not None:
-        runouts = board_sets.completions(board, dead, game, game.full_board - k)
         per = comb(game.deck_size - k - bin(dead).count("1") - 2 * game.hole_cards,
                    game.full_board - k)
-        lh, eh, lv, ev = hand_counts(runouts, game, hero.combos, hero.weights, villain.combos,
-                                     villain.weights, bar=bar)
+        if counted is None:
+            runouts = board_sets.completions(board, dead, game, game.full_board - k)
+            counted = hand_counts(runouts, game, hero.combos, hero.weights, villain.combos,
+                                  villain.weights, bar=bar)
+        lh, eh, lv, ev = counted
         hc = _counts(lh, eh, hero, villain, per)
         vc = _counts(lv, ev, villain, hero, per)
     hs = side_report(hero, game, _features(board, dead, game, hero.combos), hc)
@@ -318,17 +329,29 @@ def report_street(game: Game, board: int, dead: int, hero: Side, villain: Side |
                   backend: str = "numpy", bar=None) -> tuple[list[str], list[RangeReport]]:
     """An Omaha report on each next card."""
     ids, _ = board_sets.next_boards(board, dead, game)
+    counts = None
+    if villain is not None:
+        # Each runout of the board holds next cards (two from a flop): a hand's counts on it
+        # are the same in each of their reports (the hands through any of its cards count
+        # nothing on it), so every runout is counted once, for all of them.
+        runouts = board_sets.completions(board, dead, game,
+                                         game.full_board - bin(board).count("1"))
+        counts = hand_counts(runouts, game, hero.combos, hero.weights, villain.combos,
+                             villain.weights, reduce="cards", cards=ids)
     texts, reports = [], []
-    for c in ids:
+    for i, c in enumerate(ids):
         nb = board | int(ID_TO_MASK[c])
         keep_h = (hero.masks & ID_TO_MASK[c]) == 0
         h = Side(hero.label, hero.combos[keep_h], hero.masks[keep_h], hero.weights[keep_h])
         v = None
-        if villain is not None:
+        counted = None
+        if villain is not None and counts is not None:
             keep_v = (villain.masks & ID_TO_MASK[c]) == 0
             v = Side(villain.label, villain.combos[keep_v], villain.masks[keep_v],
                      villain.weights[keep_v])
-        rep = report_one(game, nb, dead, h, v, backend)
+            counted = [x[:, i][:, keep] for x, keep in zip(counts, (keep_h, keep_h, keep_v,
+                                                                    keep_v))]
+        rep = report_one(game, nb, dead, h, v, backend, counted=counted)
         texts.append(board_sets.board_text(int(ID_TO_MASK[c])))
         reports.append(_renamed(rep, board_sets.board_text(board) + texts[-1]))
     return texts, reports

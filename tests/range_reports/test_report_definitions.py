@@ -38,10 +38,11 @@ def _check_board(gname: str, board: str, with_outs: int, seed: int) -> None:
                                replace=False).tolist())
     n_combos = len(ref.holdings(game, bcards))
     assert len(side.combos) == n_combos, "a row per combo that fits the board"
+    hands = side.hands  # a property that formats every combo: once, not once a row
     for i, ids in enumerate(np.asarray(side.combos)):
         hole = [ref.from_id(int(c)) for c in ids]
         cls, key = ref.made_class(game, hole, bcards)
-        where = f"{gname} {board} {side.hands[i]}"
+        where = f"{gname} {board} {hands[i]}"
         assert names[side.made[i]] == cls, where
         want_cat = side.classes[side.made[i]].category
         if want_cat is not None:
@@ -105,10 +106,11 @@ def test_omaha_classes_draws_nut_rank_outs_match_the_reference(gname, k):
     draw_names = [k.name for k in side.draw_kinds]
     bcards = ref.cards_of(board)
     cats = ge.category(np.asarray(side.strength), game=gname)
+    hands = side.hands
     for i, ids in enumerate(np.asarray(side.combos)):
         hole = [ref.from_id(int(c)) for c in ids]
         cls, key = ref.made_class(game, hole, bcards)
-        where = f"{gname} {board} {side.hands[i]}"
+        where = f"{gname} {board} {hands[i]}"
         assert names[side.made[i]] == cls, where
         want = side.classes[side.made[i]].category
         assert cats[i] == key[2] and (want is None or want == cats[i]), where
