@@ -9,7 +9,9 @@
 set -u
 tool=$1
 shift
-"${GPU_CHECK_PY:-python3}" - "$tool" "$@" >>"${GPU_CHECK_STUB_CALLS:-/dev/null}" <<'EOF'
+# -I (isolated): PYTHONPATH is ignored, so the stand-in's sitecustomize (NumPy and the stand-in
+# CuPy, a third of a second) is not imported just to write this line.
+"${GPU_CHECK_PY:-python3}" -I - "$tool" "$@" >>"${GPU_CHECK_STUB_CALLS:-/dev/null}" <<'EOF'
 import json, sys
 print(json.dumps({"tool": sys.argv[1], "args": sys.argv[2:]}))
 EOF

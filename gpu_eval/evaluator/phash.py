@@ -42,16 +42,16 @@ class PerfectHashTables:
 def count_vectors(total: int) -> np.ndarray:
     """All rank-count vectors (entries 0..4) summing to ``total``, in lexicographic order."""
     rows = np.zeros((1, 0), dtype=np.int8)
-    for _ in range(13):
-        parts = []
-        for v in range(5):
-            nxt = np.concatenate([rows, np.full((len(rows), 1), v, np.int8)], axis=1)
-            parts.append(nxt[nxt.sum(axis=1) <= total])
-        rows = np.concatenate(parts)
-        # lexicographic order: sort by the vector so far (stable over the appended digit)
-        order = np.lexsort(rows.T[::-1])
-        rows = rows[order]
-    return rows[rows.sum(axis=1) == total]
+    sums = np.zeros(1, dtype=np.int64)
+    for i in range(13):
+        # Each prefix followed by its five extensions in digit order: prefixes in lexicographic
+        # order stay so without a sort. Kept: those that can still reach ``total`` exactly.
+        digit = np.tile(np.arange(5, dtype=np.int8), len(rows))
+        s = np.repeat(sums, 5) + digit
+        ok = (s <= total) & (s + 4 * (12 - i) >= total)
+        rows = np.concatenate([np.repeat(rows, 5, axis=0), digit[:, None]], axis=1)[ok]
+        sums = s[ok]
+    return rows
 
 
 def dp_table() -> np.ndarray:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import inspect
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -242,12 +243,26 @@ def test_the_games_listed_for_equity_are_those_it_plays():
         assert int(ge.evaluate_omaha(deck[:2 * G[g].hole_cards], "2h3h4h", game=g)) > 0
 
 
+@cache
+def _sources() -> tuple[tuple[Path, str], ...]:
+    """Every module of the package and its text, read once."""
+    return tuple((path, path.read_text(encoding="utf-8"))
+                 for path in sorted((ROOT / "gpu_eval").rglob("*.py")))
+
+
+@cache
+def _body(path: Path, text: str) -> list[ast.stmt]:
+    return ast.parse(text).body
+
+
 def _constants(name: str) -> list[float]:
     """Every value ``name`` is set to at the top level of a module of the package (read from
     the source, wherever the module lives)."""
     found = []
-    for path in sorted((ROOT / "gpu_eval").rglob("*.py")):
-        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    for path, text in _sources():
+        if name not in text:  # cannot set it; parsing the whole package takes half a second
+            continue
+        for node in _body(path, text):
             if isinstance(node, ast.Assign) and any(
                     isinstance(t, ast.Name) and t.id == name for t in node.targets):
                 found.append(eval(compile(ast.Expression(node.value), str(path), "eval"),
