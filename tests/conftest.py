@@ -49,11 +49,15 @@ def pytest_collection_modifyitems(config, items):
 
     tests = Path(__file__).parent
     rank = {name: i for i, name in enumerate(HEAVY_FIRST)}
+    ranks: dict[str, int] = {}
 
     def key(item) -> int:
-        path = Path(item.path)
-        name = path.relative_to(tests).as_posix() if path.is_relative_to(tests) else ""
-        return rank.get(name, len(rank))
+        p = str(item.path)
+        if p not in ranks:  # once per file, not once per test
+            path = Path(p)
+            name = path.relative_to(tests).as_posix() if path.is_relative_to(tests) else ""
+            ranks[p] = rank.get(name, len(rank))
+        return ranks[p]
 
     items.sort(key=key)
 
