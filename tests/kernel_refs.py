@@ -55,7 +55,10 @@ def seven_card_groups(strengths: np.ndarray | None = None):
 @cache
 def numpy_seven_card_histogram() -> np.ndarray:
     """Per-strength counts over all 133,784,560 seven-card hands with the NumPy evaluator."""
-    hist = np.bincount(seven_card_strengths(), minlength=NUM_STRENGTHS).astype(np.int64)
+    strengths = seven_card_strengths()
+    step = 1 << 22  # bincount makes an intp copy of its input: 32 MB at a time, not 1 GB
+    hist = sum(np.bincount(strengths[i:i + step], minlength=NUM_STRENGTHS)
+               for i in range(0, len(strengths), step)).astype(np.int64)
     hist.flags.writeable = False
     return hist
 

@@ -96,18 +96,19 @@ def _colex_prefix_states(data: np.ndarray, j: int, n: int) -> np.ndarray:
 
 def test_all_seven_card_hands_bfs(tables7):
     """All 133,784,560 hands against bitmask, on the BFS layout (chunked by the top card; the
-    bitmask strengths are the session's shared ones, ``kernel_refs.seven_card_strengths``).
-    The other layouts are the same machine: :func:`test_layouts_are_one_machine`."""
+    bitmask strengths are the session's shared ones, ``kernel_refs.seven_card_strengths``,
+    whose histogram test_evaluate_exhaustive checks). The other layouts are the same
+    machine: :func:`test_layouts_are_one_machine`."""
     t = tables7["bfs"]
     prefixes = _colex_prefix_states(t.data, 6, 51)
-    hist = np.zeros(7463, dtype=np.int64)
+    walked = 0
     for top, _, ref in kernel_refs.seven_card_groups():
         got = np.take(t.data, prefixes[:len(ref)] + np.uint32(top))
         if not np.array_equal(got, ref):
             bad = int(np.flatnonzero(got != ref)[0])
             pytest.fail(f"top card {top}, hand {bad}: fsm {got[bad]}, bitmask {ref[bad]}")
-        hist += np.bincount(ref, minlength=7463)
-    assert hist.sum() == comb(52, 7) and (hist > 0).sum() == 4824 and hist[7462] == 4324
+        walked += len(ref)
+    assert walked == comb(52, 7)
 
 
 def _same_machine(a: np.ndarray, b: np.ndarray, cards: int) -> None:
