@@ -62,6 +62,12 @@ def tables7(fsm_cache) -> dict[str, sm.FsmTable]:
 
 
 @pytest.fixture(scope="module")
+def seven_card_run_dir(tmp_path_factory):
+    """Where this run's xdist workers share the seven-card reference (kernel_refs.run_dir)."""
+    return kernel_refs.run_dir(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
 def all_five():
     ids = combinatorics.unrank(np.arange(comb(52, 5)), 5)
     return ids, bitmask.evaluate_masks(combinatorics.subset_masks(52, 5))
@@ -94,15 +100,16 @@ def _colex_prefix_states(data: np.ndarray, j: int, n: int) -> np.ndarray:
     return level
 
 
-def test_all_seven_card_hands_bfs(tables7):
+def test_all_seven_card_hands_bfs(tables7, seven_card_run_dir):
     """All 133,784,560 hands against bitmask, on the BFS layout (chunked by the top card; the
-    bitmask strengths are the session's shared ones, ``kernel_refs.seven_card_strengths``,
+    bitmask strengths are the run's shared ones, ``kernel_refs.seven_card_strengths``,
     whose histogram test_evaluate_exhaustive checks). The other layouts are the same
     machine: :func:`test_layouts_are_one_machine`."""
     t = tables7["bfs"]
     prefixes = _colex_prefix_states(t.data, 6, 51)
     walked = 0
-    for top, _, ref in kernel_refs.seven_card_groups():
+    strengths = kernel_refs.seven_card_strengths(seven_card_run_dir)
+    for top, _, ref in kernel_refs.seven_card_groups(strengths):
         got = np.take(t.data, prefixes[:len(ref)] + np.uint32(top))
         if not np.array_equal(got, ref):
             bad = int(np.flatnonzero(got != ref)[0])
