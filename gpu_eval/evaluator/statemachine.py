@@ -447,16 +447,14 @@ def _positions(m: _Machine, layout: str) -> list[np.ndarray]:
 
 def _flatten(m: _Machine, pos: list[np.ndarray]) -> np.ndarray:
     total = 1 + sum(len(lv) for lv in m.levels)
-    table = np.zeros(total * SLOTS, dtype=np.uint32)
-    slots = np.arange(SLOTS, dtype=np.int64)
+    table = np.zeros((total, SLOTS), dtype=np.uint32)  # a state's slots: one row, placed whole
     for d, rows in enumerate(m.levels):
-        where = (pos[d] * SLOTS)[:, None] + slots
         if d == m.cards - 1:
-            table[where] = rows
+            table[pos[d]] = rows
         else:
             base = np.concatenate([[0], pos[d + 1] * SLOTS]).astype(np.uint32)
-            table[where] = base[rows]
-    return table
+            table[pos[d]] = base[rows]
+    return table.reshape(-1)
 
 
 # --------------------------------------------------------------------------------------------
