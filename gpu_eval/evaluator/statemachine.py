@@ -246,6 +246,26 @@ def _children(keys: np.ndarray, remaining: int) -> np.ndarray:
     return out
 
 
+def _unique_children(cand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_unique_inverse` of the ``(n, 52)`` children of :func:`_children`, flattened.
+
+    The four cards of one rank often lead to one child (a suit-less card of any untracked
+    suit): each repeat within a state's rank is pointed at its first copy and only the firsts
+    (about half the children, deep in the machine) are sorted and hashed.
+    """
+    by_rank = cand.reshape(-1, 13, 4)
+    src = np.empty(by_rank.shape, dtype=np.intp)   # the suit of each child's first copy
+    src[...] = np.arange(4)
+    for s in range(3, 0, -1):
+        for first in range(s - 1, -1, -1):     # the lowest equal suit is written last
+            src[..., s] = np.where(by_rank[..., s] == by_rank[..., first], first, src[..., s])
+    own = src == np.arange(4)
+    u, inv_own = _unique_inverse(by_rank[own])
+    inv = np.empty(by_rank.shape, dtype=inv_own.dtype)
+    inv[own] = inv_own
+    return u, np.take_along_axis(inv, src, axis=-1).reshape(-1)
+
+
 def _representatives(keys: np.ndarray, cards: int) -> np.ndarray:
     """Hand masks of ``cards`` cards equivalent to canonical keys with one card to come (so
     only suits with four or more cards are tracked). The suit-less cards are dealt round-robin
@@ -347,9 +367,7 @@ def _machine(cards: int) -> _Machine:
     kids: list[np.ndarray] = []
     forward = [1]
     for depth in range(cards - 1):
-        cand = _children(keys, cards - depth - 1)
-        u, inv = _unique_inverse(cand.reshape(-1))
-        del cand
+        u, inv = _unique_children(_children(keys, cards - depth - 1))
         if u[0] != 0:  # no dead child at this depth: keep 0 for "dead" anyway
             u = np.concatenate([np.zeros(1, np.uint64), u])
             inv += 1
