@@ -83,13 +83,16 @@ def seven_card_strengths(shared: Path | None = None) -> np.ndarray:
 
 def seven_card_groups(strengths: np.ndarray | None = None):
     """``(top, masks, part)`` per top card 6..51: the masks of the seven-card hands with that
-    top card and the matching slice of ``strengths`` (default :func:`seven_card_strengths`)."""
+    top card and the matching slice of ``strengths`` (default :func:`seven_card_strengths`).
+    ``masks`` is a view of one buffer, overwritten by the next group (a fresh 145 MB array
+    per group costs more in page faults than the OR itself)."""
     six = combinatorics.subset_masks(51, 6)
     if strengths is None:
         strengths = seven_card_strengths()
+    buf = np.empty(len(six), dtype=np.uint64)
     for top in range(6, 52):
         lo, n = comb(top, 7), comb(top, 6)
-        yield top, six[:n] | ID_TO_MASK[top], strengths[lo:lo + n]
+        yield top, np.bitwise_or(six[:n], ID_TO_MASK[top], out=buf[:n]), strengths[lo:lo + n]
 
 
 @cache

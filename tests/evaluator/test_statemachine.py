@@ -109,10 +109,14 @@ def test_all_seven_card_hands_bfs(tables7, seven_card_run_dir):
     prefixes = _colex_prefix_states(t.data, 6, 51)
     walked = 0
     strengths = kernel_refs.seven_card_strengths(seven_card_run_dir)
+    # Buffers for the largest group, reused: fresh arrays per group cost more in page faults.
+    at, got, same = (np.empty(len(prefixes), dt) for dt in (np.uint32, np.uint32, bool))
     for top, _, ref in kernel_refs.seven_card_groups(strengths):
-        got = np.take(t.data, prefixes[:len(ref)] + np.uint32(top))
-        if not np.array_equal(got, ref):
-            bad = int(np.flatnonzero(got != ref)[0])
+        n = len(ref)
+        np.add(prefixes[:n], np.uint32(top), out=at[:n])
+        np.take(t.data, at[:n], out=got[:n])
+        if not np.equal(got[:n], ref, out=same[:n]).all():
+            bad = int(np.flatnonzero(~same[:n])[0])
             pytest.fail(f"top card {top}, hand {bad}: fsm {got[bad]}, bitmask {ref[bad]}")
         walked += len(ref)
     assert walked == comb(52, 7)
