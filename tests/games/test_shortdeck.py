@@ -30,11 +30,14 @@ ORDER = {"shortdeck": [HIGH, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FULL_HOUSE, FLUSH,
 def reference_key(ids: np.ndarray, game: str) -> tuple[np.ndarray, np.ndarray]:
     """A short-deck 5-card ranker written from the rules, nothing shared with the package:
     ``(key, category)`` for each row of an ``(N, 5)`` id array; bigger keys are better."""
-    ranks, suits = ids.astype(np.int64) // 4, ids.astype(np.int64) % 4
-    counts = (ranks[:, :, None] == np.arange(13)).sum(axis=1)
+    ranks, suits = ids.astype(np.int16) // 4, ids.astype(np.int16) % 4
+    rows = np.arange(len(ids))
+    counts = np.zeros((len(ids), 13), dtype=np.int16)
+    for j in range(5):
+        counts[rows, ranks[:, j]] += 1
     flush = (suits == suits[:, :1]).all(axis=1)
-    by = counts[np.arange(len(ids))[:, None], ranks] * 16 + ranks
-    ordered = np.take_along_axis(ranks, np.argsort(-by, axis=1), axis=1)
+    # the ranks by (how many of that rank, rank), both descending
+    ordered = np.sort(counts[rows[:, None], ranks] * 16 + ranks, axis=1)[:, ::-1] % 16
     top2 = np.sort(counts, axis=1)[:, ::-1][:, :2]
     distinct = top2[:, 0] == 1
     low = distinct & (np.sort(ranks, axis=1) == [4, 5, 6, 7, 12]).all(axis=1)  # A-6-7-8-9
