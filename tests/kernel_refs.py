@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+from collections.abc import Callable
 from functools import cache
 from math import comb
+from pathlib import Path
 
 import numpy as np
+import pytest
 
 from gpu_eval import combinatorics, scale
 from gpu_eval.cards import _ID_TO_DEADHORSE, ID_TO_MASK
@@ -28,34 +33,79 @@ def categories_from_histogram(hist: np.ndarray) -> list[int]:
     return np.bincount(cat, weights=hist[1:], minlength=9).astype(np.int64).tolist()
 
 
-@cache
-def seven_card_strengths() -> np.ndarray:
-    """Bitmask strengths of all 133,784,560 seven-card hands, computed once per test session
-    (268 MB, read-only) for every exhaustive seven-card check: the hands whose top card is
-    ``top`` are ``[comb(top, 7), comb(top + 1, 7))``, the other six cards in the colex order of
-    ``combinatorics.subset_masks(51, 6)`` (:func:`seven_card_groups`)."""
-    out = np.empty(comb(52, 7), dtype=np.uint16)
-    for _top, masks, part in seven_card_groups(out):
-        bitmask.evaluate_masks(masks, out=part)
-    out.flags.writeable = False
-    return out
+def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
+    """The directory every xdist worker of this test run shares (the parent of the workers'
+    base temporary directories, which pytest cleans up as it does every run's), or None
+    outside xdist."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return None
+    return tmp_path_factory.getbasetemp().parent
+
+
+def once_per_run(path: Path | None, build: Callable[[], np.ndarray]) -> np.ndarray:
+    """``build()``, worked out once per test run: the first worker to ask saves it to
+    ``path`` (under a lock, so a second one waits rather than builds it again) and every
+    worker maps the file read-only. With ``path`` None, just ``build()``."""
+    if path is None:
+        return build()
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.exists():
+            tmp = path.with_suffix(".tmp.npy")
+            np.save(tmp, build())
+            os.replace(tmp, path)
+    return np.load(path, mmap_mode="r")
+
+
+_seven: list[np.ndarray] = []
+
+
+def seven_card_strengths(shared: Path | None = None) -> np.ndarray:
+    """Bitmask strengths of all 133,784,560 seven-card hands, computed once per test run
+    for every exhaustive seven-card check (268 MB, read-only; shared between xdist workers
+    through a file in ``shared``, :func:`run_dir`, where the first call of a worker gives
+    one): the hands whose top card is ``top`` are ``[comb(top, 7), comb(top + 1, 7))``, the
+    other six cards in the colex order of ``combinatorics.subset_masks(51, 6)``
+    (:func:`seven_card_groups`)."""
+    if not _seven:
+        def build() -> np.ndarray:
+            out = np.empty(comb(52, 7), dtype=np.uint16)
+            for _top, masks, part in seven_card_groups(out):
+                bitmask.evaluate_masks(masks, out=part)
+            return out
+
+        path = None if shared is None else shared / "seven_card_strengths.npy"
+        out = once_per_run(path, build)
+        out.flags.writeable = False
+        _seven.append(out)
+    return _seven[0]
 
 
 def seven_card_groups(strengths: np.ndarray | None = None):
     """``(top, masks, part)`` per top card 6..51: the masks of the seven-card hands with that
-    top card and the matching slice of ``strengths`` (default :func:`seven_card_strengths`)."""
+    top card and the matching slice of ``strengths`` (default :func:`seven_card_strengths`).
+    ``masks`` is a view of one buffer, overwritten by the next group (a fresh 145 MB array
+    per group costs more in page faults than the OR itself)."""
     six = combinatorics.subset_masks(51, 6)
     if strengths is None:
         strengths = seven_card_strengths()
+    buf = np.empty(len(six), dtype=np.uint64)
     for top in range(6, 52):
         lo, n = comb(top, 7), comb(top, 6)
-        yield top, six[:n] | ID_TO_MASK[top], strengths[lo:lo + n]
+        yield top, np.bitwise_or(six[:n], ID_TO_MASK[top], out=buf[:n]), strengths[lo:lo + n]
 
 
 @cache
-def numpy_seven_card_histogram() -> np.ndarray:
-    """Per-strength counts over all 133,784,560 seven-card hands with the NumPy evaluator."""
-    hist = np.bincount(seven_card_strengths(), minlength=NUM_STRENGTHS).astype(np.int64)
+def numpy_seven_card_histogram(shared: Path | None = None) -> np.ndarray:
+    """Per-strength counts over all 133,784,560 seven-card hands with the NumPy evaluator
+    (once per test run, as :func:`seven_card_strengths`)."""
+    def build() -> np.ndarray:
+        strengths = seven_card_strengths(shared)
+        step = 1 << 22  # bincount makes an intp copy of its input: 32 MB at a time, not 1 GB
+        return sum(np.bincount(strengths[i:i + step], minlength=NUM_STRENGTHS)
+                   for i in range(0, len(strengths), step)).astype(np.int64)
+
+    hist = once_per_run(None if shared is None else shared / "seven_card_histogram.npy", build)
     hist.flags.writeable = False
     return hist
 

@@ -18,22 +18,16 @@ STRAIGHT_FLUSH, QUADS, FULL_HOUSE, FLUSH, STRAIGHT, TRIPS, TWO_PAIR, PAIR, HIGH 
 
 def key5(ids: np.ndarray) -> np.ndarray:
     """Comparison key of each 5-card hand in an ``(N, 5)`` id array."""
-    ids = np.asarray(ids, dtype=np.int64)
-    if len(ids) > _CHUNK:  # in slices: the (N, 13) temporaries of every 5-card hand are ~1 GB
-        return np.concatenate([_key5(ids[i:i + _CHUNK]) for i in range(0, len(ids), _CHUNK)])
-    return _key5(ids)
-
-
-_CHUNK = 1 << 16
-
-
-def _key5(ids: np.ndarray) -> np.ndarray:
+    ids = np.asarray(ids, dtype=np.int16)
     ranks, suits = ids // 4, ids % 4
-    counts = (ranks[:, :, None] == np.arange(13)).sum(axis=1)            # (N, 13)
+    rows = np.arange(len(ids))
+    counts = np.zeros((len(ids), 13), dtype=np.int16)                    # (N, 13)
+    for j in range(5):
+        counts[rows, ranks[:, j]] += 1
     flush = (suits == suits[:, :1]).all(axis=1)
     # order the five ranks by (how many of that rank, rank), both descending
-    order_key = counts[np.arange(len(ids))[:, None], ranks] * 16 + ranks  # (N, 5)
-    ordered = np.take_along_axis(ranks, np.argsort(-order_key, axis=1), axis=1)
+    order_key = counts[rows[:, None], ranks] * 16 + ranks                # (N, 5)
+    ordered = np.sort(order_key, axis=1)[:, ::-1] % 16
     pattern = np.sort(counts, axis=1)[:, ::-1][:, :2]                      # two biggest counts
     distinct = pattern[:, 0] == 1
     wheel = distinct & (np.sort(ranks, axis=1) == [0, 1, 2, 3, 12]).all(axis=1)
@@ -45,8 +39,10 @@ def _key5(ids: np.ndarray) -> np.ndarray:
          pattern[:, 0] == 2],
         [STRAIGHT_FLUSH, QUADS, FULL_HOUSE, FLUSH, STRAIGHT, TRIPS, TWO_PAIR, PAIR], HIGH)
     # a straight is compared by its top card alone (the wheel's is the five)
-    is_straight = ((cat == STRAIGHT) | (cat == STRAIGHT_FLUSH))[:, None]
-    digits = np.where(is_straight, np.stack([top] + [0 * top] * 4, axis=1), ordered)
+    is_straight = (cat == STRAIGHT) | (cat == STRAIGHT_FLUSH)
+    digits = ordered.copy()
+    digits[is_straight] = 0
+    digits[is_straight, 0] = top[is_straight]
     key = cat.astype(np.int64)
     for i in range(5):
         key = key * 16 + digits[:, i]

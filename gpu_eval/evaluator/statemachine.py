@@ -28,10 +28,10 @@ States are partial hands, merged when no future can tell them apart:
   still-flushable suits", packed so that NumPy can sort it.
 * Generation goes one depth at a time: every state of a depth times all 52 cards at once,
   the transition and the canonicalisation done with array operations and two small lookup
-  tables, then the children deduplicated (a sort plus a vectorised hash table). The strengths
-  of the final canonical hands come from :func:`gpu_eval.evaluator.bitmask.evaluate_masks`, on
-  representatives whose suit-less cards are spread over the untracked suits so that they
-  cannot fake a flush.
+  tables, then the children deduplicated (a sort plus a vectorised hash table). The last card
+  makes no states, only strengths: each state one card short of a hand gets a representative
+  hand, its suit-less cards spread over the untracked suits so that they cannot fake a flush,
+  and its row is :func:`gpu_eval.evaluator.bitmask.evaluate_masks` of that hand plus each card.
 * Finally states with identical rows are merged level by level from the bottom (the minimal
   machine for these rows; this is what merges hands whose remaining ranks no longer matter).
 
@@ -54,7 +54,7 @@ cards  states per depth after merging (depth 0 .. k-1)     states    slots      
 The 5- and 6-card machines are already minimal after suit dropping. Before the final merge
 the 7-card machine has 612,977 states (352,443 at depth 6), the state count of the well-known
 124 MiB two-plus-two table; the merge removes 66,895 of them. Generating the 7-card machine
-takes about 12 s on one core (each layout then about 2 s), the 5-card one 0.2 s.
+takes about 4 s on one core (each layout then about 1 s), the 5-card one 0.1 s.
 
 Layouts (the order in which states are placed in the array; all share the root at base 52):
 
@@ -246,11 +246,31 @@ def _children(keys: np.ndarray, remaining: int) -> np.ndarray:
     return out
 
 
+def _unique_children(cand: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_unique_inverse` of the ``(n, 52)`` children of :func:`_children`, flattened.
+
+    The four cards of one rank often lead to one child (a suit-less card of any untracked
+    suit): each repeat within a state's rank is pointed at its first copy and only the firsts
+    (about half the children, deep in the machine) are sorted and hashed.
+    """
+    by_rank = cand.reshape(-1, 13, 4)
+    src = np.empty(by_rank.shape, dtype=np.intp)   # the suit of each child's first copy
+    src[...] = np.arange(4)
+    for s in range(3, 0, -1):
+        for first in range(s - 1, -1, -1):     # the lowest equal suit is written last
+            src[..., s] = np.where(by_rank[..., s] == by_rank[..., first], first, src[..., s])
+    own = src == np.arange(4)
+    u, inv_own = _unique_inverse(by_rank[own])
+    inv = np.empty(by_rank.shape, dtype=inv_own.dtype)
+    inv[own] = inv_own
+    return u, np.take_along_axis(inv, src, axis=-1).reshape(-1)
+
+
 def _representatives(keys: np.ndarray, cards: int) -> np.ndarray:
-    """Hand masks equivalent to final canonical keys (no card to come, so only suits with
-    five or more cards are tracked). The suit-less cards are dealt round-robin over the
-    untracked suits in rank order, which keeps each rank's cards in distinct suits and every
-    untracked suit below five cards (at most ceil(7 / 4) = 2 each)."""
+    """Hand masks of ``cards`` cards equivalent to canonical keys with one card to come (so
+    only suits with four or more cards are tracked). The suit-less cards are dealt round-robin
+    over the untracked suits in rank order, which keeps each rank's cards in distinct suits
+    and every untracked suit at two cards or fewer (six cards, none or one suit tracked)."""
     tracked = (keys >> np.uint64(_T_SHIFT)).astype(np.intp)
     untracked = ~tracked & 0xF
     n_untracked = np.maximum(np.bitwise_count(untracked.astype(np.uint8)).astype(np.intp), 1)
@@ -273,6 +293,43 @@ def _representatives(keys: np.ndarray, cards: int) -> np.ndarray:
     if not (np.bitwise_count(masks) == cards).all():
         raise AssertionError("state-machine generator: a representative lost a card")
     return masks
+
+
+# _CARD_MASK[r, 1 << s]: the hand-mask bit of rank r in suit s; 0 for "no card" (nibble 0).
+_CARD_MASK = np.zeros((13, 16), dtype=np.uint64)
+for _s in range(4):
+    _CARD_MASK[:, 1 << _s] = np.uint64(1) << np.arange(16 * _s, 16 * _s + 13, dtype=np.uint64)
+
+
+def _last_card_strengths(keys: np.ndarray, cards: int) -> np.ndarray:
+    """``(n, 52)`` uint32: the strength of each state in ``keys`` (one card short of a
+    ``cards``-card hand) plus each card, 0 where the state sees that the card is held.
+
+    The strength of a hand depends only on its canonical key, so one representative hand of
+    the state plus the card stands for every hand that reaches that slot (the canonical keys
+    of whole hands, 18 million for seven cards, are never formed nor deduplicated). A card
+    of a tracked suit is itself; one of an untracked suit stands for the rank's lowest
+    untracked suit that the representative leaves free, as the transition does. At most two
+    suit-less cards share a suit in the representative, so the last one makes no flush.
+    """
+    n = len(keys)
+    rep = _representatives(keys, cards - 1)
+    tracked = (keys >> np.uint64(_T_SHIFT)).astype(np.uint8)[:, None]      # (n, 1)
+    lanes = rep.view(np.uint16).reshape(n, 4)                              # one per suit
+    held = np.zeros((n, 13), dtype=np.uint8)                               # suits per rank
+    for s in range(4):
+        held |= (((lanes[:, s:s + 1] >> np.arange(13, dtype=np.uint16)) & 1) << s).astype(
+            np.uint8)
+    free = ~tracked & ~held & np.uint8(0xF)           # untracked suits the rank has left
+    lowest_free = free & (~free + np.uint8(1))        # its lowest one (0: none, dead)
+    suit = np.empty((n, 13, 4), dtype=np.uint8)       # the one-suit nibble of card 4 r + s
+    for s in range(4):
+        bit = np.uint8(1 << s)
+        suit[:, :, s] = np.where(tracked & bit, bit & ~held, lowest_free)
+    card = _CARD_MASK[np.arange(13)[:, None], suit].reshape(n, SLOTS)
+    out = evaluate_masks(card | rep[:, None]).astype(np.uint32).reshape(n, SLOTS)
+    out[card == 0] = 0
+    return out
 
 
 def _row_hash(rows: np.ndarray) -> np.ndarray:
@@ -309,22 +366,17 @@ def _machine(cards: int) -> _Machine:
     keys = np.array([_ALL_TRACKED << _T_SHIFT], dtype=np.uint64)
     kids: list[np.ndarray] = []
     forward = [1]
-    for depth in range(cards):
-        cand = _children(keys, cards - depth - 1)
-        u, inv = _unique_inverse(cand.reshape(-1))
-        del cand
+    for depth in range(cards - 1):
+        u, inv = _unique_children(_children(keys, cards - depth - 1))
         if u[0] != 0:  # no dead child at this depth: keep 0 for "dead" anyway
             u = np.concatenate([np.zeros(1, np.uint64), u])
             inv += 1
         kids.append(inv.astype(np.uint32).reshape(len(keys), SLOTS))
         keys = u[1:]
-        if depth < cards - 1:
-            forward.append(len(keys))
-    strength = np.zeros(len(keys) + 1, dtype=np.uint32)
-    strength[1:] = evaluate_masks(_representatives(keys, cards))
+        forward.append(len(keys))
     # Bottom-up merge of identical rows: renumber each depth, then rewrite its parents.
     levels: list[np.ndarray] = [None] * cards  # type: ignore[list-item]
-    rows = strength[kids[-1]]
+    rows = _last_card_strengths(keys, cards)
     for depth in range(cards - 1, -1, -1):
         uniq, inv = _merge_rows(rows)
         levels[depth] = np.ascontiguousarray(uniq, dtype=np.uint32)
@@ -413,16 +465,14 @@ def _positions(m: _Machine, layout: str) -> list[np.ndarray]:
 
 def _flatten(m: _Machine, pos: list[np.ndarray]) -> np.ndarray:
     total = 1 + sum(len(lv) for lv in m.levels)
-    table = np.zeros(total * SLOTS, dtype=np.uint32)
-    slots = np.arange(SLOTS, dtype=np.int64)
+    table = np.zeros((total, SLOTS), dtype=np.uint32)  # a state's slots: one row, placed whole
     for d, rows in enumerate(m.levels):
-        where = (pos[d] * SLOTS)[:, None] + slots
         if d == m.cards - 1:
-            table[where] = rows
+            table[pos[d]] = rows
         else:
             base = np.concatenate([[0], pos[d + 1] * SLOTS]).astype(np.uint32)
-            table[where] = base[rows]
-    return table
+            table[pos[d]] = base[rows]
+    return table.reshape(-1)
 
 
 # --------------------------------------------------------------------------------------------
@@ -731,7 +781,7 @@ def load_table(cards: int = 7, layout: str = "bfs",
                cache_dir: str | os.PathLike | None = None) -> FsmTable:
     """The table for ``cards``/``layout`` from the cache, generated there on first use.
 
-    Tables are never downloaded: the first call generates one (about 15 s for 7 cards) and
+    Tables are never downloaded: the first call generates one (about 5 s for 7 cards) and
     writes it to :func:`cache_path`; later calls read and checksum it (well under a second).
 
     Parameters

@@ -28,6 +28,12 @@ def host() -> hostbuild.HostKernels:
 
 
 @pytest.fixture(scope="module")
+def seven_card_run_dir(tmp_path_factory):
+    """Where this run's xdist workers share the seven-card reference (R.run_dir)."""
+    return R.run_dir(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
 def all_five():
     masks = combinatorics.subset_masks(52, 5)
     ids = combinatorics.unrank(np.arange(len(masks)), 5)
@@ -83,13 +89,13 @@ def test_five_card_enumeration(host, all_five):
     np.testing.assert_array_equal(host.enumerate_counts(5, run=1000, blocks=7), ref)
 
 
-def test_all_seven_card_hands_enumerated(host):
+def test_all_seven_card_hands_enumerated(host, seven_card_run_dir):
     got = host.enumerate_counts(7)
     assert got.sum() == comb(52, 7)
     assert np.count_nonzero(got) == R.SEVEN_CARD_DISTINCT
     assert got[7462] == R.SEVEN_CARD_ROYALS
     assert R.categories_from_histogram(got) == R.SEVEN_CARD_CATEGORY_COUNTS
-    np.testing.assert_array_equal(got, R.numpy_seven_card_histogram())
+    np.testing.assert_array_equal(got, R.numpy_seven_card_histogram(seven_card_run_dir))
 
 
 @pytest.mark.parametrize("k", [5, 6, 7, 8, 9])

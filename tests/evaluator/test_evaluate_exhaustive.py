@@ -25,6 +25,12 @@ def all_five():
 
 
 @pytest.fixture(scope="module")
+def seven_card_run_dir(tmp_path_factory):
+    """Where this run's xdist workers share the seven-card reference (kernel_refs.run_dir)."""
+    return kernel_refs.run_dir(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
 def reference_five(all_five):
     """The slow reference's key of every five-card hand, and its dense rank (once for both
     algorithms)."""
@@ -54,27 +60,20 @@ def test_all_five_card_hands_match_reference(all_five, reference_five, algorithm
     assert (ge.evaluate(masks, backend="numpy", algorithm=algorithm) == strength).all()
 
 
-def _seven_card_histograms():
-    """Histogram of strengths over all 133,784,560 seven-card hands, for both algorithms (the
-    bitmask strengths are the session's shared ones, ``kernel_refs.seven_card_strengths``)."""
-    hist = {"bitmask": np.zeros(7463, np.int64), "perfect-hash": np.zeros(7463, np.int64)}
+def test_all_seven_card_hands_both_algorithms(seven_card_run_dir):
+    """Perfect-hash equals bitmask on all 133,784,560 seven-card hands (the bitmask strengths
+    are the session's shared ones, ``kernel_refs.seven_card_strengths``), so one histogram,
+    bitmask's, is both algorithms'."""
     disagree = 0
-    for _, masks, a in kernel_refs.seven_card_groups():
-        b = phash.evaluate_masks(masks)
-        disagree += int((a != b).sum())
-        hist["bitmask"] += np.bincount(a, minlength=7463)
-        hist["perfect-hash"] += np.bincount(b, minlength=7463)
-    return hist, disagree
-
-
-def test_all_seven_card_hands_both_algorithms():
-    hist, disagree = _seven_card_histograms()
+    strengths = kernel_refs.seven_card_strengths(seven_card_run_dir)
+    for _, masks, a in kernel_refs.seven_card_groups(strengths):
+        disagree += int((phash.evaluate_masks(masks) != a).sum())
     assert disagree == 0, "the two algorithms must agree on every 7-card hand"
-    for h in hist.values():
-        assert h.sum() == comb(52, 7)
-        assert h[0] == 0
-        assert (h > 0).sum() == 4824
-        cats = ge.category(np.arange(1, 7463))
-        assert np.bincount(cats, weights=h[1:], minlength=9).astype(int).tolist() == \
-            SEVEN_CARD_CATEGORY_COUNTS
-        assert h[7462] == 4324  # royal flushes
+    h = kernel_refs.numpy_seven_card_histogram(seven_card_run_dir)
+    assert h.sum() == comb(52, 7)
+    assert h[0] == 0
+    assert (h > 0).sum() == 4824
+    cats = ge.category(np.arange(1, 7463))
+    assert np.bincount(cats, weights=h[1:], minlength=9).astype(int).tolist() == \
+        SEVEN_CARD_CATEGORY_COUNTS
+    assert h[7462] == 4324  # royal flushes

@@ -31,14 +31,15 @@ def five_masks():
 
 def _ref_key(ids: np.ndarray, ace_low: bool, straights: bool) -> np.ndarray:
     """Badness of hands of five cards (higher = worse low)."""
+    ids = np.asarray(ids, dtype=np.int16)
     r = ids // 4
     if ace_low:
         r = (r + 1) % 13  # A=0, 2=1, ..., K=12
     s = ids % 4
-    mult = (r[:, :, None] == r[:, None, :]).sum(axis=2)
+    mult = (r[:, :, None] == r[:, None, :]).sum(axis=2, dtype=np.int16)
     msum = mult.sum(axis=1)  # 5, 7, 9, 11, 13, 17: no pair .. quads
-    order = np.argsort(-(mult * 16 + r), axis=1)  # bigger groups first, then higher ranks
-    seq = np.take_along_axis(r, order, axis=1)
+    # bigger groups first, then higher ranks: sort (multiplicity, rank) down, keep the rank
+    seq = np.sort(mult * 16 + r, axis=1)[:, ::-1] % 16
     poly = np.zeros(len(ids), dtype=np.int64)
     for j in range(5):
         poly = poly * 13 + seq[:, j]

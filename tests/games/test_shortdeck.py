@@ -30,11 +30,14 @@ ORDER = {"shortdeck": [HIGH, PAIR, TWO_PAIR, TRIPS, STRAIGHT, FULL_HOUSE, FLUSH,
 def reference_key(ids: np.ndarray, game: str) -> tuple[np.ndarray, np.ndarray]:
     """A short-deck 5-card ranker written from the rules, nothing shared with the package:
     ``(key, category)`` for each row of an ``(N, 5)`` id array; bigger keys are better."""
-    ranks, suits = ids.astype(np.int64) // 4, ids.astype(np.int64) % 4
-    counts = (ranks[:, :, None] == np.arange(13)).sum(axis=1)
+    ranks, suits = ids.astype(np.int16) // 4, ids.astype(np.int16) % 4
+    rows = np.arange(len(ids))
+    counts = np.zeros((len(ids), 13), dtype=np.int16)
+    for j in range(5):
+        counts[rows, ranks[:, j]] += 1
     flush = (suits == suits[:, :1]).all(axis=1)
-    by = counts[np.arange(len(ids))[:, None], ranks] * 16 + ranks
-    ordered = np.take_along_axis(ranks, np.argsort(-by, axis=1), axis=1)
+    # the ranks by (how many of that rank, rank), both descending
+    ordered = np.sort(counts[rows[:, None], ranks] * 16 + ranks, axis=1)[:, ::-1] % 16
     top2 = np.sort(counts, axis=1)[:, ::-1][:, :2]
     distinct = top2[:, 0] == 1
     low = distinct & (np.sort(ranks, axis=1) == [4, 5, 6, 7, 12]).all(axis=1)  # A-6-7-8-9
@@ -92,31 +95,44 @@ def test_all_five_card_hands(five, game):
     np.testing.assert_array_equal(ge.evaluate(ids[::5, ::-1], game=game), got[::5])
 
 
-@pytest.mark.parametrize("game", SD.GAMES)
-def test_all_seven_card_hands(five, game):
-    """Every one of the 8,347,680 seven-card hands against the best of its 21 five-card
-    subsets by the direct ranker (via a table of the 376,992 five-card reference strengths)."""
-    ref5 = five[2][game][0].astype(np.uint16)
+@pytest.fixture(scope="module")
+def seven(five):
+    """Every one of the 8,347,680 seven-card hands (positions in DECK, colex order) as a mask,
+    and per game the best of its 21 five-card subsets by the direct ranker (via a table of
+    the 376,992 five-card reference strengths). The subsets' colex indices and the masks do
+    not depend on the game: worked out once for both."""
+    ref5 = {game: five[2][game][0].astype(np.uint16) for game in SD.GAMES}
     binom = np.array([[comb(n, j) for n in range(36)] for j in range(6)], dtype=np.int64)
     six = colex_subsets(35, 6)
-    tables = SD.shortdeck_tables(game)
-    total, hist = 0, np.zeros(SD.NUM_CLASSES + 1, dtype=np.int64)
+    card = ID_TO_MASK[DECK]
+    masks = np.zeros(comb(36, 7), dtype=np.uint64)
+    best = {game: np.zeros(comb(36, 7), dtype=np.uint16) for game in SD.GAMES}
     drops = list(combinations(range(7), 2))
     for top in range(6, 36):
+        lo, hi = comb(top, 7), comb(top + 1, 7)
         rows = np.concatenate([six[:comb(top, 6)], np.full((comb(top, 6), 1), top, np.uint8)],
                               axis=1).astype(np.int64)
         # colex index of the 5 positions left after dropping a and b: sum C(c_m, slot + 1)
         terms = {(m, s): binom[s + 1][rows[:, m]] for m in range(7) for s in range(5)
                  if 0 <= m - s <= 2}
-        best = np.zeros(len(rows), dtype=np.uint16)
         for a, b in drops:
             idx = sum(terms[(m, m - (m > a) - (m > b))] for m in range(7) if m not in (a, b))
-            np.maximum(best, ref5[idx], out=best)
-        masks = np.bitwise_or.reduce(ID_TO_MASK[DECK[rows]], axis=1)
-        got = bitmask.evaluate_masks(masks, tables=tables)
-        np.testing.assert_array_equal(got, best, err_msg=f"top card {top}")
-        hist += np.bincount(got, minlength=SD.NUM_CLASSES + 1)
-        total += len(rows)
+            for game in SD.GAMES:
+                np.maximum(best[game][lo:hi], ref5[game][idx], out=best[game][lo:hi])
+        for m in range(7):
+            masks[lo:hi] |= card[rows[:, m]]
+    return masks, best
+
+
+@pytest.mark.parametrize("game", SD.GAMES)
+def test_all_seven_card_hands(seven, game):
+    """Every seven-card hand against the best of its five-card subsets (:func:`seven`)."""
+    masks, best = seven
+    assert (np.bitwise_count(masks) == 7).all()  # every row filled in
+    got = bitmask.evaluate_masks(masks, tables=SD.shortdeck_tables(game))
+    np.testing.assert_array_equal(got, best[game])
+    hist = np.bincount(got, minlength=SD.NUM_CLASSES + 1)
+    total = len(got)
     assert total == comb(36, 7) == 8_347_680
     cats = np.bincount(ge.category(np.arange(1, SD.NUM_CLASSES + 1), game=game),
                        weights=hist[1:], minlength=9).astype(np.int64)

@@ -258,20 +258,19 @@ def _slow_histograms(hands, k, bins, game="holdem"):
     opp = comb(lay.deck_size - 7, 2)
     ix = ge.HandIndexer((2, 5), game=game)
     deck = np.arange(lay.lowest_card, 52, dtype=np.uint8)
-    counts, sums, sumsq = [], [], []
+    full = []
     for h in hands:
         left = deck[~np.isin(deck, h)]
         runs = np.array(list(itertools.combinations(left, 5 - k)), dtype=np.uint8)
-        full = np.concatenate([np.broadcast_to(h, (len(runs), 2 + k)), runs], axis=1)
-        r = ge.river_strength(game, indices=ix.index(full))
-        t = 2 * r.wins.astype(np.int64) + r.ties
-        ehs = t / (2 * opp)
-        # the float definition (exact for the bin counts used here; see the bins test)
-        b = np.minimum(np.floor(ehs * bins).astype(int), bins - 1)
-        counts.append(np.bincount(b, minlength=bins))
-        sums.append(t.sum())
-        sumsq.append((t * t).sum())
-    return np.array(counts), np.array(sums), np.array(sumsq)
+        full.append(np.concatenate([np.broadcast_to(h, (len(runs), 2 + k)), runs], axis=1))
+    # one call for every hand's runouts (as many for each hand), a row of them per hand
+    r = ge.river_strength(game, indices=ix.index(np.concatenate(full)))
+    t = (2 * r.wins.astype(np.int64) + r.ties).reshape(len(hands), -1)
+    ehs = t / (2 * opp)
+    # the float definition (exact for the bin counts used here; see the bins test)
+    b = np.minimum(np.floor(ehs * bins).astype(int), bins - 1)
+    counts = np.stack([np.bincount(row, minlength=bins) for row in b])
+    return counts, t.sum(axis=1), (t * t).sum(axis=1)
 
 
 @pytest.mark.parametrize("street, k, chunk, n", [("flop", 3, 5, 80), ("turn", 4, 7, 300)])
