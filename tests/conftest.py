@@ -153,6 +153,14 @@ def kernel_host():
 
 
 @pytest.fixture(scope="session")
+def seven_card_run_dir(tmp_path_factory):
+    """Where this run's xdist workers share the seven-card reference (kernel_refs.run_dir)."""
+    import kernel_refs
+
+    return kernel_refs.run_dir(tmp_path_factory)
+
+
+@pytest.fixture(scope="session")
 def sm90_modules():
     """Every manifest module compiled once per session for sm_90 by NVRTC, through ptxas:
     ``{module: (ptxas's figures of its kernels, its PTX)}`` (gpu_eval.cuda.resources); skips

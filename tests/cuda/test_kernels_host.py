@@ -28,12 +28,6 @@ def host() -> hostbuild.HostKernels:
 
 
 @pytest.fixture(scope="module")
-def seven_card_run_dir(tmp_path_factory):
-    """Where this run's xdist workers share the seven-card reference (R.run_dir)."""
-    return R.run_dir(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
 def all_five():
     masks = combinatorics.subset_masks(52, 5)
     ids = combinatorics.unrank(np.arange(len(masks)), 5)

@@ -25,12 +25,6 @@ def all_five():
 
 
 @pytest.fixture(scope="module")
-def seven_card_run_dir(tmp_path_factory):
-    """Where this run's xdist workers share the seven-card reference (kernel_refs.run_dir)."""
-    return kernel_refs.run_dir(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
 def reference_five(all_five):
     """The slow reference's key of every five-card hand, and its dense rank (once for both
     algorithms)."""

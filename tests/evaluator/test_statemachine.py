@@ -62,12 +62,6 @@ def tables7(fsm_cache) -> dict[str, sm.FsmTable]:
 
 
 @pytest.fixture(scope="module")
-def seven_card_run_dir(tmp_path_factory):
-    """Where this run's xdist workers share the seven-card reference (kernel_refs.run_dir)."""
-    return kernel_refs.run_dir(tmp_path_factory)
-
-
-@pytest.fixture(scope="module")
 def all_five():
     ids = combinatorics.unrank(np.arange(comb(52, 5)), 5)
     return ids, bitmask.evaluate_masks(combinatorics.subset_masks(52, 5))
