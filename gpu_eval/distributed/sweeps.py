@@ -15,6 +15,7 @@ from gpu_eval.distributed import runner
 from gpu_eval.equity_engine import enumerate_boards
 from gpu_eval.equity_engine import problem as equity_problem
 from gpu_eval.equity_engine import results as equity_results
+from gpu_eval.equity_engine.holdem.shortcuts import combo_pair_grid, flush_free_ranks
 from gpu_eval.equity_engine.holdem.strategies import engine_for
 from gpu_eval.equity_engine.planner import backend_name
 from gpu_eval.equity_engine.pots import pot_units
@@ -81,6 +82,11 @@ class _SweepPlan:
     backend: str
 
 
+# Elements (matchups x boards) per temporary array when NumPy counts a block of flops in one
+# pass: a few MB, yet hundreds of flops per pass for a few matchups.
+_ELEMS = 1 << 21
+
+
 def _sweep_task(plan: _SweepPlan, c0: int, c1: int) -> tuple:
     """Classes ``c0 .. c1 - 1``: ``(num, den, units, showdowns, backends)`` per class.
 
@@ -96,44 +102,105 @@ def _sweep_task(plan: _SweepPlan, c0: int, c1: int) -> tuple:
     pm = plan.mask_a[plan.pair_a] | plan.mask_b[plan.pair_b]
     pw = plan.weight_a[plan.pair_a] * plan.weight_b[plan.pair_b]
     scale = pot_units(2)
-    two = combinatorics.subset_masks(52, 2)  # all turn-river pairs; filtered per flop
-    for c in range(c0, c1):
-        for f in range(plan.offsets[c], plan.offsets[c + 1]):
-            flop = plan.flops[f]
-            if int(flop) & plan.dead_mask:
-                continue  # holds a dead card: never dealt, weight 0
-            keep = (pm & flop) == 0
-            if not keep.any():
-                continue  # no matchup fits with this flop: weight 0
-            sa, sb, w = plan.pair_a[keep], plan.pair_b[keep], pw[keep]
-            deck = enumerate_boards.FULL_DECK & ~(int(flop) | plan.dead_mask)
-            if plan.samples is None:
-                pool, inv = np.unique(np.concatenate([plan.mask_a[sa], plan.mask_b[sb]]),
-                                      return_inverse=True)
-                # The completions of the deck, in colex order (a filter keeps the order).
-                boards = two[(two & ~np.uint64(deck)) == 0]
-                cnt = eng.showdown_counts(pool, inv.reshape(2, -1).T, boards, base=int(flop))
-                e = cnt.equity()[:, 0]
-                u = int((cnt.wins[:, 0] * scale + cnt.units[:, 0]).sum())
-                s = int(cnt.valid.sum())
-                f_num, f_den = float(w @ e), float(w.sum())
-            else:
-                assert plan.entropy is not None  # sampled: the plan has its seed
-                ua, ub = np.unique(sa), np.unique(sb)
-                out = eng.sample_counts(
-                    [plan.mask_a[ua], plan.mask_b[ub]],
-                    [np.cumsum(plan.weight_a[ua]), np.cumsum(plan.weight_b[ub])],
-                    deck, int(flop), 2, plan.samples,
-                    runner.block_seed(plan.entropy, int(plan.flop_index[f])))
-                u, s = int(out[2][0]), plan.samples
-                f_den = float(w.sum())
-                f_num = f_den * u / (scale * s)
-            g = int(plan.mult[f])
-            num[c - c0] += g * f_num
-            den[c - c0] += g * f_den
-            units[c - c0] += g * u
-            shows[c - c0] += g * s
+    f0 = int(plan.offsets[c0])
+    cls = np.repeat(np.arange(nc), np.diff(plan.offsets[c0:c1 + 1]))  # per flop of the span
+    flops = plan.flops[f0:plan.offsets[c1]]
+    dead = np.uint64(plan.dead_mask)
+    live = np.flatnonzero((flops & dead) == 0)  # a flop holding a dead card is never dealt
+
+    def add(f: int, w: np.ndarray, f_num: float, u: int, s: int) -> None:
+        g, c = int(plan.mult[f0 + f]), cls[f]
+        num[c] += g * f_num
+        den[c] += g * float(w.sum())
+        units[c] += g * u
+        shows[c] += g * s
+
+    if plan.samples is None:
+        two = combinatorics.subset_masks(52, 2)
+        two = two[(two & dead) == 0]  # the turn-river pairs, in colex order
+        # On NumPy, where the engine would compare matchup by matchup anyway (too few or too
+        # sparse for its (A combos, B combos) grid), a block of flops per pass: one engine call
+        # per flop costs more in call overhead than in counting for a few matchups.
+        batched = name == "numpy" and combo_pair_grid.plan(
+            np.stack([plan.pair_a, plan.pair_b], axis=1)) is None
+        block = max(1, _ELEMS // (len(pm) * math.comb(49 - plan.dead_mask.bit_count(), 2)))
+        for lo in range(0, len(live), block):
+            idx = live[lo:lo + block]
+            fits, won, valid = (_block_counts if batched else _engine_counts)(
+                eng, plan, pm, two, flops[idx])
+            with np.errstate(invalid="ignore", divide="ignore"):
+                e = won / (scale * valid.astype(np.float64))  # as Counts.equity()
+            u = np.where(fits, won, 0).sum(axis=1)
+            s = np.where(fits, valid, 0).sum(axis=1)
+            for j, f in enumerate(idx):
+                k = fits[j]
+                if k.any():  # else no matchup fits with this flop: weight 0
+                    w = pw[k]
+                    add(f, w, float(w @ e[j, k]), int(u[j]), int(s[j]))
+        return num, den, units, shows, name
+    assert plan.entropy is not None  # sampled: the plan has its seed
+    for f in live:
+        flop = flops[f]
+        keep = (pm & flop) == 0
+        if not keep.any():
+            continue  # no matchup fits with this flop: weight 0
+        ua, ub = np.unique(plan.pair_a[keep]), np.unique(plan.pair_b[keep])
+        out = eng.sample_counts(
+            [plan.mask_a[ua], plan.mask_b[ub]],
+            [np.cumsum(plan.weight_a[ua]), np.cumsum(plan.weight_b[ub])],
+            enumerate_boards.FULL_DECK & ~(int(flop) | plan.dead_mask), int(flop), 2,
+            plan.samples, runner.block_seed(plan.entropy, int(plan.flop_index[f0 + f])))
+        w = pw[keep]
+        u = int(out[2][0])
+        add(f, w, float(w.sum()) * u / (scale * plan.samples), u, plan.samples)
     return num, den, units, shows, name
+
+
+def _engine_counts(eng: Any, plan: _SweepPlan, pm: np.ndarray, two: np.ndarray,
+                   flops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every matchup on every turn and river of each of ``flops`` (none holding a dead card),
+    one ``eng.showdown_counts`` call per flop: ``(fits, A's pot units, valid boards)``,
+    ``(flops, matchups)`` each (zero where a matchup does not fit with the flop)."""
+    fits = (pm[None, :] & flops[:, None]) == 0
+    won = np.zeros(fits.shape, np.int64)
+    valid = np.zeros(fits.shape, np.int64)
+    for j, flop in enumerate(flops):
+        k = fits[j]
+        if not k.any():
+            continue
+        pool, inv = np.unique(np.concatenate([plan.mask_a[plan.pair_a[k]],
+                                              plan.mask_b[plan.pair_b[k]]]), return_inverse=True)
+        # The completions of the deck, in colex order (a filter keeps the order).
+        cnt = eng.showdown_counts(pool, inv.reshape(2, -1).T, two[(two & flop) == 0],
+                                  base=int(flop))
+        won[j, k] = cnt.wins[:, 0] * cnt.scale + cnt.units[:, 0]
+        valid[j, k] = cnt.valid
+    return fits, won, valid
+
+
+def _block_counts(eng: Any, plan: _SweepPlan, pm: np.ndarray, two: np.ndarray,
+                  flops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_engine_counts` in one NumPy pass over all of ``flops`` (the same integers:
+    each pool combo's strength on each flop's boards, 0 where they share a card, compared
+    per matchup and counted per flop)."""
+    del eng  # NumPy only
+    fits = (pm[None, :] & flops[:, None]) == 0
+    pool, inv = np.unique(np.concatenate([plan.mask_a[plan.pair_a], plan.mask_b[plan.pair_b]]),
+                          return_inverse=True)
+    # Each flop's boards in colex order: the same number of turn-river pairs avoid each flop.
+    boards = (two[None, :] | flops[:, None])[(two[None, :] & flops[:, None]) == 0]
+    st = flush_free_ranks.strengths(pool, boards)
+    st[(pool[:, None] & boards[None, :]) != 0] = 0  # a board holding a hole card: excluded
+    a, b = st[inv[:len(pm)]], st[inv[len(pm):]]
+    va, vb = a != 0, b != 0
+    shape = (len(pm), len(flops), -1)  # matchups x flops x boards
+
+    def count(x: np.ndarray) -> np.ndarray:  # per matchup and flop, as (flops, matchups)
+        return combo_pair_grid.popcount_rows(np.packbits(x.reshape(shape), axis=-1)).T
+
+    wins = count((a > b) & vb)  # b valid and a > b: a valid too
+    ties = count((a == b) & va)
+    return fits, wins * pot_units(2) + ties * (pot_units(2) // 2), count(va & vb)
 
 
 @dataclass(frozen=True, eq=False)

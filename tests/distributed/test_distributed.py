@@ -16,10 +16,10 @@ distributed = pytest.importorskip(
 
 import gpu_eval.distributed as ged  # noqa: E402 -- after the importorskip
 from gpu_eval import cards, combinatorics, evaluate  # noqa: E402
-from gpu_eval.distributed import runner  # noqa: E402
+from gpu_eval.distributed import runner, sweeps  # noqa: E402
 from gpu_eval.equity_engine import api as equity_api  # noqa: E402
-from gpu_eval.equity_engine import strategies  # noqa: E402
-from gpu_eval.equity_engine.holdem import shipped_table  # noqa: E402
+from gpu_eval.equity_engine import problem, strategies  # noqa: E402
+from gpu_eval.equity_engine.holdem import numpy_engine, shipped_table  # noqa: E402
 from gpu_eval.equity_engine.holdem import strategies as holdem_strategies  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -175,6 +175,32 @@ def test_flop_sweep_ranges_match_preflop(client):
     assert set(s.texture) == {"trips", "paired", "monotone", "two-tone", "rainbow"}
     grid = s.by_top_two()
     assert grid.shape == (13, 13) and np.isnan(grid[0, 12]) and not np.isnan(grid[12, 11])
+
+
+def test_flop_sweep_block_counts_are_the_engine_flop_by_flop():
+    # The NumPy pass over a block of flops (few matchups, as in the two sweeps above) gives
+    # the integers of one engine call per flop (dense ranges, CUDA), per flop and matchup:
+    # pools that evaluate every combo (AhKh, AcKd) and one that looks strengths up by rank.
+    rng = np.random.default_rng(5)
+    for a, b, dead in (("AhKh", "QsQd", ""), ("AKs, 0.5(AQs)", "QQ", "2c"),
+                       ("AcKd", "AhKs", "7h 8h")):
+        prob = problem.prepare([a, b], "", dead)
+        pa, pb = prob.players
+        ia, ib = np.nonzero((pa.masks[:, None] & pb.masks[None, :]) == 0)
+        plan = sweeps._SweepPlan(pa.masks, pa.weights, pb.masks, pb.weights, ia, ib,
+                                 prob.dead_mask, *[None] * 6, "numpy")
+        every = combinatorics.subset_masks(52, 3)
+        every = every[(every & np.uint64(prob.dead_mask)) == 0]
+        flops = rng.choice(every, 40, replace=False)
+        flops[0] = every[(every & pa.masks[0]) != 0][0]  # one of A's hole cards on it
+        two = combinatorics.subset_masks(52, 2)
+        two = two[(two & np.uint64(prob.dead_mask)) == 0]
+        pm = plan.mask_a[ia] | plan.mask_b[ib]
+        got = sweeps._block_counts(numpy_engine, plan, pm, two, flops)
+        want = sweeps._engine_counts(numpy_engine, plan, pm, two, flops)
+        assert not got[0][0].all() and got[0].any()
+        for x, y in zip(got, want):
+            assert np.array_equal(x, y)
 
 
 # --- Monte Carlo: the same seed and block size give the same answer on any cluster -----------

@@ -30,6 +30,8 @@ __all__ = ["strengths", "rank_pairs", "flush_free", "plain_strengths", "stand_in
            "small_unique"]
 
 _LANE = np.uint64(0x1FFF)
+# Fewer combos than this, and evaluating each one on every board is faster than the lookups.
+_MIN_LOOKUP_POOL = 12
 # Lowest set bit of a 4-bit suit set (3 for none: the stand-in then collides, and every real
 # combo with that rank collides with the board too, so its value is never used).
 _LOW = np.array([3, 0, 1, 0, 2, 0, 1, 0, 3, 0, 1, 0, 2, 0, 1, 0], dtype=np.int64)
@@ -285,8 +287,12 @@ def strengths(pool: np.ndarray, boards: np.ndarray, out: np.ndarray | None = Non
     if n_pool == 0 or n_b == 0:
         return st
     rp, r1, r2 = rank_pairs(pool)
-    free = flush_free(boards)
-    if 2 * len(r1) > n_pool or not free.any():  # too few shared ranks: every combo
+    # Every combo evaluated when the lookups cannot pay: too few combos (a board's lookups
+    # cost about ten evaluations, whatever the pool) or too few shared ranks -- both tested
+    # before the flush test, a pass over every board -- or no flush-free board.
+    few = n_pool < _MIN_LOOKUP_POOL or 2 * len(r1) > n_pool
+    free = None if few else flush_free(boards)
+    if free is None or not free.any():
         evaluate((pool[:, None] | boards[None, :]).reshape(-1), st.reshape(-1))
         return st
     fl = np.flatnonzero(~free)
