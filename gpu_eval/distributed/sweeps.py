@@ -132,14 +132,14 @@ def _sweep_task(plan: _SweepPlan, c0: int, c1: int) -> tuple:
                 e = won / (scale * valid.astype(np.float64))  # as Counts.equity()
             u = np.where(fits, won, 0).sum(axis=1)
             s = np.where(fits, valid, 0).sum(axis=1)
-            for j, f in enumerate(idx):
+            for j, f in enumerate(idx.tolist()):
                 k = fits[j]
                 if k.any():  # else no matchup fits with this flop: weight 0
                     w = pw[k]
                     add(f, w, float(w @ e[j, k]), int(u[j]), int(s[j]))
         return num, den, units, shows, name
     assert plan.entropy is not None  # sampled: the plan has its seed
-    for f in live:
+    for f in live.tolist():
         flop = flops[f]
         keep = (pm & flop) == 0
         if not keep.any():

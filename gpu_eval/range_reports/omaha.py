@@ -269,7 +269,7 @@ def hand_counts(runouts: np.ndarray, game: Game, hero: np.ndarray, hero_w: np.nd
             if reduce == "none":
                 o[:, r_ids] = p
             elif reduce == "cards":
-                np.add.at(o, (slice(None), card), p[:, run])
+                np.add.at(o.T, card, p[:, run].T)  # o's columns, through a view
             else:
                 o += p.sum(axis=1)
         if bar is not None:
