@@ -269,7 +269,8 @@ def hand_counts(runouts: np.ndarray, game: Game, hero: np.ndarray, hero_w: np.nd
             if reduce == "none":
                 o[:, r_ids] = p
             elif reduce == "cards":
-                np.add.at(o.T, card, p[:, run].T)  # o's columns, through a view
+                # o[:, card] += p[:, run], repeated cards summed: through a (card, ...) view
+                np.add.at(np.moveaxis(o, 1, 0), card, np.moveaxis(p[:, run], 1, 0))
             else:
                 o += p.sum(axis=1)
         if bar is not None:
