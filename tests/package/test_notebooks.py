@@ -17,15 +17,9 @@ import os
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 
 import pytest
-
-nbformat = pytest.importorskip("nbformat", reason="nbformat is not installed (pip install "
-                               "-e '.[test]' installs it)")
-nbclient = pytest.importorskip("nbclient", reason="nbclient is not installed (pip install "
-                               "-e '.[test]' installs it)")
-pytest.importorskip("ipykernel", reason="ipykernel is not installed (pip install -e '.[test]' "
-                    "installs it)")
 
 NOTEBOOKS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
 NOTEBOOKS = sorted(NOTEBOOKS_DIR.glob("*.ipynb"))
@@ -40,7 +34,21 @@ def test_there_are_notebooks():
 
 
 @pytest.fixture(scope="module")
-def kernel(tmp_path_factory):
+def jupyter() -> tuple[ModuleType, ModuleType]:
+    """``(nbformat, nbclient)``, or a skip saying which is missing. Imported here, not at the
+    module's import: every process that collects the suite (each xdist worker, the device
+    script's collection) would otherwise pay for Jupyter's imports (~0.15 s) to run nothing."""
+    nbformat = pytest.importorskip("nbformat", reason="nbformat is not installed (pip install "
+                                   "-e '.[test]' installs it)")
+    nbclient = pytest.importorskip("nbclient", reason="nbclient is not installed (pip install "
+                                   "-e '.[test]' installs it)")
+    pytest.importorskip("ipykernel", reason="ipykernel is not installed (pip install -e "
+                        "'.[test]' installs it)")
+    return nbformat, nbclient
+
+
+@pytest.fixture(scope="module")
+def kernel(jupyter, tmp_path_factory):
     """One kernel of this interpreter for every notebook (a kernelspec found first through
     ``JUPYTER_PATH``), started in the environment the notebooks run in."""
     from jupyter_client.manager import KernelManager
@@ -69,7 +77,9 @@ def kernel(tmp_path_factory):
 
 # A fresh namespace for the next notebook: every name the last one made is deleted (IPython's
 # own, hidden ones and the dunders stay; ``%reset -f`` would also break multiprocessing's spawn,
-# which the Dask notebook's workers use), and every figure is closed.
+# which the Dask notebook's workers use), and every figure is closed. Figures are rendered to
+# PNG uncropped: the inline backend's default ``bbox_inches="tight"`` draws each figure twice
+# (once to find the crop), about 3 s of the kernel's CPU over all notebooks for a margin trim.
 _FRESH = """\
 _ns = get_ipython().user_ns
 for _name in [n for n in _ns if n not in get_ipython().user_ns_hidden
@@ -78,11 +88,13 @@ for _name in [n for n in _ns if n not in get_ipython().user_ns_hidden
 import matplotlib.pyplot
 matplotlib.pyplot.close("all")
 del matplotlib
+get_ipython().run_line_magic("config", "InlineBackend.print_figure_kwargs = {'bbox_inches': None}")
 """
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
-def test_notebook_runs(path, kernel):
+def test_notebook_runs(path, jupyter, kernel):
+    nbformat, nbclient = jupyter
     nb = nbformat.read(path, as_version=4)
     first = next(c for c in nb.cells if c.cell_type == "code")
     assert "GPU_EVAL_NOTEBOOK_SMALL" in first.source, \
