@@ -2,6 +2,8 @@
 ones bit for bit, Monte Carlo is reproducible across cluster sizes, lost workers change
 nothing, bad input submits nothing, Ctrl-C cancels."""
 
+import importlib
+import importlib.util
 import os
 import subprocess
 import sys
@@ -11,21 +13,31 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-distributed = pytest.importorskip(
-    "distributed", reason="dask[distributed] is not installed (pip install 'gpu-eval[test]')")
+import gpu_eval.distributed as ged
+from gpu_eval import cards, combinatorics, evaluate
+from gpu_eval.distributed import runner, sweeps
+from gpu_eval.equity_engine import api as equity_api
+from gpu_eval.equity_engine import problem, strategies
+from gpu_eval.equity_engine.holdem import numpy_engine, shipped_table
+from gpu_eval.equity_engine.holdem import strategies as holdem_strategies
 
-import gpu_eval.distributed as ged  # noqa: E402 -- after the importorskip
-from gpu_eval import cards, combinatorics, evaluate  # noqa: E402
-from gpu_eval.distributed import runner, sweeps  # noqa: E402
-from gpu_eval.equity_engine import api as equity_api  # noqa: E402
-from gpu_eval.equity_engine import problem, strategies  # noqa: E402
-from gpu_eval.equity_engine.holdem import numpy_engine, shipped_table  # noqa: E402
-from gpu_eval.equity_engine.holdem import strategies as holdem_strategies  # noqa: E402
+# Skipped without dask, which is found here but imported only where a cluster starts: every
+# process that collects the suite (each xdist worker, the device script's collection) would
+# otherwise pay ~0.3 s for its import.
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("distributed") is None,
+    reason="dask[distributed] is not installed (pip install 'gpu-eval[test]')")
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _cluster(n_workers: int):
+@pytest.fixture(scope="module")
+def distributed():
+    """The ``distributed`` module (imported by the first test that starts a cluster)."""
+    return importlib.import_module("distributed")
+
+
+def _cluster(distributed, n_workers: int):
     # Worker processes must import gpu_eval even when it is not installed.
     path = os.environ.get("PYTHONPATH", "")
     if str(ROOT) not in path.split(os.pathsep):
@@ -35,8 +47,8 @@ def _cluster(n_workers: int):
 
 
 @pytest.fixture(scope="module")
-def client():
-    with _cluster(2) as cluster, distributed.Client(cluster) as c:
+def client(distributed):
+    with _cluster(distributed, 2) as cluster, distributed.Client(cluster) as c:
         c.wait_for_workers(2)
         yield c
 
@@ -205,7 +217,7 @@ def test_flop_sweep_block_counts_are_the_engine_flop_by_flop():
 
 # --- Monte Carlo: the same seed and block size give the same answer on any cluster -----------
 
-def test_monte_carlo_same_on_one_and_two_workers(client):
+def test_monte_carlo_same_on_one_and_two_workers(client, distributed):
     def jobs(c):
         return (ged.equity(c, ["AA", "KK", "random"], exact=False, samples=120_000, seed=7,
                            block_size=30_000),
@@ -290,7 +302,7 @@ def test_progress_bar(client, capsys):
     assert r.total == 2_598_960
 
 
-def test_killed_worker_does_not_change_the_result(client, monkeypatch, tmp_path):
+def test_killed_worker_does_not_change_the_result(client, distributed, monkeypatch, tmp_path):
     # The problem description is scattered to both workers (the path for large ones), and
     # one worker dies mid-job: its copy and its results are gone, the tasks are rerun.
     # The kill is an event of the job itself, never a timing window: the task holding the

@@ -5,10 +5,13 @@ fixed; a new fast path is one class and one list entry."""
 
 from __future__ import annotations
 
+import importlib.util
+
 import numpy as np
 import pytest
 
 import gpu_eval as ge
+import gpu_eval.distributed as ged
 from gpu_eval.equity_engine import api as equity_api
 from gpu_eval.equity_engine import planner, strategies
 from gpu_eval.equity_engine.holdem import strategies as holdem
@@ -17,16 +20,20 @@ from gpu_eval.equity_engine.planner import Request
 from gpu_eval.equity_engine.results import EquityResult
 from gpu_eval.equity_engine.strategies import choose
 
-distributed = pytest.importorskip(
-    "distributed", reason="dask[distributed] is not installed (pip install 'gpu-eval[test]')")
-
-import gpu_eval.distributed as ged  # noqa: E402 -- after the importorskip
+# Skipped without dask, which is found here but imported only where a cluster starts: every
+# process that collects the suite (each xdist worker, the device script's collection) would
+# otherwise pay ~0.3 s for its import.
+pytestmark = pytest.mark.skipif(
+    importlib.util.find_spec("distributed") is None,
+    reason="dask[distributed] is not installed (pip install 'gpu-eval[test]')")
 
 
 @pytest.fixture(scope="session")
 def client():
     """Two in-process (thread) workers: the tasks still go through the scheduler, are
     pickled and summed on the workers, and see this process's stand-in CuPy."""
+    import distributed
+
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=":0") as cluster, \
             distributed.Client(cluster) as c:

@@ -3,22 +3,29 @@
 from __future__ import annotations
 
 import sys
+from types import ModuleType
 
-import matplotlib
-import matplotlib.pyplot as plt
 import numpy as np
-import pandas as pd
 import pytest
 
 import gpu_eval as ge
 import gpu_eval.distributed as ged
 from gpu_eval import frames
 
-plt.switch_backend("Agg")  # headless
+
+@pytest.fixture(scope="module")
+def plt() -> ModuleType:
+    """``matplotlib.pyplot``, headless. Imported here (and pandas in the tests that read a
+    frame's type), not at the module's import: every process that collects the suite (each
+    xdist worker, the device script's collection) would otherwise pay ~0.6 s for both."""
+    import matplotlib.pyplot as plt
+
+    plt.switch_backend("Agg")
+    return plt
 
 
 @pytest.fixture(autouse=True)
-def _close_figures():
+def _close_figures(plt):
     yield
     plt.close("all")
 
@@ -29,6 +36,8 @@ def sweep():
 
 
 def test_equity_result_frame():
+    import pandas as pd
+
     r = ge.equity(["AhKh", "QsQd", "7c7d"], board="2c 7h Ks")
     df = r.to_frame()
     assert isinstance(df, pd.DataFrame) and df.index.name == "player"
@@ -47,7 +56,7 @@ def test_hilo_result_frame_has_the_halves():
     np.testing.assert_allclose(df["high"] + df["low"], df["equity"], atol=1e-15)
 
 
-def test_matrix_frame_and_plot():
+def test_matrix_frame_and_plot(plt):
     m = ge.equity_matrix("AA", "KK, AKs", board="Kd 7c 2h")
     df = m.to_frame()
     assert df.shape == m.matrix.shape
@@ -59,7 +68,7 @@ def test_matrix_frame_and_plot():
         m.to_frame("equity")
 
     ax = m.plot()
-    assert isinstance(ax, matplotlib.axes.Axes)
+    assert isinstance(ax, plt.Axes)
     assert (ax.get_xlabel(), ax.get_ylabel()) == ("KK, AKs", "AA")
     # The picture is the matrix (in %), its combos grouped by class in the preflop table's
     # order (AA, AKs, AKo, ..., KK, ...): AKs's 3 combos (As is on A's side) before KK's.
@@ -71,14 +80,14 @@ def test_matrix_frame_and_plot():
     assert m.plot("win", ax=own) is own
 
 
-def test_preflop_frame_and_plot():
+def test_preflop_frame_and_plot(plt):
     t = ge.preflop_table(cells=[("AA", "KK"), ("AA", "AKs")])
     df = t.to_frame()
     assert df.shape == (169, 169) and df.index[0] == "AA" and df.columns[-1] == "22"
     assert df.loc["AA", "KK"] == t.cell("AA", "KK") and df.loc["KK", "AA"] == t.cell("KK", "AA")
     assert np.isnan(df.loc["QQ", "JJ"])
     ax = t.plot(opponent="KK")
-    assert isinstance(ax, matplotlib.axes.Axes)
+    assert isinstance(ax, plt.Axes)
     img = np.ma.filled(np.asarray(ax.get_images()[0].get_array()), np.nan)
     assert img.shape == (13, 13) and img[0, 0] == pytest.approx(100 * t.cell("AA", "KK"))
     assert np.isnan(img[1, 1])  # KK vs KK was not computed
