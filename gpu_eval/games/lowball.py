@@ -149,18 +149,16 @@ def ace_five_tables() -> dict[str, np.ndarray]:
     blocks, offset, start = [s5], np.zeros(10, dtype=np.uint32), 0
     offset[5], start = 0, len(v5)
     for k in (6, 7):
+        # The best five of k cards is the best five of k - 1 after taking one card away, over
+        # every rank held: each five-card sub-multiset lies in some (k - 1)-card one, so a
+        # block is 13 lookups into the last (13 for seven cards, not 91 sub-multisets of five).
         vk = phash.count_vectors(k).astype(np.int64)
         best = np.zeros(len(vk), dtype=np.int64)
-        # every five-card sub-multiset: take k - 5 cards away, one rank (with repeats) at a time
-        for drop in combinations(range(13 + k - 6), k - 5):  # multisets as stars and bars
-            take = np.zeros(13, dtype=np.int64)
-            for j, d in enumerate(drop):
-                take[d - j] += 1
-            sub = vk - take
-            ok = (sub >= 0).all(axis=1)
-            if ok.any():
-                h = phash.quinary_hash(sub[ok], 5, dp)
-                best[ok] = np.maximum(best[ok], s5[h])
+        for r in range(13):
+            held = np.flatnonzero(vk[:, r])
+            sub = vk[held]
+            sub[:, r] -= 1
+            best[held] = np.maximum(best[held], blocks[-1][phash.quinary_hash(sub, k - 1, dp)])
         offset[k] = start
         start += len(vk)
         blocks.append(best)
@@ -188,23 +186,30 @@ def _badugi_classes() -> tuple[np.ndarray, np.ndarray]:
     """``(uint16[270725] strength by colex number, sorted class keys)``."""
     from gpu_eval.combinatorics import unrank  # noqa: PLC0415
 
-    ids = unrank(np.arange(270725), 4).astype(np.int64)
+    # One contiguous int32 row per card position (int64 columns of an (N, 4) array cost
+    # about four times as much per pass over the 270,725 hands).
+    ids = np.ascontiguousarray(unrank(np.arange(270725), 4).T, dtype=np.int32)
     rank, suit = ids // 4, ids % 4
-    val = _value(ace_low=True)[rank]  # A=1 .. K=13
-    keys = np.zeros(len(ids), dtype=np.int64)
+    val = _value(ace_low=True).astype(np.int32)[rank]  # A=1 .. K=13
+    n = ids.shape[1]
+    apart = {(i, j): (rank[i] != rank[j]) & (suit[i] != suit[j])
+             for i, j in combinations(range(4), 2)}
+    keys = np.zeros(n, dtype=np.int32)
     for size in range(1, 5):
         for sub in combinations(range(4), size):
-            s = list(sub)
-            ok = np.ones(len(ids), dtype=bool)
-            for i, j in combinations(s, 2):
-                ok &= (rank[:, i] != rank[:, j]) & (suit[:, i] != suit[:, j])
-            v = -np.sort(-val[:, s], axis=1)  # highest first
-            digits = np.zeros(len(ids), dtype=np.int64)
+            ok = np.ones(n, dtype=bool)
+            for pair in combinations(sub, 2):
+                ok &= apart[pair]
+            v = [val[i] for i in sub]
+            for a in range(size):  # highest first: bubble each position's largest up to it
+                for b in range(size - 1, a, -1):
+                    v[b - 1], v[b] = np.maximum(v[b - 1], v[b]), np.minimum(v[b - 1], v[b])
+            digits = np.zeros(n, dtype=np.int32)
             for j in range(4):
-                digits = digits * 16 + (v[:, j] if j < size else 0)
+                digits = digits * 16 + (v[j] if j < size else 0)
             key = size << 16 | (0xFFFF - digits)  # higher is better here
             keys = np.where(ok, np.maximum(keys, key), keys)
-    uniq = np.unique(keys)
+    uniq = np.unique(keys).astype(np.int64)
     assert len(uniq) == NUM_CLASSES[BADUGI]
     return (np.searchsorted(uniq, keys) + 1).astype(np.uint16), uniq
 
