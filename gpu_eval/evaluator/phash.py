@@ -39,8 +39,10 @@ class PerfectHashTables:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
 
 
+@cache
 def count_vectors(total: int) -> np.ndarray:
-    """All rank-count vectors (entries 0..4) summing to ``total``, in lexicographic order."""
+    """All rank-count vectors (entries 0..4) summing to ``total``, in lexicographic order
+    (read-only: built once a process, for the hold'em, low and wild tables alike)."""
     rows = np.zeros((1, 0), dtype=np.int8)
     sums = np.zeros(1, dtype=np.int64)
     for i in range(13):
@@ -51,6 +53,7 @@ def count_vectors(total: int) -> np.ndarray:
         ok = (s <= total) & (s + 4 * (12 - i) >= total)
         rows = np.concatenate([np.repeat(rows, 5, axis=0), digit[:, None]], axis=1)[ok]
         sums = s[ok]
+    rows.flags.writeable = False
     return rows
 
 

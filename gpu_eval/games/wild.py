@@ -188,12 +188,15 @@ def _rank_best() -> tuple[np.ndarray, np.ndarray]:
     dp = _hash_tables()[0]
     vectors = {n: phash.count_vectors(n) for n in range(0, phash.MAX_CARDS + 1)}
     best = {(0, n): _noflush(vectors[n]) for n in range(5, phash.MAX_CARDS + 1)}
+    # Where each vector goes with one card more of each rank (0 where it holds four), and
+    # whether it can: the same for every number of wild cards, so worked out once per n.
+    room = {n: vectors[n] < 4 for n in range(phash.MAX_CARDS)}
+    nxt = {n: np.where(room[n], _hash_plus_one(vectors[n], n, dp), 0)
+           for n in range(phash.MAX_CARDS)}
     for w in range(1, MAX_WILD_TABLE + 1):
         for n in range(max(0, 5 - w), phash.MAX_CARDS + 1 - w):
-            c = vectors[n]
-            nxt = _hash_plus_one(c, n, dp)
-            vals = best[(w - 1, n + 1)][np.where(c < 4, nxt, 0)]
-            best[(w, n)] = np.where(c < 4, vals, 0).max(axis=1)
+            vals = best[(w - 1, n + 1)][nxt[n]]
+            best[(w, n)] = np.where(room[n], vals, 0).max(axis=1)
     blocks, offset, pos = [], np.zeros(10 * (MAX_WILD_TABLE + 1), dtype=np.uint32), 0
     for (w, n), vals in sorted(best.items()):
         if w == 0:
