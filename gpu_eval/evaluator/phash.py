@@ -185,9 +185,10 @@ def group_tables(dp: np.ndarray) -> list[np.ndarray]:
 
 RANK_GROUPS = ((0, 4), (4, 7), (7, 10), (10, 13))
 # SPREAD[lane] puts each rank bit r of a suit lane at bit 3r: four lanes summed give packed
-# 3-bit rank counts.
-SPREAD = np.array([sum(1 << (3 * r) for r in range(13) if m >> r & 1) for m in range(1 << 13)],
-                  dtype=np.uint64)
+# 3-bit rank counts. (One array pass per rank: a Python sum per lane cost ~15 ms an import.)
+_LANES = np.arange(1 << 13, dtype=np.uint64)
+SPREAD = sum(((_LANES >> np.uint64(r)) & np.uint64(1)) << np.uint64(3 * r) for r in range(13))
+del _LANES
 
 
 @cache
