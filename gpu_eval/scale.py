@@ -47,6 +47,11 @@ STRAIGHT_MASKS = tuple([0x100F] + [0x1F << low for low in range(9)])
 ALL_RANK_MASKS = np.arange(1 << 13, dtype=np.int64)
 
 
+#: ``_COMB[r, j] = C(r, j)``: the terms of :func:`colex` (built once; the table builders call
+#: ``colex`` hundreds of times on small arrays).
+_COMB = np.array([[comb(rank, j) for j in range(14)] for rank in range(13)], dtype=np.int64)
+
+
 def colex(masks: np.ndarray | int) -> np.ndarray:
     """Colexicographic index of each 13-bit mask among the masks with the same popcount."""
     masks = np.asarray(masks, dtype=np.int64)
@@ -55,17 +60,17 @@ def colex(masks: np.ndarray | int) -> np.ndarray:
     for rank in range(13):
         has = (masks >> rank) & 1
         seen += has
-        out += has * np.array([comb(rank, j) for j in range(14)])[seen]
+        out += has * _COMB[rank][seen]
     return out
 
 
 def highest_bit(masks: np.ndarray) -> np.ndarray:
-    """The highest set bit of each mask (0 for 0)."""
+    """The highest set bit of each mask (0 for 0), at most ``1 << 12``."""
     masks = np.asarray(masks, dtype=np.int64)
-    out = np.zeros_like(masks)
-    for rank in range(13):
-        out[masks >= (1 << rank)] = 1 << rank
-    return out
+    # frexp's exponent e has 2**(e-1) <= m < 2**e: exact for m < 2**53 (a float64 holds it),
+    # and any m >= 2**12 gives 1 << 12 whatever float rounding does above that.
+    top = np.minimum(np.frexp(masks)[1] - 1, 12).astype(np.int64)
+    return np.where(masks > 0, np.int64(1) << np.maximum(top, 0), 0)
 
 
 def top_bits(masks: np.ndarray, k: int) -> np.ndarray:
