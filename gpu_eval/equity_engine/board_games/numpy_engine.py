@@ -76,7 +76,7 @@ from gpu_eval.games import eight_or_better, registry
 from gpu_eval.games.registry import OMAHA, SHORTDECK
 from gpu_eval.progress import Progress
 
-__all__ = ["exact_task", "sample_task", "ExactJob", "SampleJob", "GAMES", "HILO_GAMES",
+__all__ = ["exact_task", "sample_task", "ExactJob", "SampleJob", "GAMES", "HILO_GAMES", "work_of",
            "SAMPLE_BLOCK", "RATE", "EXACT_WORK_LIMIT", "listed", "matchups", "board_counts",
            "exact_work", "common"]
 
@@ -172,12 +172,17 @@ def exact_work(prob: Problem, matchups: tuple[np.ndarray, np.ndarray]) -> float:
     hold'em 7-card evaluation) plus comparisons (heads-up 1,
     3 per player multiway, twice that for hi/lo: three-way hi/lo pots take about 15 times a
     heads-up comparison)."""
+    n_pool = sum(len(p.masks) for p in prob.players)  # hands shared by two ranges: once
+    return work_of(prob, n_pool, len(matchups[0]))
+
+
+def work_of(prob: Problem, n_pool: int, n_matchups: int) -> float:
+    """:func:`exact_work` from the listed problem's number of hands and of matchups."""
     n_boards, per_matchup = board_counts(prob)
     n = len(prob.players)
-    n_pool = sum(len(p.masks) for p in prob.players)  # hands shared by two ranges: once
     cmp_cost = (1 if n == 2 else 3 * n) * (2 if prob.record.hilo else 1)
     return n_pool * n_boards * _EVAL_COST[prob.record.hole_cards] \
-        + len(matchups[0]) * per_matchup * cmp_cost
+        + n_matchups * per_matchup * cmp_cost
 
 
 def common(prob: Problem, backend: str) -> dict:
