@@ -616,14 +616,19 @@ def enumerate_matchups(masks: Sequence[np.ndarray], weights: Sequence[np.ndarray
     idx = np.zeros((1, 0), dtype=np.int32)
     acc = np.zeros(1, dtype=np.uint64)
     w = np.ones(1)
-    for m, wt in zip(masks, weights):
+    last = len(masks) - 1
+    for j, (m, wt) in enumerate(zip(masks, weights)):
         if len(idx) * len(m) > 2 * cap:  # bounds the temporary below
             return None
         rows, cols = np.nonzero((acc[:, None] & m[None, :]) == 0)
         if len(rows) > cap:
             return None
-        idx = np.column_stack([idx[rows], cols.astype(np.int32)])
-        acc = acc[rows] | m[cols]
+        grown = np.empty((len(rows), j + 1), dtype=np.int32)
+        grown[:, :j] = idx[rows]
+        grown[:, j] = cols
+        idx = grown
+        if j < last:  # the cards held so far: not needed after the last player
+            acc = acc[rows] | m[cols]
         w = w[rows] * wt[cols]
     return idx, w
 
