@@ -610,9 +610,10 @@ def enumerate_matchups(masks: Sequence[np.ndarray], weights: Sequence[np.ndarray
         rows, cols = np.nonzero((masks[0][:, None] & masks[1][None, :]) == 0)
         if len(rows) > cap:
             return None
+        pair = np.empty((len(rows), 2), dtype=np.int32)
+        pair[:, 0], pair[:, 1] = rows, cols
         # The same values as the loop below gives: its first step multiplies by 1.0.
-        return (np.column_stack([rows.astype(np.int32), cols.astype(np.int32)]),
-                weights[0][rows] * weights[1][cols])
+        return pair, weights[0][rows] * weights[1][cols]
     idx = np.zeros((1, 0), dtype=np.int32)
     acc = np.zeros(1, dtype=np.uint64)
     w = np.ones(1)
