@@ -221,7 +221,8 @@ def _listing_pool(prob: Problem) -> tuple[np.ndarray, np.ndarray, list] | None:
     where[board_orbits.deck_ids(deck_mask)] = np.arange(n_deck)
     binom = np.array([[math.comb(a, b) for b in range(h + 1)] for a in range(n_deck + 1)],
                      dtype=np.intp)
-    ranks, outside = [], []
+    ranks: list[tuple[np.ndarray, np.ndarray] | None] = []
+    outside: list[tuple[np.ndarray, np.ndarray]] = []
     for p, is_full in zip(prob.players, full):
         if is_full:
             ranks.append(None)
