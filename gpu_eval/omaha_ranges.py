@@ -243,6 +243,33 @@ def _parse(spec: str, h: int) -> np.ndarray:
     return w
 
 
+# Parsed range texts, (text, cards per hand) -> (rows, weights), read-only: a spot's ranges
+# are read again for every board and every call (a scan of up to 270,725 hands per token).
+# Only ranges of at most _CACHED_HANDS hands are kept, at most _CACHED_TEXTS of them (then
+# the cache starts over).
+_PARSED: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
+_CACHED_TEXTS = 64
+_CACHED_HANDS = 300_000
+
+
+def _parsed(spec: str, h: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(rows of all_hands(h), weights)`` of range text (read-only; cached when small)."""
+    key = (spec, h)
+    hit = _PARSED.get(key)
+    if hit is not None:
+        return hit
+    w = _parse(spec, h)
+    idx = np.flatnonzero(w)
+    out = (idx, w[idx])
+    for a in out:
+        a.flags.writeable = False
+    if len(idx) <= _CACHED_HANDS:
+        if len(_PARSED) >= _CACHED_TEXTS:
+            _PARSED.clear()
+        _PARSED[key] = out
+    return out
+
+
 class OmahaRange:
     """A weighted set of Omaha hands (4, 5 or 6 cards), from range text.
 
@@ -275,9 +302,8 @@ class OmahaRange:
         if not isinstance(spec, str):
             raise TypeError(f"an Omaha range must be text such as 'AA$ds, KKQQ', got "
                             f"{type(spec).__name__}")
-        w = _parse(spec, HOLE_CARDS[game])
-        idx = np.flatnonzero(w)
-        self._set(game, idx, w[idx], spec, 0)
+        idx, weights = _parsed(spec, HOLE_CARDS[game])
+        self._set(game, idx, weights, spec, 0)
 
     def _set(self, game: str, idx: np.ndarray, weights: np.ndarray, spec: str | None,
              removed: int) -> None:

@@ -610,20 +610,26 @@ def enumerate_matchups(masks: Sequence[np.ndarray], weights: Sequence[np.ndarray
         rows, cols = np.nonzero((masks[0][:, None] & masks[1][None, :]) == 0)
         if len(rows) > cap:
             return None
+        pair = np.empty((len(rows), 2), dtype=np.int32)
+        pair[:, 0], pair[:, 1] = rows, cols
         # The same values as the loop below gives: its first step multiplies by 1.0.
-        return (np.column_stack([rows.astype(np.int32), cols.astype(np.int32)]),
-                weights[0][rows] * weights[1][cols])
+        return pair, weights[0][rows] * weights[1][cols]
     idx = np.zeros((1, 0), dtype=np.int32)
     acc = np.zeros(1, dtype=np.uint64)
     w = np.ones(1)
-    for m, wt in zip(masks, weights):
+    last = len(masks) - 1
+    for j, (m, wt) in enumerate(zip(masks, weights)):
         if len(idx) * len(m) > 2 * cap:  # bounds the temporary below
             return None
         rows, cols = np.nonzero((acc[:, None] & m[None, :]) == 0)
         if len(rows) > cap:
             return None
-        idx = np.column_stack([idx[rows], cols.astype(np.int32)])
-        acc = acc[rows] | m[cols]
+        grown = np.empty((len(rows), j + 1), dtype=np.int32)
+        grown[:, :j] = idx[rows]
+        grown[:, j] = cols
+        idx = grown
+        if j < last:  # the cards held so far: not needed after the last player
+            acc = acc[rows] | m[cols]
         w = w[rows] * wt[cols]
     return idx, w
 

@@ -76,7 +76,7 @@ from gpu_eval.games import eight_or_better, registry
 from gpu_eval.games.registry import OMAHA, SHORTDECK
 from gpu_eval.progress import Progress
 
-__all__ = ["exact_task", "sample_task", "ExactJob", "SampleJob", "GAMES", "HILO_GAMES",
+__all__ = ["exact_task", "sample_task", "ExactJob", "SampleJob", "GAMES", "HILO_GAMES", "work_of",
            "SAMPLE_BLOCK", "RATE", "EXACT_WORK_LIMIT", "listed", "matchups", "board_counts",
            "exact_work", "common"]
 
@@ -172,12 +172,17 @@ def exact_work(prob: Problem, matchups: tuple[np.ndarray, np.ndarray]) -> float:
     hold'em 7-card evaluation) plus comparisons (heads-up 1,
     3 per player multiway, twice that for hi/lo: three-way hi/lo pots take about 15 times a
     heads-up comparison)."""
+    n_pool = sum(len(p.masks) for p in prob.players)  # hands shared by two ranges: once
+    return work_of(prob, n_pool, len(matchups[0]))
+
+
+def work_of(prob: Problem, n_pool: int, n_matchups: int) -> float:
+    """:func:`exact_work` from the listed problem's number of hands and of matchups."""
     n_boards, per_matchup = board_counts(prob)
     n = len(prob.players)
-    n_pool = sum(len(p.masks) for p in prob.players)  # hands shared by two ranges: once
     cmp_cost = (1 if n == 2 else 3 * n) * (2 if prob.record.hilo else 1)
     return n_pool * n_boards * _EVAL_COST[prob.record.hole_cards] \
-        + len(matchups[0]) * per_matchup * cmp_cost
+        + n_matchups * per_matchup * cmp_cost
 
 
 def common(prob: Problem, backend: str) -> dict:
@@ -191,6 +196,60 @@ def _with_hilo(res: equity_results.EquityResult, hu: np.ndarray, lu: np.ndarray,
                ) -> equity_results.EquityResult:
     return replace(res, high=equity_results.read_only(hu / den),
                    low=equity_results.read_only(lu / den), scoop=res.win)
+
+
+def _listing_pool(prob: Problem) -> tuple[np.ndarray, np.ndarray, list] | None:
+    """The distinct hands of a listed problem with a listed ``"random"`` player:
+    ``(masks, ids, rows)``, ``rows[j]`` each of player ``j``'s hands' place among them (None:
+    its own row number), or None without such a player.
+
+    The hands start with every hand of the deck left, in the listing's colex order (as
+    :meth:`~gpu_eval.equity_engine.problem.Player.listed` gives), so the other players' hands
+    are placed by their colex rank and only the few outside it are sorted: ``np.unique`` of
+    up to millions of listed masks would cost more than the rest of the plan. The order of
+    the hands is the job's own; the counts of every matchup do not depend on it."""
+    h, deck_mask = prob.record.hole_cards, prob.deck_mask
+    n_deck = bin(deck_mask).count("1")
+    if all(len(p.masks) != math.comb(n_deck, h) for p in prob.players):
+        return None
+    all_ids, all_masks = board_orbits.completions(deck_mask, h)
+    full = [len(p.masks) == len(all_masks) and np.array_equal(p.masks, all_masks)
+            for p in prob.players]
+    if not any(full):
+        return None
+    where = np.full(52, n_deck, dtype=np.intp)  # a card's place in the deck (n_deck: not in it)
+    where[board_orbits.deck_ids(deck_mask)] = np.arange(n_deck)
+    binom = np.array([[math.comb(a, b) for b in range(h + 1)] for a in range(n_deck + 1)],
+                     dtype=np.intp)
+    ranks: list[tuple[np.ndarray, np.ndarray] | None] = []
+    outside: list[tuple[np.ndarray, np.ndarray]] = []
+    for p, is_full in zip(prob.players, full):
+        if is_full:
+            ranks.append(None)
+            continue
+        pos = np.sort(where[p.ids], axis=1)
+        inside = (pos[:, -1] < n_deck) & (np.diff(pos, axis=1) > 0).all(axis=1)
+        rank = binom[np.where(inside[:, None], pos, 0), np.arange(1, h + 1)].sum(axis=1)
+        if not np.array_equal(all_masks[rank[inside]], p.masks[inside]):
+            return None  # not the listing's colex order after all: the general way
+        ranks.append((rank, inside))
+        outside.append((p.masks[~inside], p.ids[~inside]))
+    rest_masks = np.concatenate([m for m, _ in outside]) if outside else all_masks[:0]
+    rest_ids = np.concatenate([i for _, i in outside]) if outside else all_ids[:0]
+    rest, first, inverse = np.unique(rest_masks, return_index=True, return_inverse=True)
+    rows: list[np.ndarray | None] = []
+    at = 0
+    for r in ranks:
+        if r is None:
+            rows.append(None)
+            continue
+        rank, inside = r
+        n_out = int((~inside).sum())
+        rank[~inside] = len(all_masks) + inverse[at:at + n_out]
+        at += n_out
+        rows.append(rank)
+    return (np.concatenate([all_masks, rest]), np.concatenate([all_ids, rest_ids[first]]),
+            rows)
 
 
 @dataclass(frozen=True, eq=False)
@@ -219,16 +278,26 @@ class ExactJob:
               group: tuple, common: dict) -> ExactJob:
         idx, w = matchups
         sides = prob.players
-        all_masks = np.concatenate([s.masks for s in sides])
-        all_ids = np.concatenate([s.ids for s in sides])
-        pool, first, inverse = np.unique(all_masks, return_index=True, return_inverse=True)
-        offsets = np.cumsum([0] + [len(s.masks) for s in sides[:-1]])
+        listing = _listing_pool(prob)
+        if listing is not None:
+            pool, pool_ids, rows = listing
+            pool_idx = np.empty(idx.shape, dtype=np.intp)
+            for j, r in enumerate(rows):
+                pool_idx[:, j] = idx[:, j] if r is None else r[idx[:, j]]
+        else:
+            all_masks = np.concatenate([s.masks for s in sides])
+            all_ids = np.concatenate([s.ids for s in sides])
+            pool, first, inverse = np.unique(all_masks, return_index=True,
+                                             return_inverse=True)
+            offsets = np.cumsum([0] + [len(s.masks) for s in sides[:-1]])
+            pool_ids = all_ids[first]
+            pool_idx = inverse[idx + offsets[None, :]].astype(np.intp)
         n_boards = math.comb(bin(prob.deck_mask).count("1"), prob.k)
         # Rows of one evaluator call per chunk, times the orbit share that survives.
         chunk = max(256, (_ROWS * len(group)) // len(pool))
-        return cls(prob.game, pool, all_ids[first], inverse[idx + offsets[None, :]].astype(
-            np.intp), w, tuple(prob.board), prob.board_mask, prob.deck_mask, prob.k, group,
-            _scale(prob.game, len(sides)), per_matchup, n_boards, chunk, common)
+        return cls(prob.game, pool, pool_ids, pool_idx, w, tuple(prob.board), prob.board_mask,
+                   prob.deck_mask, prob.k, group, _scale(prob.game, len(sides)), per_matchup,
+                   n_boards, chunk, common)
 
     @property
     def backend(self) -> str:

@@ -69,9 +69,11 @@ class BoardGameSetup(Setup):
             upper *= p.size(prob.deck_mask)
         found = None
         # Worth listing when enumeration may be chosen: 20 times the limit bounds what the
-        # suit symmetry can bring back under it.
+        # suit symmetry can bring back under it, and for exact=None the exact count of the
+        # matchups a "random" player makes prices the run without listing them (millions).
         if exact is not False and (exact or upper * per_matchup
-                                   <= 20 * ENGINE.work_limit(self.req.runs_on)):
+                                   <= 20 * ENGINE.work_limit(self.req.runs_on)) \
+                and (exact or not self._past_the_limit()):
             full = board_games.listed(prob)
             m = None if full is None else board_games.matchups(full)
             if m is None and exact:
@@ -90,6 +92,32 @@ class BoardGameSetup(Setup):
             raise no_matchup_error(prob)
         return found
 
+    def _past_the_limit(self) -> bool:
+        """Whether the listed run would cost more than ``exact=None`` spends (as
+        :class:`GameEnumeration` prices it), counted without listing a ``"random"`` player's
+        matchups; False when that cannot be told cheaply (then they are listed)."""
+        prob = self.problem
+        n_deck = bin(prob.deck_mask).count("1")
+        randoms = [p.any_cards for p in prob.players if p.any_cards]
+        if not randoms or math.comb(n_deck, randoms[0]) <= 1:
+            return False
+        counted = _count_matchups(prob, MAX_MATCHUPS)
+        if counted is None or counted[0] is None or counted[0] == 0:
+            return False  # not countable, beyond the cap, or none: as listing finds
+        n_pool = sum(p.size(prob.deck_mask) for p in prob.players)
+        work = board_games.work_of(prob, n_pool, counted[0])
+        runs_on = self.req.runs_on
+        return ENGINE.seconds(work / len(self.symmetry), runs_on) > ENGINE.exact_limit(runs_on)
+
+    @cached_property
+    def symmetry(self) -> tuple[tuple[int, ...], ...]:
+        """The suit symmetry group of the problem (:func:`~gpu_eval.equity_engine.problem.
+        symmetry_group`)."""
+        # Of the unlisted problem: the same group (a "random" player's listed hands are every
+        # hand of the deck left, which each permutation keeping the known cards, board and
+        # dead cards keeps), without sorting up to a million listed masks per permutation.
+        return symmetry_group(self.problem)
+
     def _listed(self) -> tuple[Problem, tuple]:
         """:attr:`matchups`, which the exact strategies ask for only when they are listed."""
         found = self.matchups
@@ -105,10 +133,7 @@ class BoardGameSetup(Setup):
     @cached_property
     def group(self) -> tuple[tuple[int, ...], ...]:
         self._listed()  # only asked where the matchups are listed
-        # Of the unlisted problem: the same group (a "random" player's listed hands are every
-        # hand of the deck left, which each permutation keeping the known cards, board and
-        # dead cards keeps), without sorting up to a million listed masks per permutation.
-        return symmetry_group(self.problem)
+        return self.symmetry
 
     def exact_job(self) -> board_games.ExactJob:
         full, m = self._listed()
@@ -121,6 +146,50 @@ class BoardGameSetup(Setup):
         return board_games.SampleJob.build(self.problem, n, entropy_of(self.req.seed),
                                            board_games.common(self.problem,
                                                               self.req.runs_on))
+
+
+def _count_matchups(prob: Problem, cap: int, most: int = 100_000
+                    ) -> tuple[int | None] | None:
+    """``(len(matchups),)`` of the problem with its ``"random"`` players listed, as
+    :func:`~gpu_eval.equity_engine.problem.enumerate_matchups` would list them in player
+    order, ``(None,)`` where it would stop at ``cap``; None when the other players' hands make
+    more than ``most`` combinations (then they are listed instead).
+
+    Per prefix of the players: every compatible combination of its listed players' hands,
+    each leaving ``C(free, h) * C(free - h, h) * ...`` hands to its random players, ``free``
+    the cards of the deck left that the combination does not hold."""
+    import numpy as np  # noqa: PLC0415 -- light; keeps the module's imports to the planner's
+
+    deck = np.uint64(prob.deck_mask)
+    sizes = [p.size(prob.deck_mask) for p in prob.players]
+    acc = np.zeros(1, dtype=np.uint64)  # the listed players' cards, per combination so far
+    h_random: list[int] = []
+    counts = []
+    for p in prob.players:
+        if p.any_cards:
+            h_random.append(p.any_cards)
+        else:
+            rows, cols = np.nonzero((acc[:, None] & p.masks[None, :]) == 0)
+            if len(rows) > most:
+                return None
+            acc = acc[rows] | p.masks[cols]
+        free, times = np.unique(np.bitwise_count(deck & ~acc), return_counts=True)
+        total = 0
+        for f, t in zip(free.tolist(), times.tolist()):
+            ways = 1
+            for h in h_random:
+                ways *= math.comb(f, h)
+                f -= h
+            total += t * ways
+        counts.append(total)
+    if len(sizes) == 2 and sizes[0] <= cap and sizes[0] * sizes[1] <= 2 * cap:
+        return (None,) if counts[1] > cap else (counts[1],)
+    before = 1
+    for size, c in zip(sizes, counts):
+        if before * size > 2 * cap or c > cap:
+            return (None,)
+        before = c
+    return (counts[-1],)
 
 
 def _setup(req: Request) -> BoardGameSetup:
