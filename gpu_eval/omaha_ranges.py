@@ -246,10 +246,10 @@ def _parse(spec: str, h: int) -> np.ndarray:
 # Parsed range texts, (text, cards per hand) -> (rows, weights), read-only: a spot's ranges
 # are read again for every board and every call (a scan of up to 270,725 hands per token).
 # Only ranges of at most _CACHED_HANDS hands are kept, at most _CACHED_TEXTS of them (then
-# the cache starts over).
+# the cache starts over): at most ~10 MB held.
 _PARSED: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
 _CACHED_TEXTS = 64
-_CACHED_HANDS = 300_000
+_CACHED_HANDS = 10_000
 
 
 def _parsed(spec: str, h: int) -> tuple[np.ndarray, np.ndarray]:
