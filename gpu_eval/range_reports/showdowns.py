@@ -22,6 +22,11 @@ hero's, ...) share both sorts.
 The counts are exact: with 0/1 weights they are integers (the number of opponent combos
 beaten or tied), and the weighted sums are what an equity average needs.
 
+A few columns (at most :data:`gpu_eval.range_reports.pairwise.PAIR_COLUMNS`) are counted
+board by board comparing every pair of columns instead
+(:func:`gpu_eval.range_reports.pairwise.pair_counts`, the same numbers): for a few dozen
+columns the sorts cost more than the ``K x K`` comparisons.
+
 The boards on which no flush can be made (at most two cards of a suit) skip both sorts:
 their columns' strengths depend on the ranks alone, and
 :mod:`gpu_eval.range_reports.rank_runouts` counts them by rank pair, with the same results.
