@@ -22,6 +22,11 @@ hero's, ...) share both sorts.
 The counts are exact: with 0/1 weights they are integers (the number of opponent combos
 beaten or tied), and the weighted sums are what an equity average needs.
 
+A few columns (at most :data:`gpu_eval.range_reports.pairwise.PAIR_COLUMNS`) are counted
+board by board comparing every pair of columns instead
+(:func:`gpu_eval.range_reports.pairwise.pair_counts`, the same numbers): for a few dozen
+columns the sorts cost more than the ``K x K`` comparisons.
+
 The boards on which no flush can be made (at most two cards of a suit) skip both sorts:
 their columns' strengths depend on the ranks alone, and
 :mod:`gpu_eval.range_reports.rank_runouts` counts them by rank pair, with the same results.
@@ -44,6 +49,7 @@ import numpy as np
 
 from gpu_eval.range_reports.five_flush import five_flush, five_flush_sums
 from gpu_eval.range_reports.flush_split import split_flush, split_groups, split_rows, split_sums
+from gpu_eval.range_reports.pairwise import PAIR_COLUMNS, pair_counts
 from gpu_eval.range_reports.rank_runouts import counts_by_rank, flush_free
 from gpu_eval.range_reports.rank_sums import rank_countable, rank_patterns, sums_by_rank
 from gpu_eval.range_reports.strengths import column_strengths
@@ -175,10 +181,14 @@ def _board_counts(boards: np.ndarray, lay: DeckLayout, vectors: list[np.ndarray]
     """Per vector ``(less, equal)`` of the columns ``cols`` on each board, ``(n, K)`` of the
     vector's dtype: the boards on which no flush can be made by rank pair
     (:func:`gpu_eval.range_reports.rank_runouts.counts_by_rank`) when there are at least
-    :data:`RANK_PAIR_COLUMNS` columns, the others by sorting (:func:`sorted_counts`): the same
-    numbers."""
+    :data:`RANK_PAIR_COLUMNS` columns, the others by sorting (:func:`sorted_counts`), or
+    every board comparing every pair of columns when there are at most
+    :data:`gpu_eval.range_reports.pairwise.PAIR_COLUMNS`
+    (:func:`gpu_eval.range_reports.pairwise.pair_counts`): the same numbers."""
     n = len(boards)
     K = len(cols)
+    if K <= PAIR_COLUMNS:
+        return pair_counts(boards, lay, vectors, cols)
     plain = flush_free(boards) if K >= RANK_PAIR_COLUMNS else np.zeros(n, dtype=bool)
     if plain.all():
         return counts_by_rank(boards, lay, vectors, cols)

@@ -141,8 +141,9 @@ def test_classes_by_rank_pair_match_the_column_by_column_classes(game, k):
 
 
 def test_the_rank_pair_count_is_chosen_from_its_column_count(monkeypatch):
-    """A few columns sort every board (the rank-pair count's fixed cost a board would
-    dominate); from ``RANK_PAIR_COLUMNS`` up the flush-free boards are counted by rank pair.
+    """A few columns count every board pairwise or by sorting (the rank-pair count's fixed
+    cost a board would dominate); from ``RANK_PAIR_COLUMNS`` up the flush-free boards are
+    counted by rank pair.
     Either way the counts are the sorting count's."""
     from gpu_eval.range_reports import showdowns
 
