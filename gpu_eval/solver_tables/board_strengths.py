@@ -3,7 +3,8 @@
 Board-major: the board's rank counts (four 13-bit planes: ranks held at least once, twice,
 three and four times) are read once per board, each of the deck's hole *rank* pairs (91 in
 hold'em, 45 in short deck) is added to them and evaluated with the bitmask evaluator's tables
-(``gpu_eval.evaluator.tables``), and the columns gather their rank pair's strength. Flushes are
+(``gpu_eval.evaluator.tables``), and the columns gather their rank pair's strength (done once
+per rank multiset of the deck, so a board's row is a lookup: ``_column_table``). Flushes are
 the only thing suits change: only boards with three or more cards of one suit look again, at the
 columns that can complete it (both hole cards of that suit on a three-flush, every column on a
 four- or five-flush), and take the larger of the two strengths, exactly as the evaluator takes
