@@ -156,7 +156,11 @@ def strengths_of_masks(masks: np.ndarray, lay: DeckLayout, out: np.ndarray | Non
     k = int(np.bitwise_count(masks[0]))
     lanes = masks.view(np.uint16).reshape(n, 4).T
     keys, table = _column_table(lay.game, k)
-    np.take(table, np.searchsorted(keys, _plane_keys(planes_of_lanes(*lanes))), axis=0, out=out)
+    want = _plane_keys(planes_of_lanes(*lanes))
+    row = np.searchsorted(keys, want)
+    if (np.take(keys, row, mode="clip") != want).any():  # one pass over boards, not columns
+        raise ValueError(f"boards that are not all {k}-card boards of the {lay.game} deck")
+    np.take(table, row, axis=0, out=out)
     counts = np.bitwise_count(lanes)
     flush = lay.tables.flush
     for s in range(4):
