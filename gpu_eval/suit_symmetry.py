@@ -59,8 +59,13 @@ def stabilizer(card_sets: Sequence[int]) -> tuple[tuple[int, ...], ...]:
 
 @lru_cache(maxsize=256)
 def _stabilizer(card_sets: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    sets = np.array(card_sets, dtype=np.uint64)
-    return tuple(p for p in SUIT_PERMS if np.array_equal(permute_suits(sets, p), sets))
+    # ``p`` keeps every set when each suit's lanes (one per set) equal those of its image:
+    # a few Python integers, not 24 x 4 NumPy passes over a tiny array (an exact equity
+    # call on a random spot pays this once; the cache rarely hits there).
+    if any(m & ~0x1FFF1FFF1FFF1FFF for m in card_sets):  # bits off the lanes: no card set
+        return ()
+    suit = [tuple((m >> (16 * s)) & 0x1FFF for m in card_sets) for s in range(4)]
+    return tuple(p for p in SUIT_PERMS if all(suit[p[s]] == suit[s] for s in range(4)))
 
 
 def keeping_range(group: tuple[tuple[int, ...], ...], masks: np.ndarray, weights: np.ndarray

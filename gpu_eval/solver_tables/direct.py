@@ -13,6 +13,7 @@ import numpy as np
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.solver_tables.board_strengths import strengths_of_masks
 from gpu_eval.solver_tables.layout import DeckLayout
+from gpu_eval.solver_tables.river_counts import opponents
 
 __all__ = ["hero_counts", "column_of"]
 
@@ -34,13 +35,18 @@ def hero_counts(holes: np.ndarray, boards: np.ndarray, lay: DeckLayout
     wins = np.empty(n, dtype=np.int32)
     ties = np.empty(n, dtype=np.int32)
     col = column_of(holes, lay)
+    # The columns through the board (0 from strengths_of_masks) or the hero (zeroed here)
+    # are the only ones at 0, so every column below the hero less these is a win.
+    blocked = lay.columns - opponents(lay)
     for a in range(0, n, BATCH):
         b = slice(a, a + BATCH)
         bm = np.bitwise_or.reduce(ID_TO_MASK[boards[b]], axis=1)
-        hm = np.bitwise_or.reduce(ID_TO_MASK[holes[b]], axis=1)
         s = strengths_of_masks(bm, lay)
-        mine = s[np.arange(len(s)), col[b]][:, None]
-        opp = (s > 0) & ((lay.pair_masks[None, :] & hm[:, None]) == 0)
-        wins[b] = ((s < mine) & opp).sum(axis=1)
-        ties[b] = ((s == mine) & opp).sum(axis=1)
+        rows = np.arange(len(s))
+        mine = s[rows, col[b]][:, None]
+        # the hero's two cards' columns (its own among them): a scatter, not a mask test
+        through = lay.card_columns[holes[b]].reshape(len(s), -1)
+        s.reshape(-1)[(rows * lay.columns)[:, None] + through] = 0
+        wins[b] = np.add.reduce(s < mine, axis=1, dtype=np.int32) - blocked
+        ties[b] = np.add.reduce(s == mine, axis=1, dtype=np.int32)
     return wins, ties

@@ -1064,9 +1064,14 @@ def _waugh_member(g: np.ndarray, kk: int, i: np.ndarray, j: np.ndarray, suit_siz
         near = np.flatnonzero(np.abs(arr - np.rint(arr)) < 1e-9 * (1 + np.abs(arr)))
         if not len(near):
             continue
-        # libm's rounding decides these: recompute each distinct case once with math
-        cases, inverse = np.unique(np.stack([g[near], i[near], j[near]]), axis=1,
-                                   return_inverse=True)
+        # libm's rounding decides these: recompute each distinct case once with math (the
+        # cases found as one mixed-radix key each: unique(axis=1) is many times slower)
+        gn, in_, jn = g[near].astype(np.int64), i[near].astype(np.int64), j[near].astype(np.int64)
+        bi, bj = int(in_.max()) + 1, int(jn.max()) + 1
+        if int(gn.max()) >= np.iinfo(np.int64).max // (bi * bj):  # pragma: no cover
+            raise AssertionError("hand_unindex group value out of the key's range")
+        keys, inverse = np.unique((gn * bi + in_) * bj + jn, return_inverse=True)
+        cases = np.stack([keys // (bi * bj), keys // bj % bi, keys % bj])
         vals = np.empty(cases.shape[1], dtype=np.float64)
         for c, (gv, iv, jv) in enumerate(cases.T.tolist()):
             lgv = math.log(float(gv)) / kk if gv > 0 else -math.inf

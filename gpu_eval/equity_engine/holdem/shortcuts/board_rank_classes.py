@@ -85,12 +85,10 @@ def _class_of(keys: np.ndarray) -> np.ndarray:
     return order[np.searchsorted(sorted_keys, keys)]
 
 
-@lru_cache(maxsize=256)
-def _suited_subsets(lane: int, j: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every j-subset of the ranks in a 13-bit ``lane`` as rank masks, and the rank class of
-    each subset joined with each multiset of ``5 - j`` other ranks: ``(S,)`` and ``(S, R)``."""
-    ranks = [r for r in range(13) if lane >> r & 1]
-    subsets = np.array(list(combinations(ranks, j)), dtype=np.intp).reshape(-1, j)
+@cache
+def _all_suited_subsets(j: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_suited_subsets` of the full 13-rank lane."""
+    subsets = np.array(list(combinations(range(13), j)), dtype=np.intp).reshape(-1, j)
     masks = np.bitwise_or.reduce(np.left_shift(1, subsets), axis=1)  # intp: fast to index with
     keys = RANK_POW5[subsets].sum(axis=1)[:, None] + (_multisets(5 - j) @ RANK_POW5)[None, :]
     classes = _class_of(keys.ravel()).reshape(keys.shape)
@@ -98,11 +96,41 @@ def _suited_subsets(lane: int, j: int) -> tuple[np.ndarray, np.ndarray]:
     return masks, classes
 
 
+@lru_cache(maxsize=256)
+def _suited_subsets(lane: int, j: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every j-subset of the ranks in a 13-bit ``lane`` as rank masks, and the rank class of
+    each subset joined with each multiset of ``5 - j`` other ranks: ``(S,)`` and ``(S, R)``.
+
+    The rows of the full lane's subsets that lie in ``lane`` (in the same order: the full
+    lane's subsets in lexicographic order, filtered); a matchup misses this cache often,
+    and a filter costs far less than searching every class key again.
+    """
+    masks, classes = _all_suited_subsets(j)
+    keep = np.flatnonzero((masks & ~lane) == 0)
+    masks, classes = masks[keep], classes[keep]
+    masks.flags.writeable = classes.flags.writeable = False
+    return masks, classes
+
+
+@cache
+def _full_deck_boards_per_rank_class() -> np.ndarray:
+    """:func:`_boards_per_rank_class` of a deck with four cards of every rank."""
+    return np.prod(_BINOM[4][_rank_table()[0]], axis=1)
+
+
 @lru_cache(maxsize=1024)
 def _boards_per_rank_class(per_rank: tuple[int, ...]) -> np.ndarray:
     """Boards with each 5-card rank multiset, ``prod_r C(a_r, m_r)``, when the deck holds
     ``per_rank[r]`` cards of rank ``r``."""
-    out = np.prod(_BINOM[np.array(per_rank)[None, :], _rank_table()[0]], axis=1)
+    # The full deck's products with the factors of the few short ranks swapped: a division
+    # that is exact (C(4, m_r) is one of the product's factors, never 0 as m_r <= 4).
+    ranks5 = _rank_table()[0]
+    out = _full_deck_boards_per_rank_class().copy()
+    for r, a in enumerate(per_rank):
+        if a != 4:
+            m = ranks5[:, r]
+            out //= _BINOM[4][m]
+            out *= _BINOM[a][m]
     out.flags.writeable = False
     return out
 

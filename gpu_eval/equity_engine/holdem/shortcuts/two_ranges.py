@@ -81,24 +81,43 @@ def _count(grid: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=128)
-def _player(text: str, board: tuple[int, ...], dead: tuple[int, ...], side: int
-            ) -> tuple | None:
-    """``(masks, weights, strengths (M, R))`` of a range with the board and dead cards
-    removed, read-only; None when the text is not a range of at least two combos after the
-    removal (the general path: a known hand, or an error to name). ``side`` (0 for the
-    first player, 1 for the second) fills the padding columns."""
+def _range(text: str) -> Range | None:
+    """The range of a text; None when it is not one of at least two combos (cached by the
+    text alone: a known hand is told apart once, not once per board)."""
     try:
         r = Range(text)
     except ValueError:
         return None
+    return r if len(r) >= 2 else None
+
+
+@lru_cache(maxsize=128)
+def _live_range(text: str, board: tuple[int, ...], dead: tuple[int, ...]) -> Range | None:
+    """The range with the board and dead cards removed; None when the text is not a range of
+    at least two combos after the removal (the general path: a known hand, or an error to
+    name)."""
+    r = _range(text)
+    if r is None:
+        return None
     known = 0
     for x in board + dead:
         known |= CARD_BIT[x]
-    if len(r) < 2:
-        return None
     r = r.without(np.uint64(known), allow_empty=True)
-    if len(r) < 2:
+    return r if len(r) >= 2 else None
+
+
+@lru_cache(maxsize=128)
+def _player(text: str, board: tuple[int, ...], dead: tuple[int, ...], side: int
+            ) -> tuple | None:
+    """``(masks, weights, strengths (M, R))`` of a range with the board and dead cards
+    removed, read-only; None where :func:`_live_range` is. ``side`` (0 for the first player,
+    1 for the second) fills the padding columns."""
+    r = _live_range(text, board, dead)
+    if r is None:
         return None
+    known = 0
+    for x in board + dead:
+        known |= CARD_BIT[x]
     rivers = np.array([x for x in range(52) if not known >> (16 * (x % 4) + x // 4) & 1]
                       if len(board) == 4 else [], dtype=np.intp)
     st = _strengths(np.asarray(r.combos), board, rivers)
@@ -136,6 +155,10 @@ def counts(players, board, dead) -> tuple | None:
             or 9 + len(d) > 52:
         return None
     labels = tuple(p.strip() for p in players)
+    # both ranges first: a known hand against a range (every river spot against "random")
+    # goes the general way without the range's strengths on this board
+    if any(_live_range(x, tuple(b), tuple(d)) is None for x in labels):
+        return None
     pa = _player(labels[0], tuple(b), tuple(d), 0)
     pb = _player(labels[1], tuple(b), tuple(d), 1)
     if pa is None or pb is None:
