@@ -62,6 +62,33 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=key)
 
 
+def pytest_configure(config):
+    """The controlling process makes the folder its xdist workers share for the run's
+    expensive references (:func:`kernel_refs.once_per_run`: 268 MB of seven-card strengths),
+    named to them by an environment variable they inherit, and removes it when the run ends
+    (under pytest's own temporary folders it would be kept for three runs)."""
+    import os
+    import tempfile
+
+    import kernel_refs
+
+    if not hasattr(config, "workerinput") and kernel_refs.SHARED_DIR_VARIABLE not in os.environ:
+        shared = tempfile.mkdtemp(prefix="gpu_eval_tests_")
+        os.environ[kernel_refs.SHARED_DIR_VARIABLE] = shared
+        config.add_cleanup(lambda: _forget_shared(shared))
+
+
+def _forget_shared(shared: str) -> None:
+    import os
+    import shutil
+
+    import kernel_refs
+
+    shutil.rmtree(shared, ignore_errors=True)
+    if os.environ.get(kernel_refs.SHARED_DIR_VARIABLE) == shared:
+        del os.environ[kernel_refs.SHARED_DIR_VARIABLE]
+
+
 def pytest_sessionstart(session):
     """The whole suite in parallel (no paths given, two or more workers): every host library
     built first, before the workers start (xdist starts them in its own, later, sessionstart),
@@ -153,11 +180,11 @@ def kernel_host():
 
 
 @pytest.fixture(scope="session")
-def seven_card_run_dir(tmp_path_factory):
+def seven_card_run_dir():
     """Where this run's xdist workers share the seven-card reference (kernel_refs.run_dir)."""
     import kernel_refs
 
-    return kernel_refs.run_dir(tmp_path_factory)
+    return kernel_refs.run_dir()
 
 
 @pytest.fixture(scope="session")

@@ -10,7 +10,6 @@ from math import comb
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from gpu_eval import combinatorics, scale
 from gpu_eval.cards import _ID_TO_DEADHORSE, ID_TO_MASK
@@ -33,13 +32,18 @@ def categories_from_histogram(hist: np.ndarray) -> list[int]:
     return np.bincount(cat, weights=hist[1:], minlength=9).astype(np.int64).tolist()
 
 
-def run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
-    """The directory every xdist worker of this test run shares (the parent of the workers'
-    base temporary directories, which pytest cleans up as it does every run's), or None
-    outside xdist."""
-    if "PYTEST_XDIST_WORKER" not in os.environ:
+#: The environment variable naming the folder a run's xdist workers share (made by the
+#: controlling process, which removes it when the run ends: tests/conftest.py).
+SHARED_DIR_VARIABLE = "GPU_EVAL_TESTS_SHARED_DIR"
+
+
+def run_dir() -> Path | None:
+    """The folder every xdist worker of this test run shares, or None outside xdist (or where
+    the controlling process made none)."""
+    shared = os.environ.get(SHARED_DIR_VARIABLE)
+    if "PYTEST_XDIST_WORKER" not in os.environ or not shared:
         return None
-    return tmp_path_factory.getbasetemp().parent
+    return Path(shared)
 
 
 def once_per_run(path: Path | None, build: Callable[[], np.ndarray]) -> np.ndarray:
