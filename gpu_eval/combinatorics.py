@@ -15,6 +15,7 @@ from itertools import combinations_with_replacement
 from math import comb
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from gpu_eval.cards import ID_TO_MASK
 
@@ -58,6 +59,43 @@ def _subset_masks(n: int, k: int, vals_bytes: bytes) -> np.ndarray:
         level = np.concatenate(parts) if parts else np.zeros(0, dtype=np.uint64)
     level.flags.writeable = False
     return level
+
+
+@lru_cache(maxsize=8)
+def subsets(n: int, k: int) -> np.ndarray:
+    """Every k-subset of ``range(n)`` as sorted ``uint8`` rows, colex order (cached,
+    read-only): the rows of :func:`unrank` for ``n = 52``, built level by level.
+
+    Examples
+    --------
+    >>> subsets(4, 2).tolist()
+    [[0, 1], [0, 2], [1, 2], [0, 3], [1, 3], [2, 3]]
+    """
+    level = np.zeros((1, 0), dtype=np.uint8)
+    for j in range(1, k + 1):
+        # j-subsets in colex order: for each top element t, the (j-1)-subsets of {0..t-1}
+        # (a prefix of the previous level) plus t.
+        parts = [np.column_stack([level[:comb(t, j - 1)],
+                                  np.full(comb(t, j - 1), t, dtype=np.uint8)])
+                 for t in range(j - 1, n)]
+        level = np.concatenate(parts) if parts else np.zeros((0, j), dtype=np.uint8)
+    level.flags.writeable = False
+    return level
+
+
+def rank(rows: ArrayLike) -> np.ndarray:
+    """The colex number of each increasing row of k elements (the inverse of :func:`unrank`):
+    the sum of ``C(row[j], j + 1)``.
+
+    Examples
+    --------
+    >>> rank([[0, 1], [1, 2], [2, 3]]).tolist()
+    [0, 2, 5]
+    >>> bool((rank(unrank(range(1000), 5)) == range(1000)).all())
+    True
+    """
+    r = np.asarray(rows, dtype=np.intp)
+    return BINOM[r, np.arange(1, r.shape[-1] + 1)].sum(axis=-1).astype(np.int64)
 
 
 def unrank(index: np.ndarray, k: int) -> np.ndarray:

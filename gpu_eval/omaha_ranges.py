@@ -32,14 +32,13 @@ Every hand of the game is enumerated once per game and cached (270,725 rows for 
 
 from __future__ import annotations
 
-import math
 import re
 from functools import lru_cache
 from typing import NoReturn, cast
 
 import numpy as np
 
-from gpu_eval import card_input, cards
+from gpu_eval import card_input, cards, combinatorics
 from gpu_eval.card_spelling import ID_TO_MASK
 from gpu_eval.games import registry
 from gpu_eval.games.registry import OMAHA
@@ -62,23 +61,16 @@ _HELP = ("expected cards such as 'AsKs', ranks such as 'AA', 'AAKK', 'AAxx' or '
          "'random', or a weight as in '0.5(AA$ds)' or 'AA:0.5'")
 
 
-@lru_cache(maxsize=3)
 def all_hands(h: int) -> np.ndarray:
-    """Every ``h``-card hand as sorted ``uint8`` ids, colex order (read-only).
+    """Every ``h``-card hand as sorted ``uint8`` ids, colex order (read-only, cached by
+    :func:`gpu_eval.combinatorics.subsets`).
 
     Examples
     --------
     >>> all_hands(4).shape, all_hands(4)[0].tolist()
     ((270725, 4), [0, 1, 2, 3])
     """
-    level = np.zeros((1, 0), dtype=np.uint8)
-    for j in range(1, h + 1):
-        parts = [np.column_stack([level[:math.comb(t, j - 1)],
-                                  np.full(math.comb(t, j - 1), t, dtype=np.uint8)])
-                 for t in range(j - 1, 52)]
-        level = np.concatenate(parts)
-    level.flags.writeable = False
-    return level
+    return combinatorics.subsets(52, h)
 
 
 @lru_cache(maxsize=3)
@@ -127,10 +119,9 @@ def _select(spec: str, token: str, pos: int, h: int) -> np.ndarray:
             if len(want) > h:
                 _fail(spec, token, pos, f"{len(want)} cards; an Omaha hand here holds {h}")
             if len(want) == h:
-                # A whole hand is one row: its colex rank, sum of C(card, place) over its
-                # sorted cards (all_hands' order), kept if its qualifiers hold.
-                row = np.array([sum(math.comb(c, j + 1) for j, c in enumerate(sorted(want)))],
-                               dtype=np.intp)
+                # A whole hand is one row, its colex rank (all_hands' order), kept if its
+                # qualifiers hold.
+                row = combinatorics.rank([sorted(want)]).astype(np.intp)
                 for q in quals:
                     if q not in _QUALS:
                         _fail(spec, token, pos, f"unknown qualifier '${q}'")

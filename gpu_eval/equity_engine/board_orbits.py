@@ -5,15 +5,15 @@ twin (:mod:`gpu_eval.equity_engine.board_games.cuda_engine`) play the same orbit
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 
 import numpy as np
 
+from gpu_eval import combinatorics
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.suit_symmetry import orbit_sizes
 
-__all__ = ["subsets", "deck_ids", "or_rows", "completions", "orbits", "orbit_lists", "orbit_parts"]
+__all__ = ["deck_ids", "or_rows", "completions", "orbits", "orbit_lists", "orbit_parts"]
 
 
 def or_rows(ids: np.ndarray) -> np.ndarray:
@@ -22,19 +22,6 @@ def or_rows(ids: np.ndarray) -> np.ndarray:
     for j in range(ids.shape[1]):
         m |= np.take(ID_TO_MASK, ids[:, j])
     return m
-
-
-@lru_cache(maxsize=8)
-def subsets(n: int, k: int) -> np.ndarray:
-    """Every k-subset of ``range(n)`` as sorted ``uint8`` rows, colex order (read-only)."""
-    level = np.zeros((1, 0), dtype=np.uint8)
-    for j in range(1, k + 1):
-        parts = [np.column_stack([level[:math.comb(t, j - 1)],
-                                  np.full(math.comb(t, j - 1), t, dtype=np.uint8)])
-                 for t in range(j - 1, n)]
-        level = np.concatenate(parts) if parts else np.zeros((0, j), dtype=np.uint8)
-    level.flags.writeable = False
-    return level
 
 
 def deck_ids(deck_mask: int) -> np.ndarray:
@@ -53,25 +40,10 @@ def completions(deck_mask: int, k: int) -> tuple[np.ndarray, np.ndarray]:
     ([[0, 1], [0, 2], [1, 2], [0, 3], [1, 3], [2, 3]], True)
     """
     deck = deck_ids(deck_mask)
-    bits = ID_TO_MASK[deck]
-    # Level by level, colex: the j-subsets whose largest card is the deck's t-th are the
-    # (j-1)-subsets of the t cards below it (the previous level's first C(t, j-1) rows) plus
-    # that card, so each level is block copies of the one before (no gather of B*k card ids
-    # through index arrays, nor k passes over the masks).
-    ids = np.zeros((1, 0), dtype=np.uint8)
-    masks = np.zeros(1, dtype=np.uint64)
-    for j in range(1, k + 1):
-        n_rows = math.comb(len(deck), j)
-        next_ids = np.empty((n_rows, j), dtype=np.uint8)
-        next_masks = np.empty(n_rows, dtype=np.uint64)
-        at = 0
-        for t in range(j - 1, len(deck)):
-            size = math.comb(t, j - 1)
-            next_ids[at:at + size, :j - 1] = ids[:size]
-            next_ids[at:at + size, j - 1] = deck[t]
-            np.bitwise_or(masks[:size], bits[t], out=next_masks[at:at + size])
-            at += size
-        ids, masks = next_ids, next_masks
+    ids = deck[combinatorics.subsets(len(deck), k)]
+    # The masks by the shared colex builder (block copies, level by level), not k passes of
+    # gathers over the ids.
+    masks = combinatorics.subset_masks(len(deck), k, ID_TO_MASK[deck])
     for a in (ids, masks):
         a.flags.writeable = False
     return ids, masks

@@ -59,7 +59,7 @@ from typing import Any
 
 import numpy as np
 
-from gpu_eval import cards
+from gpu_eval import cards, combinatorics
 from gpu_eval.cards import ID_TO_MASK
 from gpu_eval.equity_engine import board_orbits
 from gpu_eval.equity_engine import results as equity_results
@@ -219,8 +219,6 @@ def _listing_pool(prob: Problem) -> tuple[np.ndarray, np.ndarray, list] | None:
         return None
     where = np.full(52, n_deck, dtype=np.intp)  # a card's place in the deck (n_deck: not in it)
     where[board_orbits.deck_ids(deck_mask)] = np.arange(n_deck)
-    binom = np.array([[math.comb(a, b) for b in range(h + 1)] for a in range(n_deck + 1)],
-                     dtype=np.intp)
     ranks: list[tuple[np.ndarray, np.ndarray] | None] = []
     outside: list[tuple[np.ndarray, np.ndarray]] = []
     for p, is_full in zip(prob.players, full):
@@ -229,7 +227,7 @@ def _listing_pool(prob: Problem) -> tuple[np.ndarray, np.ndarray, list] | None:
             continue
         pos = np.sort(where[p.ids], axis=1)
         inside = (pos[:, -1] < n_deck) & (np.diff(pos, axis=1) > 0).all(axis=1)
-        rank = binom[np.where(inside[:, None], pos, 0), np.arange(1, h + 1)].sum(axis=1)
+        rank = combinatorics.rank(np.where(inside[:, None], pos, 0))
         if not np.array_equal(all_masks[rank[inside]], p.masks[inside]):
             return None  # not the listing's colex order after all: the general way
         ranks.append((rank, inside))

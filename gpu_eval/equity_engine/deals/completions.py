@@ -28,6 +28,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from gpu_eval import combinatorics
 from gpu_eval.card_spelling import CARD_BIT, CARD_POW5_INTS, RANK_POW5
 from gpu_eval.combinatorics import rank_multiset_keys
 from gpu_eval.equity_engine import board_orbits
@@ -66,7 +67,7 @@ def completions(deck: bytes, k: int) -> Completions:
     ([[0, 1], [0, 2], [1, 2]], [[0, 1], [0, 2], [1, 2]], [65537, 4294967297, 4295032832])
     """
     d = np.frombuffer(deck, dtype=np.uint8)
-    pos = board_orbits.subsets(len(d), k)
+    pos = combinatorics.subsets(len(d), k)
     ids = d[pos]
     masks = board_orbits.or_rows(ids) if k else np.zeros(1, dtype=np.uint64)
     for a in (ids, masks):
