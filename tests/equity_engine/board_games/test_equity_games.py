@@ -440,3 +440,28 @@ def test_docstring_examples_run(module):
 
     failures, tried = doctest.testmod(importlib.import_module(module), verbose=False)
     assert tried > 0 and failures == 0
+
+
+@pytest.mark.parametrize("players, kw", [
+    (["AsAhKdKc", "random"], {"game": "omaha", "board": "2c7d9h"}),
+    (["random", "AsAhKdKc"], {"game": "omaha", "board": "2c7d9h"}),
+    (["AsAhKdKcQc", "random"], {"game": "omaha5", "board": "2c7d9h4s"}),
+    (["AhKh", "QQ", "random"], {"game": "shortdeck", "board": "6c7d9h"}),
+    (["AA", "random"], {"game": "shortdeck", "board": "6c7d9hTs"}),
+])
+def test_matchup_count_prices_as_the_listing_stops(players, kw):
+    """exact=None prices a spot with a "random" player from a count of its matchups
+    (strategies._count_matchups, a second copy of enumerate_matchups' stopping rule), which
+    must give the listing's number, and stop where enumerate_matchups stops, for every cap."""
+    from gpu_eval.equity_engine.board_games import numpy_engine as board_games
+    from gpu_eval.equity_engine.board_games import strategies
+    from gpu_eval.equity_engine.planner import Request
+    from gpu_eval.equity_engine.problem import enumerate_matchups
+
+    prob = Request("equity", players=players, **kw).state(strategies.BoardGameSetup).problem
+    full = board_games.listed(prob)
+    masks, weights = [p.masks for p in full.players], [p.weights for p in full.players]
+    n = len(enumerate_matchups(masks, weights, 10**8)[0])
+    for cap in (10, n // 4, n // 2 - 1, n // 2, n - 1, n, 2 * n, 10**6):  # at each stop's edge
+        m = enumerate_matchups(masks, weights, cap)
+        assert strategies._count_matchups(prob, cap) == (None if m is None else len(m[0]),), cap
